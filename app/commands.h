@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QStringList>
+
+namespace ciu::app {
+
+// One sub-command of the ciu-agent executable. `run` receives the arguments after the command name
+// (argv[0] first) and returns the process exit code.
+struct Command
+{
+    const char* name;
+    const char* summary;
+    enum class Needs : quint8 { Core = 1, Gui } needs = Needs::Core;
+    int (*run)(const QStringList& arguments);
+};
+
+// Every command this build has, in help order. Defined in commands.cpp.
+const QList<Command>& commands();
+
+// Exit codes shared by every command.
+enum ExitCode : int {
+    ExitOk = 0,
+    ExitFailure = 1,   // the command ran and failed (task not completed, analysis failed)
+    ExitUsage = 2,     // bad command line
+    ExitNoDisplay = 3, // the target display cannot be opened or went away
+};
+
+}  // namespace ciu::app

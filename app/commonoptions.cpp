@@ -1,0 +1,109 @@
+#include "app/commonoptions.h"
+
+#include "app/commands.h"
+
+#include <QLoggingCategory>
+
+#include <cmath>
+#include <cstdio>
+
+namespace ciu::app {
+
+void printError(const QString& message)
+{
+    std::fprintf(stderr, "ciu-agent: %s\n", qPrintable(message));
+    std::fflush(stderr);
+}
+
+void addCommonOptions(QCommandLineParser& parser)
+{
+    parser.addOptions({
+        {QStringLiteral("display"), QStringLiteral("Target X display (default: $DISPLAY)."), QStringLiteral(":N")},
+        {QStringLiteral("provider"), QStringLiteral("Planner: local, anthropic or openai (default: local unless a key is set)."),
+         QStringLiteral("name")},
+        {QStringLiteral("speed"), QStringLiteral("Speed mode: max, high, medium or low (default: medium)."),
+         QStringLiteral("mode")},
+        {QStringLiteral("dry-run"), QStringLiteral("Log what would happen without acting (the default).")},
+        {QStringLiteral("execute"), QStringLiteral("Act on the display.")},
+        {QStringLiteral("max-iterations"), QStringLiteral("Stop after N iterations (default: 20)."), QStringLiteral("N")},
+        {QStringLiteral("max-cost"), QStringLiteral("Stop when the model cost reaches USD (default: 1.00)."),
+         QStringLiteral("USD")},
+        {QStringLiteral("session-dir"), QStringLiteral("Where recordings go (default: XDG data dir)."),
+         QStringLiteral("DIR")},
+        {QStringLiteral("verbose"), QStringLiteral("Log debug output of every component.")},
+    });
+    QCommandLineOption platform(QStringLiteral("platform"), QStringLiteral("Platform backend: x11 or synthetic."),
+                                QStringLiteral("name"));
+    platform.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(platform);
+}
+
+std::optional<CommonOptions> readCommonOptions(const QCommandLineParser& parser, QString* error)
+{
+    CommonOptions o;
+    auto fail = [&](const QString& message) -> std::optional<CommonOptions> {
+        *error = message;
+        return std::nullopt;
+    };
+    o.display = parser.value(QStringLiteral("display"));
+    if (parser.isSet(QStringLiteral("display")) && o.display.trimmed().isEmpty())
+        return fail(QStringLiteral("--display needs a display name such as :1"));
+    o.platform = parser.value(QStringLiteral("platform"));
+    if (!o.platform.isEmpty() && o.platform != QLatin1String("x11") && o.platform != QLatin1String("synthetic"))
+        return fail(QStringLiteral("--platform must be x11 or synthetic, got \"%1\"").arg(o.platform));
+    o.provider = parser.value(QStringLiteral("provider")).toLower();
+    if (!o.provider.isEmpty() && o.provider != QLatin1String("local") && o.provider != QLatin1String("anthropic") &&
+        o.provider != QLatin1String("openai"))
+        return fail(QStringLiteral("--provider must be local, anthropic or openai, got \"%1\"").arg(o.provider));
+    o.speed = parser.value(QStringLiteral("speed")).toLower();
+    if (!o.speed.isEmpty() && o.speed != QLatin1String("max") && o.speed != QLatin1String("high") &&
+        o.speed != QLatin1String("medium") && o.speed != QLatin1String("low"))
+        return fail(QStringLiteral("--speed must be max, high, medium or low, got \"%1\"").arg(o.speed));
+    if (parser.isSet(QStringLiteral("dry-run")) && parser.isSet(QStringLiteral("execute")))
+        return fail(QStringLiteral("--dry-run and --execute exclude each other"));
+    if (parser.isSet(QStringLiteral("dry-run")))
+        o.dryRun = true;
+    if (parser.isSet(QStringLiteral("execute")))
+        o.dryRun = false;
+    if (parser.isSet(QStringLiteral("max-iterations"))) {
+        bool ok = false;
+        o.maxIterations = parser.value(QStringLiteral("max-iterations")).toInt(&ok);
+        if (!ok || o.maxIterations < 1 || o.maxIterations > 10000)
+            return fail(QStringLiteral("--max-iterations must be a whole number from 1 to 10000, got \"%1\"")
+                            .arg(parser.value(QStringLiteral("max-iterations"))));
+    }
+    if (parser.isSet(QStringLiteral("max-cost"))) {
+        bool ok = false;
+        o.maxCostUsd = parser.value(QStringLiteral("max-cost")).toDouble(&ok);
+        if (!ok || o.maxCostUsd < 0 || !std::isfinite(o.maxCostUsd))
+            return fail(QStringLiteral("--max-cost must be a non-negative amount in USD, got \"%1\"")
+                            .arg(parser.value(QStringLiteral("max-cost"))));
+    }
+    o.sessionDir = parser.value(QStringLiteral("session-dir"));
+    o.verbose = parser.isSet(QStringLiteral("verbose"));
+    return o;
+}
+
+bool parseCommandLine(QCommandLineParser& parser, const QStringList& arguments, int* exitCode)
+{
+    const QCommandLineOption help = parser.addHelpOption();
+    if (!parser.parse(arguments)) {
+        printError(parser.errorText() + QStringLiteral(" (see --help)"));
+        *exitCode = ExitUsage;
+        return false;
+    }
+    if (parser.isSet(help)) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        *exitCode = ExitOk;
+        return false;
+    }
+    return true;
+}
+
+void applyVerbose(bool verbose)
+{
+    if (verbose)
+        QLoggingCategory::setFilterRules(QStringLiteral("ciu.*.debug=true"));
+}
+
+}  // namespace ciu::app

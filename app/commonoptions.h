@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QString>
+
+#include <optional>
+
+namespace ciu::app {
+
+// The options every command shares (DESIGN.md "Command line").
+struct CommonOptions
+{
+    QString display;       // --display :N, default $DISPLAY
+    QString platform;      // hidden: --platform x11|synthetic (also CIU_PLATFORM)
+    QString provider;      // --provider local|anthropic|openai
+    QString speed;         // --speed max|high|medium|low
+    std::optional<bool> dryRun;  // --dry-run / --execute
+    int maxIterations = 20;
+    double maxCostUsd = 1.0;
+    QString sessionDir;
+    bool verbose = false;
+};
+
+void addCommonOptions(QCommandLineParser& parser);
+// Validates and reads them; on error returns nullopt with a message for the user in `error`.
+std::optional<CommonOptions> readCommonOptions(const QCommandLineParser& parser, QString* error);
+
+// Parses the arguments of a command: handles --help, reports unknown options and bad values on stderr.
+// Returns false when the command should exit with `exitCode`.
+bool parseCommandLine(QCommandLineParser& parser, const QStringList& arguments, int* exitCode);
+
+// Enables verbose logging categories (ciu.*.debug) when --verbose is given.
+void applyVerbose(bool verbose);
+
+// Prints to stderr with the program's prefix.
+void printError(const QString& message);
+
+}  // namespace ciu::app

@@ -1,0 +1,84 @@
+// ciu-agent: the desktop app (no command) or one of the headless commands.
+
+#include "app/commands.h"
+#include "app/commonoptions.h"
+#include "core/model/metatypes.h"
+
+#include <QApplication>
+#include <QCoreApplication>
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+namespace {
+
+void printUsage()
+{
+    std::printf("Usage: ciu-agent [COMMAND] [OPTIONS]\n\n"
+                "CIU Agent: a desktop computer-use agent that keeps a live map of the screen's interactive\n"
+                "zones and asks a language model only when the screen changes in a way it cannot explain.\n\n"
+                "Without a command, the desktop app starts.\n\nCommands:\n");
+    for (const auto& command : ciu::app::commands())
+        std::printf("  %-10s %s\n", command.name, command.summary);
+    std::printf("\nGlobal options:\n  -h, --help     Show this help (COMMAND --help for a command's options).\n"
+                "  -v, --version  Show the version.\n");
+}
+
+const ciu::app::Command* findCommand(const char* name)
+{
+    for (const auto& command : ciu::app::commands()) {
+        if (std::strcmp(command.name, name) == 0)
+            return &command;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[])
+{
+    using namespace ciu::app;
+
+    // Top-level flags and command lookup happen before any Qt application exists, so --help and
+    // --version work without a display.
+    const Command* command = nullptr;
+    if (argc >= 2) {
+        if (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "-v") == 0) {
+            std::printf("ciu-agent %s (Qt %s)\n", CIU_VERSION, qVersion());
+            return ExitOk;
+        }
+        if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+            printUsage();
+            return ExitOk;
+        }
+        if (argv[1][0] != '-') {
+            command = findCommand(argv[1]);
+            if (!command) {
+                std::fprintf(stderr, "ciu-agent: unknown command \"%s\" (see ciu-agent --help)\n", argv[1]);
+                return ExitUsage;
+            }
+        }
+    }
+    if (!command)
+        command = findCommand("gui");
+
+    // The headless commands never need a window system connection of Qt's own.
+    std::unique_ptr<QCoreApplication> app;
+    if (command->needs == Command::Needs::Gui) {
+        app = std::make_unique<QApplication>(argc, argv);
+    } else {
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        app = std::make_unique<QApplication>(argc, argv);
+    }
+    QCoreApplication::setOrganizationName(QStringLiteral("ciu-agent"));
+    QCoreApplication::setApplicationName(QStringLiteral("ciu-agent"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(CIU_VERSION));
+    ciu::registerMetaTypes();
+
+    QStringList arguments = QCoreApplication::arguments();
+    if (std::strcmp(command->name, "gui") != 0 && arguments.size() >= 2)
+        arguments.removeAt(1);  // the command name
+    return command->run(arguments);
+}

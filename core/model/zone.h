@@ -1,0 +1,90 @@
+#pragma once
+
+#include <QFlags>
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+#include <QRect>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace ciu {
+
+enum class ZoneType : quint8 {
+    Button = 1,
+    TextField,
+    Link,
+    Dropdown,
+    CheckBox,
+    Slider,
+    MenuItem,
+    Tab,
+    ScrollArea,
+    Static,
+};
+
+enum class ZoneStateFlag : quint16 {
+    Enabled = 1u << 0,
+    Disabled = 1u << 1,
+    Focused = 1u << 2,
+    Hovered = 1u << 3,
+    Pressed = 1u << 4,
+    Checked = 1u << 5,
+    Unchecked = 1u << 6,
+    Expanded = 1u << 7,
+    Collapsed = 1u << 8,
+};
+Q_DECLARE_FLAGS(ZoneState, ZoneStateFlag)
+Q_DECLARE_OPERATORS_FOR_FLAGS(ZoneState)
+
+// Where a zone came from.
+enum class ZoneSource : quint8 {
+    Local = 1,  // Tier 1 (OpenCV + OCR)
+    Model,      // Tier 2 (a provider's inventory)
+    User,       // hand correction in the zone inspector
+    Accessibility,
+    Synthetic,  // tests
+};
+
+// A bounded rectangle of the screen with interactive meaning (seed 000 §3.2).
+struct Zone
+{
+    QString id;
+    QRect bounds;  // root coordinates
+    ZoneType type = ZoneType::Static;
+    QString label;
+    ZoneState state = ZoneStateFlag::Enabled;
+    QString parentId;       // empty: top level
+    QStringList events;     // what interacting does ("click", "opens_menu", ...)
+    double confidence = 0;  // 0..1
+    qint64 lastSeenNs = 0;
+    qint64 firstSeenNs = 0;
+    ZoneSource source = ZoneSource::Local;
+    QString application;    // window class of the owning window
+    quint64 windowId = 0;
+    bool temporary = false; // tooltips: removed when the screen changes under them
+    bool isPassword = false;
+
+    bool isInteractive() const { return type != ZoneType::Static; }
+    QPoint center() const { return bounds.center(); }
+    bool operator==(const Zone&) const = default;
+};
+
+QString toString(ZoneType type);
+std::optional<ZoneType> zoneTypeFromString(const QString& name);
+QStringList allZoneTypeNames();
+QString toString(ZoneSource source);
+std::optional<ZoneSource> zoneSourceFromString(const QString& name);
+QStringList zoneStateNames(ZoneState state);
+// Unknown names are reported in `unknown` (when given) and ignored.
+ZoneState zoneStateFromNames(const QStringList& names, QStringList* unknown = nullptr);
+
+QJsonObject toJson(const Zone& zone);
+// Strict: returns nullopt with `error` set for a missing or wrong field.
+std::optional<Zone> zoneFromJson(const QJsonObject& object, QString* error = nullptr);
+
+}  // namespace ciu
+
+Q_DECLARE_METATYPE(ciu::Zone)

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package CIU Agent needs to build, run, test and benchmark.
+# Run as root (or with sudo). Safe to run repeatedly.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config clang-format git file dpkg-dev
+  # Qt 6.4
+  qt6-base-dev qt6-base-dev-tools qt6-multimedia-dev qt6-tools-dev qt6-tools-dev-tools
+  qt6-l10n-tools qt6-translations-l10n libqt6svg6 qt6-qpa-plugins libgl-dev libxkbcommon-dev
+  qtkeychain-qt6-dev
+  # vision and OCR
+  libopencv-dev libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng
+  # X11 / xcb
+  libxcb1-dev libxcb-shm0-dev libxcb-xtest0-dev libxcb-xfixes0-dev libxcb-damage0-dev
+  libxcb-randr0-dev libxcb-keysyms1-dev libxcb-xkb-dev libx11-dev libx11-xcb-dev
+  # video
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev ffmpeg
+  # running and testing under a virtual X server
+  xvfb xauth openbox x11-apps x11-utils x11-xserver-utils xdotool xterm imagemagick xclip
+  fonts-dejavu-core
+)
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${#missing[@]} packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,94 @@
+// The ciu-agent executable's command-line contract: --version, --help, errors for bad input.
+
+#include <QProcess>
+#include <QTest>
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+private slots:
+    void version();
+    void help();
+    void commandHelp();
+    void errors_data();
+    void errors();
+
+private:
+    struct Run
+    {
+        int exitCode = -1;
+        QString out;
+        QString err;
+    };
+    Run run(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment());
+};
+
+TestCli::Run TestCli::run(const QStringList& args, const QProcessEnvironment& env)
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(CIU_AGENT_BIN), args);
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished();
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+void TestCli::version()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));  // needs no display
+    const Run r = run({QStringLiteral("--version")}, env);
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.startsWith(QStringLiteral("ciu-agent ") + QStringLiteral(CIU_VERSION)), qPrintable(r.out));
+}
+
+void TestCli::help()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    const Run r = run({QStringLiteral("--help")}, env);
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains(QStringLiteral("Usage: ciu-agent")));
+    QVERIFY(r.out.contains(QStringLiteral("bench")));
+}
+
+void TestCli::commandHelp()
+{
+    const Run r = run({QStringLiteral("bench"), QStringLiteral("--help")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains(QStringLiteral("--display")));
+    QVERIFY(r.out.contains(QStringLiteral("--iterations")));
+}
+
+void TestCli::errors_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("fragment");
+    QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << 2 << "unknown command";
+    QTest::newRow("unknown option") << QStringList{QStringLiteral("bench"), QStringLiteral("--frob")} << 2 << "frob";
+    QTest::newRow("bad value") << QStringList{QStringLiteral("bench"), QStringLiteral("--max-iterations"), QStringLiteral("x")}
+                               << 2 << "--max-iterations";
+    QTest::newRow("unknown benchmark") << QStringList{QStringLiteral("bench"), QStringLiteral("nosuch")} << 2
+                                       << "unknown benchmark";
+    QTest::newRow("no display") << QStringList{QStringLiteral("bench"), QStringLiteral("grab"), QStringLiteral("--display"),
+                                               QStringLiteral(":987")}
+                                << 3 << ":987";
+}
+
+void TestCli::errors()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, exitCode);
+    QFETCH(QString, fragment);
+    const Run r = run(args);
+    QCOMPARE(r.exitCode, exitCode);
+    QVERIFY2(r.err.contains(fragment), qPrintable(r.err));
+    QVERIFY2(!r.err.contains(QStringLiteral("Segmentation")), qPrintable(r.err));
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

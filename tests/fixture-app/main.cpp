@@ -1,0 +1,32 @@
+// ciu-fixture-app: known widgets for end-to-end tests.
+//
+// stdout: one JSON object per line. {"event":"ready", "window":{x,y,w,h}, "widgets":[{name,type,label,
+// rect:{x,y,w,h}}]} once the window is shown (root coordinates), then one line per state change
+// (clicked, text_changed, toggled, combo_changed, slider_changed, tab_changed, menu_opened,
+// menu_triggered, context_menu, list_selected, list_scrolled, dialog_opened, dialog_closed, ...) and per
+// raw input event (key_press, key_release, mouse_press, mouse_release, mouse_double_click, wheel).
+// stdin: commands, one a line: dump | move NAME X Y | open-dialog | open-window | close-window |
+// set-clipboard TEXT | get-clipboard | focus NAME | quit
+//
+// Options: --geometry X,Y,W,H places the window.
+
+#include "fixturewindow.h"
+
+#include <QApplication>
+
+int main(int argc, char* argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("ciu-fixture-app"));
+    QApplication::setStyle(QStringLiteral("Fusion"));
+    FixtureWindow window;
+    const QStringList args = QApplication::arguments();
+    const qsizetype g = args.indexOf(QStringLiteral("--geometry"));
+    if (g >= 0 && g + 1 < args.size()) {
+        const QStringList v = args.at(g + 1).split(QLatin1Char(','));
+        if (v.size() == 4)
+            window.setGeometry(v[0].toInt(), v[1].toInt(), v[2].toInt(), v[3].toInt());
+    }
+    window.show();
+    return QApplication::exec();
+}
