@@ -1,0 +1,47 @@
+#pragma once
+
+#include "core/director/providers/provider.h"
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <optional>
+
+class QSettings;
+
+namespace ciu::director {
+
+// Where API keys and base URLs come from. Keys: the environment (ANTHROPIC_API_KEY / OPENAI_API_KEY) first,
+// else the OS keychain through QtKeychain (service "ciu-agent", account "anthropic" / "openai"). Base URLs:
+// the settings ("providers/anthropic/baseUrl"), else ANTHROPIC_BASE_URL / OPENAI_BASE_URL, else the
+// official endpoint. Keys are never written to settings, logs or recordings.
+namespace keystore {
+
+QString environmentKeyName(ProviderKind kind);     // "ANTHROPIC_API_KEY"
+QString environmentBaseUrlName(ProviderKind kind); // "ANTHROPIC_BASE_URL"
+std::optional<QString> keyFromEnvironment(ProviderKind kind);
+
+// The base URL for a provider (settings may be null). Invalid or non-http(s) URLs are rejected with *error.
+std::optional<QUrl> baseUrl(ProviderKind kind, const QSettings* settings, QString* error = nullptr);
+// The default model (settings "providers/<kind>/model", else CIU_<KIND>_MODEL, else a built-in default).
+QString defaultModel(ProviderKind kind, const QSettings* settings);
+
+// A ProviderConfig with base URL, model, prices (CIU_PRICES_FILE or settings "providers/pricesFile" when
+// set) and the environment key (the key may still be empty: see readKeychain).
+std::optional<ProviderConfig> configFor(ProviderKind kind, const QSettings* settings,
+                                        QString* error = nullptr);
+
+// Asynchronous keychain access; the callback runs on `context`'s thread with the key (empty when none) or
+// an error message (without the key).
+using KeyCallback = std::function<void(const QString& key, const QString& error)>;
+void readKeychain(ProviderKind kind, QObject* context, KeyCallback callback);
+void writeKeychain(ProviderKind kind, const QString& key, QObject* context, KeyCallback callback);
+void deleteKeychain(ProviderKind kind, QObject* context, KeyCallback callback);
+
+} // namespace keystore
+
+// Creates the provider for a kind (the caller owns it).
+std::unique_ptr<Provider> createProvider(ProviderKind kind, ProviderConfig config, QObject* parent = nullptr);
+
+} // namespace ciu::director
