@@ -22,8 +22,9 @@ public:
 
     // The JSON body for a request (exposed for tests and recordings; images as base64). *scaler receives
     // the computer tool's screenshot scaling.
-    static QJsonObject buildBody(const ProviderRequest& request, const QString& model,
-                                 ScreenshotScaler* scaler = nullptr);
+    // nullopt and *error when an image cannot be encoded.
+    static std::optional<QJsonObject> buildBody(const ProviderRequest& request, const QString& model,
+                                                ScreenshotScaler* scaler = nullptr, QString* error = nullptr);
     // Parses a message object ({"type":"message", "content": [...], ...}) into response.
     static bool parseMessage(const QJsonObject& message, ProviderResponse& response, QString* error);
     static ContentBlock parseBlock(const QJsonObject& block);

@@ -20,8 +20,9 @@ public:
     explicit OpenAiProvider(ProviderConfig config, QObject* parent = nullptr);
     ProviderKind kind() const override { return ProviderKind::OpenAi; }
 
-    static QJsonObject buildBody(const ProviderRequest& request, const QString& model,
-                                 ScreenshotScaler* scaler = nullptr);
+    // nullopt and *error when an image cannot be encoded.
+    static std::optional<QJsonObject> buildBody(const ProviderRequest& request, const QString& model,
+                                                ScreenshotScaler* scaler = nullptr, QString* error = nullptr);
     // Parses a chat.completion object into response.
     static bool parseCompletion(const QJsonObject& completion, ProviderResponse& response, QString* error);
     static StopReason stopReasonFromFinishReason(const QString& finishReason);
@@ -33,6 +34,8 @@ protected:
     bool parseResponseBody(const QByteArray& body, ProviderResponse& response, QString* error) override;
     std::unique_ptr<StreamHandler> createStreamHandler() override;
     QString errorMessageFromBody(int status, const QByteArray& body) const override;
+    bool needsApiKey() const override { return false; }
+    QByteArray requestIdHeader() const override { return QByteArrayLiteral("x-request-id"); }
 };
 
 } // namespace ciu::director

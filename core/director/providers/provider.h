@@ -8,6 +8,7 @@
 #include <QUrl>
 
 #include <memory>
+#include <unordered_map>
 
 class QNetworkAccessManager;
 class QNetworkReply;
@@ -65,6 +66,20 @@ public:
     const Usage& totalUsage() const { return m_totalUsage; }
     int callCount() const { return m_callCount; }
 
+    // Streaming (implementation detail of the providers): a per-call parser fed with raw body bytes; returns
+    // false on a fatal error.
+    class StreamHandler
+    {
+    public:
+        virtual ~StreamHandler() = default;
+        // Feeds bytes; returns false and *error (kind in *kind) on a fatal stream error.
+        virtual bool feed(const QByteArray& bytes, ProviderError* kind, QString* error) = 0;
+        // The stream ended; fills response; false when it ended before a complete message.
+        virtual bool finish(ProviderResponse& response, QString* error) = 0;
+        // New text since the last call (for textDelta).
+        virtual QString takeTextDelta() = 0;
+    };
+
 signals:
     void finished(quint64 requestId, const ciu::director::ProviderResponse& response);
     // Streaming progress: text of the reply as it arrives.
@@ -85,21 +100,13 @@ protected:
     // Parses a complete 2xx non-streaming body into response (content, stop reason, usage, ids).
     virtual bool parseResponseBody(const QByteArray& body, ProviderResponse& response, QString* error) = 0;
 
-    // Streaming: a per-call parser fed with raw body bytes; returns false on a fatal error.
-    class StreamHandler
-    {
-    public:
-        virtual ~StreamHandler() = default;
-        // Feeds bytes; returns false and *error (kind in *kind) on a fatal stream error.
-        virtual bool feed(const QByteArray& bytes, ProviderError* kind, QString* error) = 0;
-        // The stream ended; fills response; false when it ended before a complete message.
-        virtual bool finish(ProviderResponse& response, QString* error) = 0;
-        // New text since the last call (for textDelta).
-        virtual QString takeTextDelta() = 0;
-    };
     virtual std::unique_ptr<StreamHandler> createStreamHandler() = 0;
     // Maps an HTTP error body to a message (without the key) and, if known, a refined error kind.
     virtual QString errorMessageFromBody(int status, const QByteArray& body) const = 0;
+    // False for servers that work without a key (local OpenAI-compatible servers).
+    virtual bool needsApiKey() const { return true; }
+    // The header carrying the server's request id ("request-id").
+    virtual QByteArray requestIdHeader() const { return QByteArrayLiteral("request-id"); }
 
     // Removes the key from any text that may leave this class.
     QString redact(QString text) const;
@@ -107,11 +114,13 @@ protected:
 private:
     struct Call;
     void startAttempt(quint64 id);
+    void onReadyRead(Call& call);
     void onReplyFinished(quint64 id, QNetworkReply* reply);
-    void onTimeout(quint64 id, bool connectPhase);
-    void failOrRetry(quint64 id, ProviderError kind, const QString& message, int status,
+    void failOrRetry(Call& call, ProviderError kind, const QString& message, int status,
                      const QList<QPair<QByteArray, QByteArray>>& headers, bool retryable);
     void complete(quint64 id, ProviderResponse response);
+    void failLater(quint64 id, ProviderError kind, const QString& message);
+    QUrl endpoint(const QString& path) const;
     QNetworkAccessManager* network();
 
     ProviderConfig m_config;
