@@ -1,0 +1,51 @@
+#pragma once
+
+#include "core/brush/trajectoryplanner.h"
+
+#include <QMetaType>
+#include <QPoint>
+
+#include <optional>
+
+namespace ciu {
+
+// Which canvas changes count as the effect of an action.
+enum class ChangeScope : quint8
+{
+    Target = 1, // changed regions intersecting the target zone (or the point acted on)
+    Anywhere,   // any change that is not the cursor alone
+};
+
+struct BrushSettings
+{
+    TrajectorySettings trajectory;
+    TrajectoryKind trajectoryKind = TrajectoryKind::Direct; // how actions reach their target
+    int hoverDwellMs = 300;
+
+    // The OS cursor farther than this from where the brush last put it means someone else moved it:
+    // brush_lost, then takeover (pause until resume()). Never fight the user for the pointer.
+    int lostTolerancePx = 3;
+    bool takeoverDetection = true;
+    int verifyRetries = 1; // recalibrate and retry when the cursor is not inside the target
+
+    // pyautogui-style fail-safe: the cursor pushed into this corner stops everything until reset.
+    bool failSafeEnabled = true;
+    QPoint failSafeCorner{0, 0};
+    int failSafeTolerancePx = 3;
+
+    // Hover ticks, and pointer polls (fail-safe, takeover) while a run or an action is active.
+    int pollIntervalMs = 50;
+
+    // Watching for the effect of an action (seed §3.3 step 6).
+    int changeTimeoutMs = 1000;
+    ChangeScope changeScope = ChangeScope::Anywhere;
+    bool waitForStable = false; // after the first change, wait for a diff flagged stable
+    int typeDelayMs = 0;        // per character
+
+    // Pointer speed of the command line's --speed modes (max: jump in one step).
+    static std::optional<double> speedForMode(const QString& mode);
+};
+
+} // namespace ciu
+
+Q_DECLARE_METATYPE(ciu::BrushSettings)
