@@ -8,4 +8,4 @@ namespace ciu::platform {
 // extension is reported in the result's error.
 PlatformResult createX11Platform(const QString& displayName);
 
-}  // namespace ciu::platform
+} // namespace ciu::platform
