@@ -5,12 +5,14 @@ namespace ciu::app {
 // Each command lives in its own cmd_*.cpp.
 int runGui(const QStringList& arguments);
 int runBench(const QStringList& arguments);
+int runAnalyze(const QStringList& arguments);
 
 const QList<Command>& commands()
 {
     static const QList<Command> list = {
         {"gui", "Start the desktop app (the default).", Command::Needs::Gui, &runGui},
         {"bench", "Run benchmarks and print machine-readable figures.", Command::Needs::Core, &runBench},
+        {"analyze", "Print the zone inventory of the display (or of a screenshot).", Command::Needs::Core, &runAnalyze},
     };
     return list;
 }

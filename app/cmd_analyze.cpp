@@ -1,0 +1,192 @@
+// ciu-agent analyze: one zone inventory of the target display (or of a saved screenshot).
+
+#include "app/commands.h"
+#include "app/commonoptions.h"
+#include "core/canvas/localanalyzer.h"
+#include "core/canvas/zoneregistry.h"
+#include "core/model/zonemap.h"
+#include "platform/platform.h"
+
+#include <QElapsedTimer>
+#include <QFont>
+#include <QImageReader>
+#include <QJsonDocument>
+#include <QPainter>
+
+#include <cstdio>
+#include <optional>
+
+namespace ciu::app {
+namespace {
+
+std::optional<QRect> parseRegion(const QString& text)
+{
+    const QStringList parts = text.split(QLatin1Char(','));
+    if (parts.size() != 4)
+        return std::nullopt;
+    int v[4];
+    for (int i = 0; i < 4; ++i) {
+        bool ok = false;
+        v[i] = parts.at(i).trimmed().toInt(&ok);
+        if (!ok)
+            return std::nullopt;
+    }
+    if (v[0] < 0 || v[1] < 0 || v[2] < 4 || v[3] < 4)
+        return std::nullopt;
+    return QRect(v[0], v[1], v[2], v[3]);
+}
+
+QString stateText(const Zone& z)
+{
+    QStringList names = zoneStateNames(z.state);
+    names.removeAll(QStringLiteral("enabled"));
+    return names.join(QLatin1Char(','));
+}
+
+void printTable(const ZoneMap& map)
+{
+    std::printf("%-6s %-12s %-28s %-22s %-18s %-5s %s\n", "id", "type", "label", "bounds", "state", "conf",
+                "parent");
+    for (const Zone& z : map.zones()) {
+        const QString bounds = QStringLiteral("%1,%2 %3x%4")
+                                   .arg(z.bounds.x())
+                                   .arg(z.bounds.y())
+                                   .arg(z.bounds.width())
+                                   .arg(z.bounds.height());
+        QString label = z.isPassword ? QStringLiteral("(password)") : z.label;
+        if (label.size() > 28)
+            label = label.left(25) + QStringLiteral("...");
+        std::printf("%-6s %-12s %-28s %-22s %-18s %-5.2f %s\n", qPrintable(z.id),
+                    qPrintable(toString(z.type)), qPrintable(label), qPrintable(bounds),
+                    qPrintable(stateText(z)), z.confidence, qPrintable(z.parentId));
+    }
+}
+
+void writeOverlay(QImage image, const ZoneMap& map, const QString& path)
+{
+    image = image.convertToFormat(QImage::Format_RGB32);
+    QPainter p(&image);
+    QFont font = p.font();
+    font.setPixelSize(10);
+    p.setFont(font);
+    for (const Zone& z : map.zones()) {
+        const QColor colour = z.type == ZoneType::Static ? QColor(0, 160, 0) : QColor(220, 0, 0);
+        p.setPen(QPen(colour, 1));
+        p.drawRect(z.bounds.adjusted(0, 0, -1, -1));
+        p.drawText(z.bounds.topLeft() + QPoint(1, -2),
+                   QString(toString(z.type) + QStringLiteral(":") + z.label));
+    }
+    p.end();
+    if (!image.save(path))
+        printError(QStringLiteral("cannot write %1").arg(path));
+}
+
+} // namespace
+
+int runAnalyze(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Prints the zone inventory of the target display: every interactive element found by the "
+        "local analysis (OpenCV + Tesseract)."));
+    parser.addOptions({
+        {QStringLiteral("json"), QStringLiteral("Print a JSON array of zones instead of a table.")},
+        {QStringLiteral("region"), QStringLiteral("Analyse only this rectangle (root pixels)."),
+         QStringLiteral("x,y,w,h")},
+        {QStringLiteral("image"), QStringLiteral("Analyse a saved screenshot instead of the display."),
+         QStringLiteral("PNG")},
+        {QStringLiteral("overlay"), QStringLiteral("Also write the screenshot with the zones drawn on it."),
+         QStringLiteral("PNG")},
+    });
+    addCommonOptions(parser);
+    int exitCode = ExitOk;
+    if (!parseCommandLine(parser, arguments, &exitCode))
+        return exitCode;
+    QString error;
+    const auto common = readCommonOptions(parser, &error);
+    if (!common) {
+        printError(error);
+        return ExitUsage;
+    }
+    applyVerbose(common->verbose);
+    if (!parser.positionalArguments().isEmpty()) {
+        printError(QStringLiteral("analyze takes no arguments, got \"%1\" (see --help)")
+                       .arg(parser.positionalArguments().join(QLatin1Char(' '))));
+        return ExitUsage;
+    }
+    std::optional<QRect> region;
+    if (parser.isSet(QStringLiteral("region"))) {
+        region = parseRegion(parser.value(QStringLiteral("region")));
+        if (!region) {
+            printError(QStringLiteral("--region must be x,y,w,h with x,y >= 0 and w,h >= 4, got \"%1\"")
+                           .arg(parser.value(QStringLiteral("region"))));
+            return ExitUsage;
+        }
+    }
+
+    QImage image;
+    canvas::AnalysisHints hints;
+    if (parser.isSet(QStringLiteral("image"))) {
+        QImageReader reader(parser.value(QStringLiteral("image")));
+        image = reader.read();
+        if (image.isNull()) {
+            printError(QStringLiteral("cannot read %1: %2")
+                           .arg(parser.value(QStringLiteral("image")), reader.errorString()));
+            return ExitFailure;
+        }
+    } else {
+        auto opened = platform::createPlatform({common->platform, common->display});
+        if (!opened.platform) {
+            printError(opened.error);
+            return ExitNoDisplay;
+        }
+        image = opened.platform->screen().grab();
+        if (image.isNull()) {
+            printError(QStringLiteral("cannot grab the screen of %1: %2")
+                           .arg(opened.platform->displayName(), opened.platform->screen().errorString()));
+            return opened.platform->isConnected() ? ExitFailure : ExitNoDisplay;
+        }
+        hints.windows = opened.platform->windows().topLevelWindows();
+    }
+    if (region && !QRect(QPoint(0, 0), image.size()).intersects(*region)) {
+        printError(QStringLiteral("--region %1,%2 %3x%4 lies outside the %5x%6 screen")
+                       .arg(region->x())
+                       .arg(region->y())
+                       .arg(region->width())
+                       .arg(region->height())
+                       .arg(image.width())
+                       .arg(image.height()));
+        return ExitUsage;
+    }
+
+    canvas::LocalAnalyzer analyzer;
+    if (!analyzer.ocrReady())
+        printError(QStringLiteral("OCR unavailable, zones will have no labels: %1").arg(analyzer.ocrError()));
+    QElapsedTimer timer;
+    timer.start();
+    const canvas::LocalAnalysisResult result =
+        analyzer.analyze(image, QPoint(0, 0), region.value_or(QRect()), {}, hints);
+    if (!result.error.isEmpty()) {
+        printError(QStringLiteral("analysis failed: %1").arg(result.error));
+        return ExitFailure;
+    }
+    canvas::ZoneRegistry registry;
+    registry.setScreenSize(image.size());
+    registry.replaceWithin(result.region, result.zones, 0);
+    const ZoneMapPtr map = registry.snapshot(0);
+
+    if (parser.isSet(QStringLiteral("overlay")))
+        writeOverlay(image, *map, parser.value(QStringLiteral("overlay")));
+    if (parser.isSet(QStringLiteral("json"))) {
+        std::fputs(QJsonDocument(map->toJson()).toJson(QJsonDocument::Indented).constData(), stdout);
+    } else {
+        printTable(*map);
+        std::printf("%lld zones in %dx%d+%d+%d, %.0f ms (%d OCR calls, %.0f ms OCR)\n",
+                    qlonglong(map->size()), result.region.width(), result.region.height(), result.region.x(),
+                    result.region.y(), double(timer.nsecsElapsed()) / 1e6, result.stats.ocrCalls,
+                    result.stats.ocrMs);
+    }
+    return ExitOk;
+}
+
+} // namespace ciu::app

@@ -1,0 +1,294 @@
+#include "core/canvas/escalationpolicy.h"
+
+#include <algorithm>
+
+namespace ciu::canvas {
+namespace {
+
+qint64 area(const QRect& r)
+{
+    return r.isEmpty() ? 0 : qint64(r.width()) * r.height();
+}
+
+double iou(const QRect& a, const QRect& b)
+{
+    const qint64 inter = area(a.intersected(b));
+    return inter == 0 ? 0 : double(inter) / double(area(a) + area(b) - inter);
+}
+
+int distance(const QRect& r, QPoint p)
+{
+    const int dx = std::max({r.left() - p.x(), 0, p.x() - r.right()});
+    const int dy = std::max({r.top() - p.y(), 0, p.y() - r.bottom()});
+    return std::max(dx, dy);
+}
+
+// The smallest interactive zone containing `r` (with slack), or null.
+const Zone* zoneAround(const ZoneMap* map, const QRect& r, int slack)
+{
+    if (!map)
+        return nullptr;
+    const Zone* best = nullptr;
+    for (const Zone* z : map->zonesIntersecting(r)) {
+        if (!z->isInteractive() || !z->bounds.adjusted(-slack, -slack, slack, slack).contains(r))
+            continue;
+        if (z->type == ZoneType::ScrollArea && area(r) * 4 > area(z->bounds))
+            continue; // a list scrolled: its content changed, not a hover
+        if (!best || area(z->bounds) < area(best->bounds))
+            best = z;
+    }
+    return best;
+}
+
+// A menu title or drop-down that `r` hangs from (below it, or to the right of a menu item).
+const Zone* menuOrigin(const ZoneMap* map, const QRect& r)
+{
+    if (!map)
+        return nullptr;
+    for (const Zone& z : map->zones()) {
+        if (z.type != ZoneType::MenuItem && z.type != ZoneType::Dropdown)
+            continue;
+        const QRect& m = z.bounds;
+        const bool below = r.top() >= m.bottom() - 6 && r.top() <= m.bottom() + 14 &&
+                           r.left() >= m.left() - 24 && r.left() <= m.right() && r.height() >= 2 * m.height();
+        const bool beside = z.type == ZoneType::MenuItem && r.left() >= m.right() - 8 &&
+                            r.left() <= m.right() + 12 && r.top() >= m.top() - 12 && r.top() <= m.bottom() &&
+                            r.height() >= 2 * m.height();
+        if (below || beside)
+            return &z;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+QString toString(TierDecision::Action action)
+{
+    switch (action) {
+    case TierDecision::Action::Ignore:
+        return QStringLiteral("ignore");
+    case TierDecision::Action::Wait:
+        return QStringLiteral("wait");
+    case TierDecision::Action::Hover:
+        return QStringLiteral("hover");
+    case TierDecision::Action::Local:
+        return QStringLiteral("local");
+    case TierDecision::Action::Full:
+        return QStringLiteral("full");
+    }
+    return QStringLiteral("ignore");
+}
+
+EscalationPolicy::EscalationPolicy()
+    : EscalationPolicy(Options{})
+{
+}
+
+EscalationPolicy::EscalationPolicy(Options options)
+    : m_options(options)
+{
+}
+
+QList<QRect> EscalationPolicy::mergeRegions(const QList<QRect>& rects, QSize screen) const
+{
+    QList<QRect> merged;
+    for (const QRect& r : rects) {
+        if (r.isEmpty())
+            continue;
+        merged << r;
+    }
+    const int g = m_options.mergeGap;
+    bool again = true;
+    while (again) {
+        again = false;
+        for (int i = 0; i < merged.size() && !again; ++i) {
+            for (int j = i + 1; j < merged.size(); ++j) {
+                if (merged.at(i).adjusted(-g, -g, g, g).intersects(merged.at(j))) {
+                    merged[i] = merged.at(i).united(merged.at(j));
+                    merged.removeAt(j);
+                    again = true;
+                    break;
+                }
+            }
+        }
+    }
+    if (merged.size() > m_options.maxRegions) {
+        QRect all;
+        for (const QRect& r : std::as_const(merged))
+            all = all.united(r);
+        merged = {all};
+    }
+    const QRect bounds(QPoint(0, 0), screen);
+    const int m = m_options.regionMargin;
+    for (QRect& r : merged) {
+        r = r.adjusted(-m, -m, m, m);
+        if (!screen.isEmpty())
+            r = r.intersected(bounds);
+    }
+    merged.removeIf([](const QRect& r) { return r.isEmpty(); });
+    return merged;
+}
+
+QList<TierDecision> EscalationPolicy::decide(const FrameDiff& diff, const Context& ctx) const
+{
+    const ZoneMap* map = ctx.map.get();
+    auto single = [&](TierDecision::Action action, int tier, const QString& reason,
+                      QList<QRect> regions = {}) {
+        TierDecision d;
+        d.action = action;
+        d.tier = tier;
+        d.reason = reason;
+        d.regions = std::move(regions);
+        d.changedPercent = diff.totalPercent;
+        return QList<TierDecision>{d};
+    };
+    const int fullTier = ctx.providerAvailable ? 2 : 1;
+    QList<QRect> raw;
+    for (const ChangeRegion& c : diff.regions)
+        raw << c.rect;
+
+    if (ctx.activeWindowChanged)
+        return single(TierDecision::Action::Full, 2, QStringLiteral("active_window_changed"));
+    if (diff.cursorOnly)
+        return single(TierDecision::Action::Ignore, 0, QStringLiteral("cursor_only"));
+    if (diff.animating)
+        return single(TierDecision::Action::Wait, 0, QStringLiteral("animation"), raw);
+    if (diff.totalPercent > m_options.fullAbovePercent)
+        return single(TierDecision::Action::Full, 2, QStringLiteral("large_change"));
+
+    QList<TierDecision> decisions;
+    QList<ChangeRegion> regions;
+    for (const ChangeRegion& c : diff.regions) {
+        if (double(area(c.rect)) * c.changedPercent / 100.0 >= m_options.minChangedPixels)
+            regions << c;
+    }
+
+    // A new top-level window: analyse the window.
+    for (const QRect& w : ctx.newWindows) {
+        TierDecision d;
+        d.action = TierDecision::Action::Full;
+        d.tier = fullTier;
+        d.reason = QStringLiteral("dialog");
+        d.regions = mergeRegions({w}, ctx.screenSize);
+        d.changedPercent = diff.totalPercent;
+        decisions << d;
+        regions.removeIf([&](const ChangeRegion& c) { return w.adjusted(-8, -8, 8, 8).contains(c.rect); });
+    }
+
+    QList<QRect> local;
+    QList<QRect> below;
+    for (const ChangeRegion& c : std::as_const(regions)) {
+        const QRect& r = c.rect;
+        if (const Zone* origin = menuOrigin(map, r)) {
+            TierDecision d;
+            d.action = TierDecision::Action::Local;
+            d.tier = 1;
+            d.reason = QStringLiteral("menu_opened");
+            d.regions = mergeRegions({r}, ctx.screenSize);
+            d.zoneId = origin->id;
+            d.menuPopup = true;
+            d.changedPercent = diff.totalPercent;
+            decisions << d;
+            continue;
+        }
+        bool known = false;
+        if (map) {
+            for (const Zone* z : map->zonesIntersecting(r))
+                known = known || iou(z->bounds, r) >= 0.5;
+        }
+        if (r.width() >= m_options.dialogMinWidth && r.height() >= m_options.dialogMinHeight && !known &&
+            c.changedPercent >= 50 && !zoneAround(map, r, 0)) {
+            TierDecision d;
+            d.action = ctx.providerAvailable ? TierDecision::Action::Full : TierDecision::Action::Local;
+            d.tier = fullTier;
+            d.reason = QStringLiteral("dialog");
+            d.regions = mergeRegions({r}, ctx.screenSize);
+            d.changedPercent = diff.totalPercent;
+            decisions << d;
+            continue;
+        }
+        if (const Zone* z = zoneAround(map, r, m_options.hoverSlack)) {
+            const bool cursorIn = ctx.cursor && z->bounds.contains(*ctx.cursor);
+            if (cursorIn && ctx.hoveredZoneId != z->id) {
+                TierDecision d;
+                d.action = TierDecision::Action::Hover;
+                d.tier = 1;
+                d.reason = QStringLiteral("hover");
+                d.regions = {r};
+                d.zoneId = z->id;
+                d.hoverOn = true;
+                d.changedPercent = diff.totalPercent;
+                decisions << d;
+                continue;
+            }
+            if (!cursorIn && ctx.hoveredZoneId == z->id) {
+                TierDecision d;
+                d.action = TierDecision::Action::Hover;
+                d.tier = 1;
+                d.reason = QStringLiteral("hover_end");
+                d.regions = {r};
+                d.zoneId = z->id;
+                d.hoverOn = false;
+                d.changedPercent = diff.totalPercent;
+                decisions << d;
+                continue;
+            }
+            // Typing, a toggle, a new value: read the zone again.
+            TierDecision d;
+            d.action = TierDecision::Action::Local;
+            d.tier = 1;
+            d.reason = QStringLiteral("zone_changed");
+            d.regions = mergeRegions({z->bounds}, ctx.screenSize);
+            d.zoneId = z->id;
+            d.changedPercent = diff.totalPercent;
+            decisions << d;
+            continue;
+        }
+        if (!ctx.hoveredZoneId.isEmpty() && ctx.cursor && r.height() <= m_options.tooltipMaxHeight &&
+            r.width() <= m_options.tooltipMaxWidth &&
+            distance(r, *ctx.cursor) <= m_options.tooltipCursorDistance) {
+            TierDecision d;
+            d.action = TierDecision::Action::Local;
+            d.tier = 1;
+            d.reason = QStringLiteral("tooltip");
+            d.regions = mergeRegions({r}, ctx.screenSize);
+            d.temporary = true;
+            d.changedPercent = diff.totalPercent;
+            decisions << d;
+            continue;
+        }
+        if (diff.totalPercent < m_options.ignoreBelowPercent) {
+            below << r;
+            continue;
+        }
+        // Grow the region over zones it cuts, so they are analysed whole.
+        QRect grown = r;
+        if (map) {
+            for (const Zone* z : map->zonesIntersecting(r)) {
+                if (!z->bounds.contains(r) && area(z->bounds) <= 4 * std::max<qint64>(area(r), 2500))
+                    grown = grown.united(z->bounds);
+            }
+        }
+        local << grown;
+    }
+    if (!local.isEmpty()) {
+        TierDecision d;
+        d.action = TierDecision::Action::Local;
+        d.tier = 1;
+        d.reason = QStringLiteral("local_change");
+        d.regions = mergeRegions(local, ctx.screenSize);
+        d.changedPercent = diff.totalPercent;
+        decisions << d;
+    }
+    if (decisions.isEmpty()) {
+        const bool noise = below.isEmpty() && !diff.regions.isEmpty();
+        return single(TierDecision::Action::Ignore, 0,
+                      diff.regions.isEmpty() ? QStringLiteral("no_change")
+                      : noise                ? QStringLiteral("noise")
+                                             : QStringLiteral("below_threshold"),
+                      below);
+    }
+    return decisions;
+}
+
+} // namespace ciu::canvas

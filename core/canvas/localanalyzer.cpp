@@ -1,0 +1,385 @@
+#include "core/canvas/localanalyzer.h"
+
+#include "core/canvas/canvaslog.h"
+#include "core/canvas/ocrengine.h"
+#include "core/canvas/uisegmenter.h"
+#include "core/canvas/zoneassembler.h"
+
+#include <QCache>
+#include <QCryptographicHash>
+#include <QElapsedTimer>
+#include <QHash>
+
+#include <cstring>
+#include <opencv2/imgproc.hpp>
+
+namespace ciu::canvas {
+namespace {
+
+struct Template
+{
+    Zone zone;
+    QImage pixels; // RGB32 copy of the zone's pixels when last seen
+    cv::Mat gray;  // owns its data
+    double contrast = 0;
+};
+
+cv::Rect toCv(const QRect& r)
+{
+    return cv::Rect(r.x(), r.y(), r.width(), r.height());
+}
+
+QRect toQ(const cv::Rect& r)
+{
+    return QRect(r.x, r.y, r.width, r.height);
+}
+
+// A deep copy of an 8-bit grey area as a QImage.
+QImage greyImage(const cv::Mat& gray, const cv::Rect& r)
+{
+    const cv::Rect c = r & cv::Rect(0, 0, gray.cols, gray.rows);
+    if (c.area() <= 0)
+        return {};
+    QImage image(c.width, c.height, QImage::Format_Grayscale8);
+    for (int y = 0; y < c.height; ++y)
+        std::memcpy(image.scanLine(y), gray.ptr<uchar>(c.y + y) + c.x, size_t(c.width));
+    return image;
+}
+
+bool samePixels(const QImage& a, const QImage& frame, const QRect& at)
+{
+    if (a.size() != at.size() || !frame.rect().contains(at))
+        return false;
+    const size_t bytes = size_t(at.width()) * 4;
+    for (int y = 0; y < at.height(); ++y) {
+        const uchar* row = frame.constScanLine(at.y() + y) + size_t(at.x()) * 4;
+        if (std::memcmp(a.constScanLine(y), row, bytes) != 0)
+            return false;
+    }
+    return true;
+}
+
+double ms(const QElapsedTimer& t)
+{
+    return double(t.nsecsElapsed()) / 1e6;
+}
+
+} // namespace
+
+struct LocalAnalyzer::Private
+{
+    Options options;
+    std::unique_ptr<OcrEngine> ocr;
+    bool ocrTried = false;
+    QHash<QString, Template> templates;
+    QCache<QByteArray, OcrEngine::Result> ocrCache;
+
+    OcrEngine* engine()
+    {
+        if (!ocrTried) {
+            ocrTried = true;
+            ocr = std::make_unique<OcrEngine>(options.tessdataDir, options.language);
+        }
+        return ocr && ocr->isReady() ? ocr.get() : nullptr;
+    }
+
+    OcrEngine::Result read(const QImage& grey, OcrEngine::Layout layout, LocalAnalysisStats& stats)
+    {
+        OcrEngine* e = options.ocr ? engine() : nullptr;
+        if (!e || grey.isNull())
+            return {};
+        QCryptographicHash hash(QCryptographicHash::Md5);
+        const int header[3] = {grey.width(), grey.height(), int(layout)};
+        hash.addData(QByteArrayView(reinterpret_cast<const char*>(header), sizeof header));
+        for (int y = 0; y < grey.height(); ++y)
+            hash.addData(QByteArrayView(reinterpret_cast<const char*>(grey.constScanLine(y)), grey.width()));
+        const QByteArray key = hash.result();
+        if (const OcrEngine::Result* cached = ocrCache.object(key)) {
+            ++stats.ocrCacheHits;
+            return *cached;
+        }
+        // Light text on a dark background (title bars, selections): invert for Tesseract.
+        long sum = 0;
+        for (int y = 0; y < grey.height(); ++y) {
+            const uchar* row = grey.constScanLine(y);
+            for (int x = 0; x < grey.width(); ++x)
+                sum += row[x];
+        }
+        const bool dark = sum < long(grey.width()) * grey.height() * 110;
+        QElapsedTimer timer;
+        timer.start();
+        OcrEngine::Result result = e->read(grey, layout, options.ocrScale, dark);
+        stats.ocrMs += ms(timer);
+        ++stats.ocrCalls;
+        ocrCache.insert(key, new OcrEngine::Result(result));
+        return result;
+    }
+};
+
+LocalAnalyzer::LocalAnalyzer()
+    : LocalAnalyzer(Options{})
+{
+}
+
+LocalAnalyzer::LocalAnalyzer(Options options)
+    : d(std::make_unique<Private>())
+{
+    d->options = std::move(options);
+    d->ocrCache.setMaxCost(std::max(1, d->options.ocrCacheSize));
+}
+
+LocalAnalyzer::~LocalAnalyzer() = default;
+
+bool LocalAnalyzer::ocrReady() const
+{
+    return d->engine() != nullptr;
+}
+
+QString LocalAnalyzer::ocrError() const
+{
+    if (!d->options.ocr)
+        return QStringLiteral("OCR disabled");
+    d->engine();
+    return d->ocr ? d->ocr->errorString() : QString();
+}
+
+int LocalAnalyzer::templateCount() const
+{
+    return int(d->templates.size());
+}
+
+void LocalAnalyzer::clearCaches()
+{
+    d->templates.clear();
+    d->ocrCache.clear();
+}
+
+void LocalAnalyzer::forgetTemplates(const QStringList& ids)
+{
+    for (const QString& id : ids)
+        d->templates.remove(id);
+}
+
+void LocalAnalyzer::rememberTemplates(const QImage& image, QPoint origin, const QList<Zone>& zones)
+{
+    if (image.isNull())
+        return;
+    const QImage frame =
+        image.format() == QImage::Format_RGB32 ? image : image.convertToFormat(QImage::Format_RGB32);
+    for (const Zone& z : zones) {
+        if (z.id.isEmpty())
+            continue;
+        const QRect local = z.bounds.translated(-origin);
+        // Containers are re-detected, not matched: their pixels change with every child.
+        if (!frame.rect().contains(local) || local.width() * local.height() > 120000 || local.width() < 6 ||
+            local.height() < 6) {
+            d->templates.remove(z.id);
+            continue;
+        }
+        Template t;
+        t.zone = z;
+        t.pixels = frame.copy(local);
+        const cv::Mat view(t.pixels.height(), t.pixels.width(), CV_8UC4,
+                           const_cast<uchar*>(t.pixels.constBits()), size_t(t.pixels.bytesPerLine()));
+        cv::cvtColor(view, t.gray, cv::COLOR_BGRA2GRAY);
+        cv::Scalar mean, dev;
+        cv::meanStdDev(t.gray, mean, dev);
+        t.contrast = dev[0];
+        d->templates.insert(z.id, std::move(t));
+    }
+    if (d->templates.size() > 4000)
+        d->templates.clear(); // a runaway map; templates come back with the next analysis
+}
+
+LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, const QRect& region,
+                                           const QList<Zone>& known, const AnalysisHints& hints)
+{
+    QElapsedTimer total;
+    total.start();
+    LocalAnalysisResult result;
+    if (image.isNull()) {
+        result.error = QStringLiteral("no image to analyse");
+        return result;
+    }
+    OcrEngine::limitThreads();
+    const QImage frame = image.format() == QImage::Format_RGB32 || image.format() == QImage::Format_ARGB32
+                             ? image
+                             : image.convertToFormat(QImage::Format_RGB32);
+    const QRect imageRoot(origin, frame.size());
+    const QRect want = region.isNull() ? imageRoot : region.intersected(imageRoot);
+    result.region = want;
+    if (want.width() < 4 || want.height() < 4) {
+        result.error = QStringLiteral("the region %1,%2 %3x%4 is outside the frame or too small")
+                           .arg(region.x())
+                           .arg(region.y())
+                           .arg(region.width())
+                           .arg(region.height());
+        return result;
+    }
+    const QRect local = want.translated(-origin);
+    const int m = d->options.contextMargin;
+    const QRect ctx = local.adjusted(-m, -m, m, m).intersected(frame.rect());
+    const cv::Mat full(frame.height(), frame.width(), CV_8UC4, const_cast<uchar*>(frame.constBits()),
+                       size_t(frame.bytesPerLine()));
+    const cv::Mat crop = full(toCv(ctx));
+
+    // 1. Known zones: unchanged ones stay, moved ones are re-found by template matching.
+    QElapsedTimer timer;
+    timer.start();
+    seg::Segmentation s = seg::segment(crop);
+    result.stats.segmentMs = ms(timer);
+    QList<Zone> kept;
+    QList<const Template*> missing;
+    for (const Zone& z : known) {
+        if (!want.contains(z.bounds.center()))
+            continue;
+        const auto it = d->templates.constFind(z.id);
+        if (it == d->templates.cend())
+            continue;
+        if (it->zone.bounds == z.bounds && samePixels(it->pixels, frame, z.bounds.translated(-origin))) {
+            kept << z;
+            ++result.stats.confirmed;
+        } else if (it->contrast > 6 && z.source != ZoneSource::User) {
+            missing << &*it;
+        }
+    }
+    int searches = 0;
+    for (const Template* t : std::as_const(missing)) {
+        if (++searches > d->options.maxTemplateSearches)
+            break;
+        if (t->gray.cols > s.gray.cols || t->gray.rows > s.gray.rows)
+            continue;
+        cv::Mat score;
+        cv::matchTemplate(s.gray, t->gray, score, cv::TM_CCOEFF_NORMED);
+        double best = 0;
+        cv::Point at;
+        cv::minMaxLoc(score, nullptr, &best, nullptr, &at);
+        if (best < d->options.templateMatch)
+            continue;
+        Zone moved = t->zone;
+        moved.bounds = QRect(origin + ctx.topLeft() + QPoint(at.x, at.y), t->pixels.size());
+        if (!want.contains(moved.bounds.center()))
+            continue;
+        kept << moved;
+        ++result.stats.refound;
+    }
+
+    // 2. OCR: one call per text line, one block call for lists and menus (many rows in one box).
+    detail::AssemblyInput input;
+    input.seg = &s;
+    input.menuPopup = hints.menuPopup;
+    for (const platform::WindowInfo& w : hints.windows) {
+        const QRect wr = w.geometry.translated(-origin - ctx.topLeft());
+        if (wr.intersects(QRect(QPoint(0, 0), ctx.size())))
+            input.windows.push_back(toCv(wr));
+    }
+    const std::vector<int> owners = detail::textOwners(s);
+    input.texts.resize(s.textLines.size());
+    std::vector<std::vector<int>> linesOfBox(s.boxes.size());
+    for (size_t i = 0; i < s.textLines.size(); ++i) {
+        detail::TextItem& t = input.texts[i];
+        t.rect = s.textLines[i];
+        t.owner = owners[i];
+        const QRect rootRect = toQ(t.rect).translated(origin + ctx.topLeft());
+        for (const Zone& z : std::as_const(kept))
+            t.known = t.known || z.bounds.contains(rootRect);
+        if (!t.known && t.owner >= 0)
+            linesOfBox[size_t(t.owner)].push_back(int(i));
+    }
+    result.stats.boxes = int(s.boxes.size());
+    result.stats.textLines = int(s.textLines.size());
+    std::vector<bool> done(input.texts.size(), false);
+    for (size_t b = 0; b < s.boxes.size(); ++b) {
+        const std::vector<int>& lines = linesOfBox[b];
+        if (lines.size() < 3)
+            continue;
+        cv::Rect area = s.textLines[size_t(lines.front())];
+        for (const int i : lines)
+            area |= s.textLines[size_t(i)];
+        area = cv::Rect(area.x - 3, area.y - 3, area.width + 6, area.height + 6) & s.boxes[b].rect;
+        const OcrEngine::Result block =
+            d->read(greyImage(s.gray, area), OcrEngine::Layout::Block, result.stats);
+        // Words back to their lines.
+        std::vector<QStringList> words(lines.size());
+        std::vector<double> confidence(lines.size(), 0);
+        for (const OcrEngine::Word& w : block.words) {
+            const cv::Rect wr(area.x + w.box.x(), area.y + w.box.y(), w.box.width(), w.box.height());
+            int bestLine = -1;
+            int bestOverlap = 0;
+            for (size_t k = 0; k < lines.size(); ++k) {
+                const int overlap = (wr & s.textLines[size_t(lines[k])]).area();
+                if (overlap > bestOverlap) {
+                    bestOverlap = overlap;
+                    bestLine = int(k);
+                }
+            }
+            if (bestLine >= 0) {
+                words[size_t(bestLine)] << w.text;
+                confidence[size_t(bestLine)] += w.confidence;
+            }
+        }
+        for (size_t k = 0; k < lines.size(); ++k) {
+            detail::TextItem& t = input.texts[size_t(lines[k])];
+            t.text = words[k].join(QLatin1Char(' '));
+            t.confidence = words[k].isEmpty() ? 0 : confidence[k] / double(words[k].size());
+            done[size_t(lines[k])] = true;
+        }
+    }
+    for (size_t i = 0; i < input.texts.size(); ++i) {
+        detail::TextItem& t = input.texts[i];
+        if (done[i] || t.known)
+            continue;
+        const cv::Rect padded(t.rect.x - 2, t.rect.y - 2, t.rect.width + 4, t.rect.height + 4);
+        const OcrEngine::Result line =
+            d->read(greyImage(s.gray, padded), OcrEngine::Layout::SingleLine, result.stats);
+        t.text = line.text.simplified();
+        t.confidence = line.confidence;
+    }
+
+    if (lcCanvas().isDebugEnabled()) {
+        for (const detail::TextItem& t : input.texts)
+            qCDebug(lcCanvas) << "text" << toQ(t.rect).translated(origin + ctx.topLeft()) << t.text
+                              << t.confidence << "owner" << t.owner;
+    }
+
+    // 3. Classification, then back to root coordinates; only zones centred in the region and not cut
+    //    by the context border (unless that border is the frame's).
+    const QList<Zone> found = detail::assemble(input);
+    const QRect ctxRoot = ctx.translated(origin);
+    const QRect inner =
+        QRect(ctxRoot.left() + (ctx.left() > 0 ? 1 : 0), ctxRoot.top() + (ctx.top() > 0 ? 1 : 0),
+              ctxRoot.width() - (ctx.left() > 0 ? 1 : 0) - (ctx.right() < frame.width() - 1 ? 1 : 0),
+              ctxRoot.height() - (ctx.top() > 0 ? 1 : 0) - (ctx.bottom() < frame.height() - 1 ? 1 : 0));
+    result.zones = kept;
+    for (Zone z : found) {
+        z.bounds.translate(origin + ctx.topLeft());
+        if (!want.contains(z.bounds.center()) || !inner.contains(z.bounds))
+            continue;
+        bool duplicate = false;
+        for (const Zone& k : std::as_const(kept)) {
+            const QRect i = k.bounds.intersected(z.bounds);
+            const double overlap = double(i.width()) * i.height();
+            const double uni = double(k.bounds.width()) * k.bounds.height() +
+                               double(z.bounds.width()) * z.bounds.height() - overlap;
+            duplicate = duplicate || (uni > 0 && overlap / uni >= 0.5);
+        }
+        if (duplicate)
+            continue;
+        z.temporary = hints.temporary;
+        for (auto w = hints.windows.crbegin(); w != hints.windows.crend(); ++w) {
+            if (w->geometry.contains(z.bounds.center())) {
+                z.windowId = w->id;
+                z.application = w->windowClass;
+                break;
+            }
+        }
+        result.zones << z;
+    }
+    result.stats.totalMs = ms(total);
+    qCDebug(lcCanvas) << "tier 1" << want << "zones" << result.zones.size() << "boxes" << result.stats.boxes
+                      << "lines" << result.stats.textLines << "ocr" << result.stats.ocrCalls << "cached"
+                      << result.stats.ocrCacheHits << "ms" << result.stats.totalMs;
+    return result;
+}
+
+} // namespace ciu::canvas

@@ -1,0 +1,88 @@
+#pragma once
+
+#include "core/model/zone.h"
+#include "platform/types.h"
+
+#include <QImage>
+#include <QList>
+#include <QRect>
+
+#include <memory>
+
+namespace ciu::canvas {
+
+// What the caller knows about the region that pixels alone do not tell.
+struct AnalysisHints
+{
+    QList<platform::WindowInfo> windows; // top-level windows: menu bars sit at the top of their client area
+    bool temporary = false;              // the zones found are temporary (a tooltip)
+    bool menuPopup = false;              // the region is a popup menu: its text rows are menu items
+};
+
+struct LocalAnalysisStats
+{
+    int boxes = 0;
+    int textLines = 0;
+    int ocrCalls = 0;
+    int ocrCacheHits = 0;
+    int confirmed = 0; // known zones whose pixels did not change
+    int refound = 0;   // known zones found elsewhere by template matching
+    double segmentMs = 0;
+    double ocrMs = 0;
+    double totalMs = 0;
+};
+
+struct LocalAnalysisResult
+{
+    QRect region; // what was analysed (root coordinates, clipped to the frame)
+    QList<Zone>
+        zones; // root coordinates; new detections have no id, confirmed and re-found zones keep theirs
+    LocalAnalysisStats stats;
+    QString error; // set when nothing could be analysed (empty region, null image)
+};
+
+// Tier 1: OpenCV segmentation and Tesseract OCR of one region of a frame. Owns one Tesseract instance,
+// so it lives on one thread (the canvas worker's); not thread-safe.
+class LocalAnalyzer
+{
+public:
+    struct Options
+    {
+        QString tessdataDir; // empty: default location
+        QString language = QStringLiteral("eng");
+        bool ocr = true;
+        int ocrScale = 2;            // upscaling of small UI text before OCR
+        int contextMargin = 24;      // pixels around the region looked at for context (tab rows, labels)
+        double templateMatch = 0.9;  // normalised correlation needed to re-find a moved zone
+        int maxTemplateSearches = 8; // per call; more missing zones are left to detection
+        int ocrCacheSize = 4000;
+    };
+
+    LocalAnalyzer();
+    explicit LocalAnalyzer(Options options);
+    ~LocalAnalyzer();
+    LocalAnalyzer(const LocalAnalyzer&) = delete;
+    LocalAnalyzer& operator=(const LocalAnalyzer&) = delete;
+
+    bool ocrReady() const;
+    QString ocrError() const;
+
+    // Analyses `region` (root coordinates; null: the whole image) of `image`, whose top-left pixel is
+    // root point `origin`. `known` are the current zones: those inside the region whose pixels did not
+    // change are returned as they are; moved ones are re-found by template matching before new zones are
+    // created. Only zones whose centre lies in the region are returned.
+    LocalAnalysisResult analyze(const QImage& image, QPoint origin, const QRect& region,
+                                const QList<Zone>& known = {}, const AnalysisHints& hints = {});
+
+    // Keeps the pixels of `zones` (which now have ids) for template matching.
+    void rememberTemplates(const QImage& image, QPoint origin, const QList<Zone>& zones);
+    void forgetTemplates(const QStringList& ids);
+    int templateCount() const;
+    void clearCaches();
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace ciu::canvas

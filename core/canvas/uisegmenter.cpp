@@ -1,0 +1,399 @@
+#include "core/canvas/uisegmenter.h"
+
+#include <algorithm>
+#include <opencv2/imgproc.hpp>
+
+namespace ciu::canvas::seg {
+namespace {
+
+cv::Rect clipped(const cv::Rect& r, const cv::Mat& m)
+{
+    return r & cv::Rect(0, 0, m.cols, m.rows);
+}
+
+// Contour boxes: closed border lines give an outer contour and a hole, both rectangular. The outer
+// contour of a glyph is rejected because its hole (if any) is tiny.
+std::vector<Box> findBoxes(const cv::Mat& edges, const Params& p)
+{
+    std::vector<std::vector<cv::Point>> contours;
+    std::vector<cv::Vec4i> hierarchy;
+    cv::findContours(edges.clone(), contours, hierarchy, cv::RETR_CCOMP, cv::CHAIN_APPROX_SIMPLE);
+    std::vector<Box> boxes;
+    for (size_t i = 0; i < contours.size(); ++i) {
+        const cv::Rect r = cv::boundingRect(contours[i]);
+        if (r.width < p.minBox - 2 || r.height < p.minBox - 2)
+            continue;
+        const bool hole = hierarchy[i][3] >= 0;
+        // Contour polygons run through pixel centres: compare with the centre-to-centre box.
+        const double fill =
+            cv::contourArea(contours[i]) / double(std::max(1, (r.width - 1) * (r.height - 1)));
+        Box box;
+        box.fromHole = hole;
+        if (hole) {
+            // The gradient band is one pixel either side of a one-pixel line.
+            box.rect = cv::Rect(r.x - 2, r.y - 2, r.width + 4, r.height + 4);
+        } else {
+            box.rect = cv::Rect(r.x + 1, r.y + 1, r.width - 2, r.height - 2);
+            // Hollow: the largest hole must be a good part of the box.
+            double largestHole = 0;
+            for (int c = hierarchy[i][2]; c >= 0; c = hierarchy[size_t(c)][0])
+                largestHole = std::max(largestHole, double(cv::boundingRect(contours[size_t(c)]).area()));
+            if (largestHole < 0.25 * r.area())
+                continue;
+        }
+        if (box.rect.width < p.minBox || box.rect.height < p.minBox)
+            continue;
+        const bool small = box.rect.width <= 30 && box.rect.height <= 30;
+        if (fill >= 0.9) {
+            box.circular = false;
+        } else if (small && fill >= 0.68 && std::abs(box.rect.width - box.rect.height) <= 2) {
+            box.circular = true;
+        } else {
+            // Not a rectangle; a polygon with exactly four corners still is one (e.g. a notch).
+            std::vector<cv::Point> poly;
+            cv::approxPolyDP(contours[i], poly, 0.01 * cv::arcLength(contours[i], true), true);
+            if (poly.size() != 4 || fill < 0.8)
+                continue;
+        }
+        boxes.push_back(box);
+    }
+    // Outer contour and hole of the same border describe one box.
+    std::sort(boxes.begin(), boxes.end(), [](const Box& a, const Box& b) {
+        if (a.rect.area() != b.rect.area())
+            return a.rect.area() > b.rect.area();
+        return !a.fromHole && b.fromHole;
+    });
+    std::vector<Box> unique;
+    for (const Box& b : boxes) {
+        bool duplicate = false;
+        for (const Box& u : unique) {
+            const bool near = std::abs(u.rect.x - b.rect.x) <= 3 && std::abs(u.rect.y - b.rect.y) <= 3 &&
+                              std::abs(u.rect.width - b.rect.width) <= 4 &&
+                              std::abs(u.rect.height - b.rect.height) <= 4;
+            if (near || iou(u.rect, b.rect) >= 0.85) {
+                duplicate = true;
+                break;
+            }
+        }
+        if (!duplicate)
+            unique.push_back(b);
+    }
+    return unique;
+}
+
+// A slider: a long thin track with a handle standing out of it.
+bool isSlider(const cv::Mat& edges, const cv::Rect& r)
+{
+    if (r.width < 40 || r.height < 8 || r.height > 32 || r.width < 5 * r.height)
+        return false;
+    const cv::Mat roi = edges(r);
+    std::vector<int> extent(size_t(r.width), 0);
+    for (int x = 0; x < r.width; ++x)
+        extent[size_t(x)] = cv::countNonZero(roi.col(x));
+    std::vector<int> sorted = extent;
+    std::nth_element(sorted.begin(), sorted.begin() + long(sorted.size() / 2), sorted.end());
+    const int med = sorted[sorted.size() / 2];
+    if (med > 0.6 * r.height || med == 0)
+        return false;
+    int run = 0;
+    int bestRun = 0;
+    for (const int e : extent) {
+        run = e >= 0.7 * r.height ? run + 1 : 0;
+        bestRun = std::max(bestRun, run);
+    }
+    // The handle's two vertical sides both reach the full height; its middle may not.
+    int tall = 0;
+    for (const int e : extent)
+        tall += e >= 0.7 * r.height ? 1 : 0;
+    return (bestRun >= 2 || tall >= 2) && tall <= 60;
+}
+
+std::vector<cv::Rect> findSliders(const cv::Mat& edges, const std::vector<Box>& boxes)
+{
+    std::vector<std::vector<cv::Point>> contours;
+    std::vector<cv::Vec4i> hierarchy;
+    cv::findContours(edges.clone(), contours, hierarchy, cv::RETR_CCOMP, cv::CHAIN_APPROX_SIMPLE);
+    std::vector<cv::Rect> sliders;
+    for (size_t i = 0; i < contours.size(); ++i) {
+        if (hierarchy[i][3] >= 0)
+            continue; // a hole
+        const cv::Rect r = cv::boundingRect(contours[i]);
+        if (!isSlider(edges, r))
+            continue;
+        bool isBox = false;
+        for (const Box& b : boxes)
+            isBox = isBox || iou(b.rect, r) > 0.7;
+        if (!isBox)
+            sliders.push_back(cv::Rect(r.x + 1, r.y + 1, r.width - 2, r.height - 2));
+    }
+    return sliders;
+}
+
+} // namespace
+
+double iou(const cv::Rect& a, const cv::Rect& b)
+{
+    const double inter = (a & b).area();
+    if (inter <= 0)
+        return 0;
+    return inter / (double(a.area()) + double(b.area()) - inter);
+}
+
+Segmentation segment(const cv::Mat& bgra, const Params& p)
+{
+    Segmentation s;
+    s.bgra = bgra;
+    cv::cvtColor(bgra, s.gray, cv::COLOR_BGRA2GRAY);
+    cv::Mat gradient;
+    cv::morphologyEx(s.gray, gradient, cv::MORPH_GRADIENT, cv::getStructuringElement(cv::MORPH_RECT, {3, 3}));
+    cv::threshold(gradient, s.edges, p.edgeThreshold, 255, cv::THRESH_BINARY);
+    // Pixels on the image border would close every contour that touches it.
+    s.edges.row(0).setTo(0);
+    s.edges.row(s.edges.rows - 1).setTo(0);
+    s.edges.col(0).setTo(0);
+    s.edges.col(s.edges.cols - 1).setTo(0);
+
+    std::vector<Box> boxes = findBoxes(s.edges, p);
+    // Narrow tall (or flat wide) boxes are scroll bar grooves and thumbs.
+    for (const Box& b : boxes) {
+        const cv::Rect& r = b.rect;
+        // Vertical only: a flat wide box is as likely a text field as a horizontal scroll bar.
+        const bool vertical = r.width >= 8 && r.width <= 20 && r.height >= 4 * r.width && r.height >= 40;
+        if (vertical)
+            s.scrollBars.push_back(r);
+        else
+            s.boxes.push_back(b);
+    }
+    s.sliders = findSliders(s.edges, s.boxes);
+
+    // Text: what is left of the edges once borders, sliders and scroll bars are erased.
+    cv::Mat text = s.edges.clone();
+    for (const Box& b : s.boxes) {
+        if (b.circular || (b.rect.width <= 30 && b.rect.height <= 30))
+            text(clipped(cv::Rect(b.rect.x - 1, b.rect.y - 1, b.rect.width + 2, b.rect.height + 2), text))
+                .setTo(0);
+        else
+            cv::rectangle(text, b.rect, cv::Scalar(0), 3);
+    }
+    for (const auto& list : {s.sliders, s.scrollBars}) {
+        for (const cv::Rect& r : list)
+            text(clipped(cv::Rect(r.x - 2, r.y - 2, r.width + 4, r.height + 4), text)).setTo(0);
+    }
+    cv::Mat joined;
+    cv::dilate(text, joined, cv::getStructuringElement(cv::MORPH_RECT, {p.wordGap, 1}));
+    cv::Mat labels, stats, centroids;
+    const int n = cv::connectedComponentsWithStats(joined, labels, stats, centroids, 8, CV_32S);
+    const int halfGap = p.wordGap / 2;
+    for (int i = 1; i < n; ++i) {
+        cv::Rect r(stats.at<int>(i, cv::CC_STAT_LEFT), stats.at<int>(i, cv::CC_STAT_TOP),
+                   stats.at<int>(i, cv::CC_STAT_WIDTH), stats.at<int>(i, cv::CC_STAT_HEIGHT));
+        // Undo the dilation and the gradient band.
+        r = cv::Rect(r.x + halfGap + 1, r.y + 1, r.width - 2 * halfGap - 2, r.height - 2);
+        if (r.height < 5 || r.height > 40 || r.width < 3)
+            continue;
+        if (r.height > 14 && r.width < 0.25 * r.height)
+            continue; // the rest of a vertical line
+        const int ink = cv::countNonZero(text(clipped(r, text)));
+        if (ink < 12 || (r.area() > 400 && ink > 0.95 * r.area()))
+            continue;
+        s.textLines.push_back(r);
+    }
+    std::sort(s.textLines.begin(), s.textLines.end(),
+              [](const cv::Rect& a, const cv::Rect& b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
+    return s;
+}
+
+bool findArrow(const Segmentation& s, const cv::Rect& box, cv::Rect* arrow)
+{
+    const int side = std::min(box.width / 3, box.height + 8);
+    const cv::Rect area =
+        clipped(cv::Rect(box.x + box.width - side, box.y + 3, side - 3, box.height - 6), s.gray);
+    if (area.width < 6 || area.height < 4)
+        return false;
+    const int background = medianGray(s, area);
+    cv::Mat dark;
+    cv::threshold(s.gray(area), dark, std::max(0, background - 60), 255, cv::THRESH_BINARY_INV);
+    cv::Mat labels, stats, centroids;
+    const int n = cv::connectedComponentsWithStats(dark, labels, stats, centroids, 8, CV_32S);
+    for (int i = 1; i < n; ++i) {
+        const int w = stats.at<int>(i, cv::CC_STAT_WIDTH);
+        const int h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
+        const int a = stats.at<int>(i, cv::CC_STAT_AREA);
+        if (w < 5 || w > 16 || h < 2 || h > 10 || w < h)
+            continue;
+        const double fill = double(a) / double(w * h);
+        if (fill < 0.3 || fill > 0.8)
+            continue;
+        // A triangle: row widths shrink (or grow) monotonically.
+        const cv::Rect r(stats.at<int>(i, cv::CC_STAT_LEFT), stats.at<int>(i, cv::CC_STAT_TOP), w, h);
+        std::vector<int> widths;
+        for (int y = r.y; y < r.y + h; ++y)
+            widths.push_back(cv::countNonZero(labels.row(y).colRange(r.x, r.x + w) == i));
+        const bool down = std::is_sorted(widths.rbegin(), widths.rend());
+        const bool up = std::is_sorted(widths.begin(), widths.end());
+        if ((down || up) && widths.front() != widths.back()) {
+            if (arrow)
+                *arrow = cv::Rect(area.x + r.x, area.y + r.y, w, h);
+            return true;
+        }
+    }
+    return false;
+}
+
+bool horizontalEdgeAt(const Segmentation& s, int y, int x0, int x1, int maxGap)
+{
+    x0 = std::max(0, x0);
+    x1 = std::min(s.edges.cols, x1);
+    if (x1 - x0 < 8)
+        return false;
+    for (int dy = -2; dy <= 2; ++dy) {
+        const int row = y + dy;
+        if (row < 0 || row >= s.edges.rows)
+            continue;
+        const uchar* px = s.edges.ptr<uchar>(row);
+        int gap = 0;
+        int longest = 0;
+        for (int x = x0; x < x1; ++x) {
+            gap = px[x] ? 0 : gap + 1;
+            longest = std::max(longest, gap);
+        }
+        if (longest <= maxGap)
+            return true;
+    }
+    return false;
+}
+
+cv::Rect cellAround(const Segmentation& s, const cv::Rect& text, int reach, int* found)
+{
+    int mask = 0;
+    const int y0 = text.y;
+    const int y1 = text.y + text.height;
+    auto columnCovered = [&](int x) {
+        if (x < 0 || x >= s.edges.cols)
+            return false;
+        return cv::countNonZero(s.edges.col(x).rowRange(std::max(0, y0), std::min(s.edges.rows, y1))) >=
+               0.8 * (y1 - y0);
+    };
+    int left = text.x;
+    for (int x = text.x - 1; x >= std::max(0, text.x - reach); --x) {
+        if (columnCovered(x)) {
+            left = x;
+            mask |= 1;
+            break;
+        }
+    }
+    int right = text.x + text.width;
+    for (int x = text.x + text.width; x < std::min(s.edges.cols, text.x + text.width + reach); ++x) {
+        if (columnCovered(x)) {
+            right = x;
+            mask |= 2;
+            break;
+        }
+    }
+    auto rowCovered = [&](int y) {
+        if (y < 0 || y >= s.edges.rows)
+            return false;
+        const int a = std::max(0, left + 2);
+        const int b = std::min(s.edges.cols, right - 1);
+        return b > a && cv::countNonZero(s.edges.row(y).colRange(a, b)) >= 0.8 * (b - a);
+    };
+    int top = text.y;
+    for (int y = text.y - 1; y >= std::max(0, text.y - reach); --y) {
+        if (rowCovered(y)) {
+            top = y;
+            mask |= 4;
+            break;
+        }
+    }
+    int bottom = text.y + text.height;
+    for (int y = text.y + text.height; y < std::min(s.edges.rows, text.y + text.height + reach); ++y) {
+        if (rowCovered(y)) {
+            bottom = y;
+            mask |= 8;
+            break;
+        }
+    }
+    if (found)
+        *found = mask;
+    // Edge bands are ~3 px wide around a 1 px line: step to the line's middle.
+    if (mask & 1)
+        left -= 1;
+    if (mask & 2)
+        right += 1;
+    if (mask & 4)
+        top -= 1;
+    if (mask & 8)
+        bottom += 1;
+    return cv::Rect(left, top, right - left + 1, bottom - top + 1) & cv::Rect(0, 0, s.gray.cols, s.gray.rows);
+}
+
+double meanGray(const Segmentation& s, const cv::Rect& r)
+{
+    const cv::Rect c = clipped(r, s.gray);
+    return c.area() > 0 ? cv::mean(s.gray(c))[0] : 0;
+}
+
+double stdDevGray(const Segmentation& s, const cv::Rect& r)
+{
+    const cv::Rect c = clipped(r, s.gray);
+    if (c.area() <= 0)
+        return 0;
+    cv::Scalar mean, dev;
+    cv::meanStdDev(s.gray(c), mean, dev);
+    return dev[0];
+}
+
+double darkShare(const Segmentation& s, const cv::Rect& r, int level)
+{
+    const cv::Rect c = clipped(r, s.gray);
+    if (c.area() <= 0)
+        return 0;
+    return double(cv::countNonZero(s.gray(c) < level)) / double(c.area());
+}
+
+bool blueBorder(const Segmentation& s, const cv::Rect& r)
+{
+    const cv::Rect c = clipped(r, s.bgra);
+    if (c.width < 4 || c.height < 4)
+        return false;
+    int blue = 0;
+    int total = 0;
+    auto check = [&](int x, int y) {
+        const cv::Vec4b px = s.bgra.at<cv::Vec4b>(y, x);
+        ++total;
+        if (px[0] > px[2] + 40 && px[0] > 120)
+            ++blue;
+    };
+    for (int x = c.x; x < c.x + c.width; x += 2) {
+        check(x, c.y);
+        check(x, c.y + c.height - 1);
+    }
+    for (int y = c.y; y < c.y + c.height; y += 2) {
+        check(c.x, y);
+        check(c.x + c.width - 1, y);
+    }
+    return total > 0 && blue >= 0.6 * total;
+}
+
+int medianGray(const Segmentation& s, const cv::Rect& r)
+{
+    const cv::Rect c = clipped(r, s.gray);
+    if (c.area() <= 0)
+        return 255;
+    int histogram[256] = {};
+    for (int y = c.y; y < c.y + c.height; ++y) {
+        const uchar* row = s.gray.ptr<uchar>(y);
+        for (int x = c.x; x < c.x + c.width; ++x)
+            ++histogram[row[x]];
+    }
+    const int half = c.area() / 2;
+    int sum = 0;
+    for (int v = 0; v < 256; ++v) {
+        sum += histogram[v];
+        if (sum > half)
+            return v;
+    }
+    return 255;
+}
+
+} // namespace ciu::canvas::seg

@@ -1,0 +1,61 @@
+#pragma once
+
+// Tier 1 image segmentation of a screen region with OpenCV: bordered boxes, sliders, scroll bars and
+// text lines. Internal to core/canvas (the only place that sees OpenCV types).
+
+#include <opencv2/core.hpp>
+#include <vector>
+
+namespace ciu::canvas::seg {
+
+struct Box
+{
+    cv::Rect rect; // the border included
+    bool circular = false;
+    bool fromHole = false;
+};
+
+struct Segmentation
+{
+    cv::Mat bgra;  // the input (a view)
+    cv::Mat gray;  // CV_8U
+    cv::Mat edges; // CV_8U, 255 where the morphological gradient exceeds the threshold
+    std::vector<Box> boxes;
+    std::vector<cv::Rect> sliders;    // track and handle
+    std::vector<cv::Rect> scrollBars; // a narrow vertical strip with a border (groove or thumb)
+    std::vector<cv::Rect> textLines;  // runs of glyphs outside borders, sliders and scroll bars
+};
+
+struct Params
+{
+    int edgeThreshold = 18; // grey levels of the 3x3 morphological gradient
+    int minBox = 10;        // smallest box side in pixels
+    int wordGap = 5;        // horizontal closing that joins glyphs into words and lines
+};
+
+Segmentation segment(const cv::Mat& bgra, const Params& params = {});
+
+// A small triangle (a combo box or menu arrow) in the right end of `box`; returns its rectangle.
+bool findArrow(const Segmentation& s, const cv::Rect& box, cv::Rect* arrow);
+
+// The cell around `text` delimited by edge lines: scans left/right for a vertical edge and up/down
+// for a horizontal edge within `reach` pixels. Missing sides stay at the text's edge; `found` gets
+// a bit mask of the sides that were found (1 left, 2 right, 4 top, 8 bottom).
+cv::Rect cellAround(const Segmentation& s, const cv::Rect& text, int reach, int* found);
+
+// True when a horizontal edge line at row `y` (±2) runs through [x0, x1) with no gap wider than `maxGap`.
+bool horizontalEdgeAt(const Segmentation& s, int y, int x0, int x1, int maxGap);
+
+// Mean grey level in `r` (clipped), and mean saturation-weighted blue of the border ring of `r`.
+double meanGray(const Segmentation& s, const cv::Rect& r);
+double stdDevGray(const Segmentation& s, const cv::Rect& r);
+// Share of pixels in `r` darker than `level`.
+double darkShare(const Segmentation& s, const cv::Rect& r, int level);
+// True when the 1-2 px border of `r` is mostly a saturated blue (a focus frame).
+bool blueBorder(const Segmentation& s, const cv::Rect& r);
+// Median grey level of `r`: the background of a text line.
+int medianGray(const Segmentation& s, const cv::Rect& r);
+
+double iou(const cv::Rect& a, const cv::Rect& b);
+
+} // namespace ciu::canvas::seg

@@ -1,0 +1,109 @@
+#pragma once
+
+#include "core/model/zonemap.h"
+
+#include <QHash>
+#include <QList>
+#include <QSet>
+
+#include <functional>
+
+namespace ciu::canvas {
+
+// The canvas mapper's mutable store of zones. Everyone else sees immutable, versioned ZoneMap snapshots.
+//
+// - Ids are stable: a detection that matches an existing zone (same place: IoU, label and type; or moved
+//   within the re-analysed region with the same label, type and size) takes over that zone's id.
+// - Tier 1 replaces within a region: zones there that were not found again are removed; zones outside
+//   are untouched. Tier 2 is the same over the whole screen.
+// - User corrections (source user, confidence 1) are never removed or overwritten by detections.
+// - Nesting: each zone's parent is the smallest other zone containing it (unless set explicitly).
+// - Zones not confirmed for maxAgeNs are aged out.
+// Not thread-safe: owned and used by the canvas worker only.
+class ZoneRegistry
+{
+public:
+    struct Options
+    {
+        double matchIou = 0.5;            // same place
+        double moveLabelSimilarity = 0.8; // moved: labels at least this similar (0..1)
+        qint64 maxAgeNs = 30'000'000'000; // not confirmed for 30 s → removed
+        qint64 temporaryMaxAgeNs = 5'000'000'000;
+        double withinShare = 0.6; // share of a zone's area inside a region for it to count as within
+        int maxZones = 5000;
+    };
+
+    struct UpdateStats
+    {
+        int added = 0;
+        int updated = 0; // matched an existing zone (id kept)
+        int removed = 0;
+        int userKept = 0; // detections dropped because a user zone covers them
+        bool operator==(const UpdateStats&) const = default;
+    };
+
+    ZoneRegistry();
+    explicit ZoneRegistry(Options options);
+
+    const Options& options() const { return m_options; }
+    void setScreenSize(QSize size);
+    QSize screenSize() const { return m_screenSize; }
+
+    // Replaces the zones within `region` (root coordinates; null: the whole screen) with `detected`.
+    // Detections with the id of an existing zone update that zone.
+    UpdateStats replaceWithin(const QRect& region, const QList<Zone>& detected, qint64 tNs);
+    // Adds or updates without removing anything.
+    UpdateStats merge(const QList<Zone>& detected, qint64 tNs);
+
+    // A user's zone or correction: source user, confidence 1. An empty id (or an unknown one) adds a
+    // zone; an existing id is replaced. Returns the zone's id.
+    QString applyUserCorrection(Zone zone, qint64 tNs);
+    bool remove(const QString& id);
+    // Drops every zone (user zones too when `keepUser` is false).
+    void clear(bool keepUser = true);
+
+    // Changes one zone in place (state flags after hover, ...). Returns false for an unknown id.
+    bool update(const QString& id, const std::function<void(Zone&)>& change);
+    bool setStateFlag(const QString& id, ZoneStateFlag flag, bool on);
+
+    // Tier 0 confirmation: zones that do not intersect any changed rectangle are still there.
+    void confirmUnchanged(const QList<QRect>& changed, qint64 tNs);
+    // Removes zones not confirmed for too long (never user zones). Returns the removed ids.
+    QStringList ageOut(qint64 nowNs);
+    // Removes temporary zones intersecting `region` (null: all). Returns the removed ids.
+    QStringList removeTemporary(const QRect& region = {});
+
+    const QList<Zone>& zones() const { return m_zones; }
+    const Zone* find(const QString& id) const;
+    qsizetype size() const { return m_zones.size(); }
+    quint64 version() const { return m_version; }
+    // Ids removed by the last call that removed anything (so caches can forget them).
+    QStringList takeRemovedIds();
+
+    // The current state as an immutable snapshot. The version grows with every change; an unchanged
+    // registry returns the same snapshot.
+    ZoneMapPtr snapshot(qint64 tNs);
+
+    // Similarity of two labels, 0..1 (case and spacing ignored; 1 for two empty labels).
+    static double labelSimilarity(const QString& a, const QString& b);
+    static double iou(const QRect& a, const QRect& b);
+
+private:
+    UpdateStats apply(const QRect& region, bool replace, const QList<Zone>& detected, qint64 tNs);
+    bool isWithin(const Zone& zone, const QRect& region) const;
+    QString newId();
+    void recomputeParents();
+    void markChanged();
+
+    Options m_options;
+    QSize m_screenSize;
+    QList<Zone> m_zones;
+    QSet<QString> m_explicitParent;
+    QStringList m_removed;
+    quint64 m_nextId = 1;
+    quint64 m_version = 0;
+    bool m_dirty = true;
+    ZoneMapPtr m_snapshot;
+};
+
+} // namespace ciu::canvas
