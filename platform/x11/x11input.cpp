@@ -1,5 +1,6 @@
 #include "platform/x11/x11input.h"
 
+#include <QDeadlineTimer>
 #include <QSet>
 #include <QThread>
 
@@ -7,6 +8,10 @@
 #include <xkbcommon/xkbcommon-keysyms.h>
 
 namespace ciu::platform::x11 {
+namespace {
+constexpr int kPointerWaitMs = 300;
+constexpr int kGrabberGraceMs = 100;
+} // namespace
 
 X11Input::X11Input(X11Connection& conn)
     : m_conn(conn)
@@ -60,6 +65,7 @@ bool X11Input::button(MouseButton button, bool down)
         ++m_buttonsDown[detail];
     else
         m_buttonsDown.remove(detail);
+    m_buttonSent = true;
     return fake(down ? XCB_BUTTON_PRESS : XCB_BUTTON_RELEASE, detail);
 }
 
@@ -84,6 +90,7 @@ bool X11Input::wheel(ScrollDirection direction)
     }
     if (detail == 0)
         return fail(QStringLiteral("unknown scroll direction"));
+    m_buttonSent = true;
     return fake(XCB_BUTTON_PRESS, detail) && fake(XCB_BUTTON_RELEASE, detail);
 }
 
@@ -116,6 +123,7 @@ bool X11Input::key(Keysym keysym, bool down)
             QStringLiteral("cannot send the key %1: %2").arg(keysymName(keysym), m_keymap.errorString()));
     m_keymap.touched(pos->keycode);
     if (down) {
+        waitUntilPointerUnfrozen();
         const bool addShift = pos->needsShift && !shiftHeld();
         if (addShift) {
             const auto shift = m_keymap.keycodeOf(XKB_KEY_Shift_L);
@@ -125,8 +133,13 @@ bool X11Input::key(Keysym keysym, bool down)
             if (!keycode(*shift, true))
                 return false;
         }
+        const bool combo = !isModifier(keysym) && modifierHeld();
         m_down.insert(pos->keycode, addShift);
-        return keycode(pos->keycode, true);
+        if (!keycode(pos->keycode, true))
+            return false;
+        if (combo)
+            letKeyGrabberCatchUp();
+        return m_conn.isAlive() || fail(m_conn.lostError());
     }
     const bool pressedShift = m_down.value(pos->keycode, false);
     m_down.remove(pos->keycode);
@@ -199,6 +212,64 @@ bool X11Input::typeText(const QString& text, int perCharDelayMs)
 bool X11Input::sync()
 {
     return m_conn.sync() || fail(m_conn.lostError());
+}
+
+void X11Input::waitUntilPointerUnfrozen()
+{
+    if (!m_buttonSent)
+        return;
+    m_buttonSent = false;
+    if (!m_buttonsDown.isEmpty())
+        return; // our own held button means an implicit grab by the client: expected
+    // Probe with a grab of our own: it succeeds once no other client holds the pointer. Qt and most
+    // toolkits ignore the crossing events of a grab.
+    xcb_connection_t* c = m_conn.xcb();
+    QDeadlineTimer deadline(kPointerWaitMs);
+    while (m_conn.isAlive()) {
+        const auto cookie = xcb_grab_pointer(c, 0, m_conn.root(), 0, XCB_GRAB_MODE_ASYNC, XCB_GRAB_MODE_ASYNC,
+                                             XCB_NONE, XCB_NONE, XCB_CURRENT_TIME);
+        Reply<xcb_grab_pointer_reply_t> reply(xcb_grab_pointer_reply(c, cookie, nullptr));
+        if (!reply)
+            return;
+        if (reply->status == XCB_GRAB_STATUS_SUCCESS) {
+            xcb_ungrab_pointer(c, XCB_CURRENT_TIME);
+            return;
+        }
+        if (deadline.hasExpired()) {
+            qCDebug(lcX11) << "the pointer is still grabbed by another client; sending the key anyway";
+            return;
+        }
+        QThread::msleep(2);
+    }
+}
+
+bool X11Input::modifierHeld()
+{
+    for (const Keysym sym :
+         {XKB_KEY_Control_L, XKB_KEY_Control_R, XKB_KEY_Alt_L, XKB_KEY_Alt_R, XKB_KEY_Super_L,
+          XKB_KEY_Super_R, XKB_KEY_Meta_L, XKB_KEY_Meta_R, XKB_KEY_Hyper_L, XKB_KEY_ISO_Level3_Shift}) {
+        if (const auto code = m_keymap.keycodeOf(sym); code && m_down.contains(*code))
+            return true;
+    }
+    return false;
+}
+
+void X11Input::letKeyGrabberCatchUp()
+{
+    // A grab of our own fails while another client's passive grab on this key is active.
+    xcb_connection_t* c = m_conn.xcb();
+    const auto cookie =
+        xcb_grab_keyboard(c, 0, m_conn.root(), XCB_CURRENT_TIME, XCB_GRAB_MODE_ASYNC, XCB_GRAB_MODE_ASYNC);
+    Reply<xcb_grab_keyboard_reply_t> reply(xcb_grab_keyboard_reply(c, cookie, nullptr));
+    if (!reply)
+        return;
+    if (reply->status == XCB_GRAB_STATUS_SUCCESS) {
+        xcb_ungrab_keyboard(c, XCB_CURRENT_TIME);
+        return;
+    }
+    qCDebug(lcX11) << "a key combo went to another client's grab; holding the modifiers for"
+                   << kGrabberGraceMs << "ms";
+    QThread::msleep(kGrabberGraceMs);
 }
 
 void X11Input::releaseAll()

@@ -3,8 +3,14 @@
 #include <QThread>
 
 #include <algorithm>
+#include <xkbcommon/xkbcommon-keysyms.h>
 
 namespace ciu::platform::x11 {
+
+bool isKeypadKeysym(Keysym keysym)
+{
+    return keysym >= XKB_KEY_KP_Space && keysym <= XKB_KEY_KP_Equal;
+}
 
 KeymapTable::KeymapTable(int minKeycode, int perKeycode, const QList<quint32>& keysyms,
                          const QList<quint8>& ignored)
@@ -30,6 +36,10 @@ KeymapTable::KeymapTable(int minKeycode, int perKeycode, const QList<quint32>& k
         for (int level = 0; level < qMin(2, perKeycode); ++level) {
             const Keysym sym = syms[level];
             if (sym == 0)
+                continue;
+            // The second level of a keypad key is reached with NumLock, not Shift (XKB type KEYPAD):
+            // such keysyms are treated as missing and get a key of their own.
+            if (level == 1 && isKeypadKeysym(sym))
                 continue;
             const KeyPosition pos{code, level == 1};
             const auto it = m_positions.constFind(sym);

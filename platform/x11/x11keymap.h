@@ -19,6 +19,9 @@ struct KeyPosition
     bool operator==(const KeyPosition&) const = default;
 };
 
+// KP_Space .. KP_Equal.
+bool isKeypadKeysym(Keysym keysym);
+
 // The keysym → key table of a core keyboard map (GetKeyboardMapping). Pure; unit-tested.
 class KeymapTable
 {

@@ -4,12 +4,14 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
+#include <QColor>
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QKeyEvent>
@@ -389,6 +391,7 @@ void FixtureWindow::dumpWidgets(const QString& event)
     }
     emitEvent(event, {{QStringLiteral("window"), rectJson(frameGeometry())},
                       {QStringLiteral("client"), rectJson(geometry())},
+                      {QStringLiteral("pid"), QCoreApplication::applicationPid()},
                       {QStringLiteral("widgets"), widgets}});
 }
 
@@ -414,6 +417,13 @@ void FixtureWindow::runCommand(const QString& line)
         emitEvent(QStringLiteral("window_closed"));
     } else if (cmd == QLatin1String("set-clipboard")) {
         QApplication::clipboard()->setText(line.mid(cmd.size() + 1));
+        emitEvent(QStringLiteral("clipboard_set"));
+    } else if (cmd == QLatin1String("set-clipboard-image") && parts.size() == 4) {
+        // set-clipboard-image W H RRGGBB: an image filled with one colour
+        QImage image(qBound(1, parts.at(1).toInt(), 4096), qBound(1, parts.at(2).toInt(), 4096),
+                     QImage::Format_RGB32);
+        image.fill(QColor(QString(QLatin1Char('#') + parts.at(3))));
+        QApplication::clipboard()->setImage(image);
         emitEvent(QStringLiteral("clipboard_set"));
     } else if (cmd == QLatin1String("get-clipboard")) {
         const QMimeData* mime = QApplication::clipboard()->mimeData();
