@@ -40,6 +40,11 @@ bool similarSize(const QRect& a, const QRect& b)
     return close(a.width(), b.width()) && close(a.height(), b.height());
 }
 
+bool isProvisional(const QString& id)
+{
+    return id.startsWith(QLatin1String("tmp:"));
+}
+
 } // namespace
 
 ZoneRegistry::ZoneRegistry()
@@ -135,7 +140,7 @@ ZoneRegistry::UpdateStats ZoneRegistry::apply(const QRect& region, bool replace,
         indexOf.insert(m_zones.at(i).id, i);
     for (int d = 0; d < detected.size(); ++d) {
         const QString& id = detected.at(d).id;
-        if (id.isEmpty())
+        if (id.isEmpty() || isProvisional(id))
             continue;
         const auto it = indexOf.constFind(id);
         if (it != indexOf.cend() && !matched[size_t(*it)]) {
@@ -195,10 +200,17 @@ ZoneRegistry::UpdateStats ZoneRegistry::apply(const QRect& region, bool replace,
     }
 
     bool changed = false;
+    QHash<QString, QString> finalId;           // provisional id → registry id
+    QList<QPair<QString, QString>> tmpParents; // registry id → provisional parent id
     for (int d = 0; d < detected.size(); ++d) {
         if (dropped[size_t(d)])
             continue;
         Zone z = detected.at(d);
+        const QString provisional = isProvisional(z.id) ? z.id : QString();
+        if (isProvisional(z.parentId)) {
+            tmpParents.append({QString(), z.parentId});
+            z.parentId.clear();
+        }
         z.lastSeenNs = tNs;
         if (z.source == ZoneSource::User)
             z.confidence = 1.0;
@@ -236,7 +248,7 @@ ZoneRegistry::UpdateStats ZoneRegistry::apply(const QRect& region, bool replace,
         } else {
             if (m_zones.size() >= m_options.maxZones)
                 continue;
-            z.id = (z.id.isEmpty() || find(z.id)) ? newId() : z.id;
+            z.id = (z.id.isEmpty() || isProvisional(z.id) || find(z.id)) ? newId() : z.id;
             z.firstSeenNs = tNs;
             if (!z.parentId.isEmpty())
                 m_explicitParent.insert(z.id);
@@ -244,8 +256,25 @@ ZoneRegistry::UpdateStats ZoneRegistry::apply(const QRect& region, bool replace,
             ++stats.added;
             changed = true;
         }
-        if (!detected.at(d).parentId.isEmpty())
+        if (!detected.at(d).parentId.isEmpty() && !isProvisional(detected.at(d).parentId))
             m_explicitParent.insert(z.id);
+        if (!provisional.isEmpty())
+            finalId.insert(provisional, z.id);
+        if (!tmpParents.isEmpty() && tmpParents.last().first.isEmpty())
+            tmpParents.last().first = z.id;
+    }
+    // Parents given by provisional ids (a model's inventory) become registry ids.
+    for (const auto& [id, tmpParent] : std::as_const(tmpParents)) {
+        const QString parent = finalId.value(tmpParent);
+        if (parent.isEmpty() || parent == id)
+            continue;
+        for (Zone& z : m_zones) {
+            if (z.id == id) {
+                changed = changed || z.parentId != parent;
+                z.parentId = parent;
+                m_explicitParent.insert(id);
+            }
+        }
     }
 
     if (replace) {

@@ -50,7 +50,8 @@ public:
     QSize screenSize() const { return m_screenSize; }
 
     // Replaces the zones within `region` (root coordinates; null: the whole screen) with `detected`.
-    // Detections with the id of an existing zone update that zone.
+    // Detections with the id of an existing zone update that zone. Ids starting with "tmp:" are
+    // provisional (a model's inventory): they only link parents within `detected`.
     UpdateStats replaceWithin(const QRect& region, const QList<Zone>& detected, qint64 tNs);
     // Adds or updates without removing anything.
     UpdateStats merge(const QList<Zone>& detected, qint64 tNs);

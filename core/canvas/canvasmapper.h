@@ -1,0 +1,118 @@
+#pragma once
+
+#include "core/canvas/escalationpolicy.h"
+#include "core/canvas/fullanalyzer.h"
+#include "core/canvas/localanalyzer.h"
+#include "core/canvas/zoneregistry.h"
+#include "core/model/frame.h"
+#include "core/model/spatialevent.h"
+#include "core/model/zonemap.h"
+
+#include <QHash>
+#include <QObject>
+
+#include <memory>
+#include <optional>
+
+namespace ciu::platform {
+class Platform;
+}
+
+namespace ciu::canvas {
+
+// The canvas worker (the "analysis" thread): keeps the zone registry up to date from the capture
+// engine's frames and Tier 0 changes, escalating to Tier 1 (local) or Tier 2 (a model) as the
+// escalation policy decides, and publishes immutable ZoneMap snapshots. Every tier decision and every
+// finished analysis is reported as a SpatialEvent (TierDecision, Analysis) so the log and the replay show
+// why the map changed.
+class CanvasMapper final : public QObject
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        EscalationPolicy::Options escalation;
+        ZoneRegistry::Options registry;
+        LocalAnalyzer::Options local;
+        double minActionConfidence = 0.5; // zones below this are shown but not acted on
+        int graveyardSize = 400;          // removed zones kept for re-identification (menus closing)
+    };
+
+    explicit CanvasMapper(QObject* parent = nullptr);
+    explicit CanvasMapper(Options options, QObject* parent = nullptr);
+    ~CanvasMapper() override;
+
+    // Its own connection to the display, used on this thread for the window list and the active window.
+    // Optional: without it, onActiveWindowChanged() is the only source of window changes.
+    void setPlatform(std::unique_ptr<platform::Platform> platform);
+    // Tier 2 provider (not owned, same thread); null: offline, Tier 2 is a full-screen Tier 1.
+    void setProvider(director::Provider* provider, const QString& model = {});
+
+    ZoneMapPtr currentMap() const { return m_map; }
+    const ZoneRegistry& registry() const { return m_registry; }
+    double minActionConfidence() const { return m_options.minActionConfidence; }
+    void setMinActionConfidence(double confidence);
+    // Interactive zones the agent may act on (confidence at or above the minimum).
+    static QList<const Zone*> actionableZones(const ZoneMap& map, double minConfidence);
+
+public slots:
+    void onFrame(const ciu::Frame& frame);
+    void onChanges(const ciu::FrameDiff& diff);
+    void onCursor(const ciu::CursorSample& sample);
+    void onActiveWindowChanged(quint64 windowId);
+    void requestFullAnalysis(const QString& reason);
+    // A user's zone: added, or replacing the zone with the same id. Kept over detections.
+    void applyUserCorrection(const ciu::Zone& zone);
+    void removeZone(const QString& id);
+    // Replaces every user zone with `zones`.
+    void setUserZones(const QList<ciu::Zone>& zones);
+
+signals:
+    void zoneMapUpdated(const ciu::ZoneMapPtr& map);
+    void eventOccurred(const ciu::SpatialEvent& event);
+    void keyFrameAnalysed(const ciu::Frame& frame, int tier);
+
+private:
+    void process(const FrameDiff& diff);
+    void execute(const TierDecision& decision, const FrameDiff& diff);
+    void runLocal(const TierDecision& decision, const QRect& region, bool full);
+    void runFull(const TierDecision& decision);
+    void onFullFinished(const FullAnalysisResult& result);
+    void emitDecision(const TierDecision& decision, qint64 tNs);
+    void publish();
+    void bury(const QStringList& removedIds, const QHash<QString, Zone>& before);
+    AnalysisHints hints(const TierDecision& decision) const;
+    void pollWindows(EscalationPolicy::Context& context);
+    qint64 nowNs() const { return m_frame.tNs; }
+
+    Options m_options;
+    ZoneRegistry m_registry;
+    EscalationPolicy m_policy;
+    LocalAnalyzer m_local;
+    FullAnalyzer m_full;
+    std::unique_ptr<platform::Platform> m_platform;
+
+    Frame m_frame;
+    ZoneMapPtr m_map;
+    QList<FrameDiff> m_pendingDiffs; // diffs that arrived before their frame
+    QList<QRect> m_waitRegions;      // changes seen while animating
+    std::optional<QPoint> m_cursor;
+    QString m_hoveredId;
+    quint64 m_activeWindow = 0;
+    bool m_activeWindowKnown = false;
+    bool m_activeWindowChanged = false;
+    QHash<quint64, QRect> m_windows;
+    QList<platform::WindowInfo> m_windowList;
+    QHash<QString, Zone> m_graveyard;
+    QStringList m_graveyardOrder;
+    // Tier 2 requests in flight: the local zones of the same region and frame, merged with the model's.
+    struct PendingFull
+    {
+        QList<Zone> localZones;
+        qint64 tNs = 0;
+        quint64 frameIndex = 0;
+    };
+    QHash<quint64, PendingFull> m_pendingFull;
+};
+
+} // namespace ciu::canvas
