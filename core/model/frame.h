@@ -30,6 +30,7 @@ struct ChangeRegion
 {
     QRect rect;                  // root coordinates
     double changedPercent = 0;   // share of the region's pixels that changed, 0..100
+    bool animating = false;      // part of this region has kept changing over recent frames
 };
 
 // Tier 0 result for one frame.

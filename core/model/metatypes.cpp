@@ -1,5 +1,6 @@
 #include "core/model/metatypes.h"
 
+#include "core/capture/capturesettings.h"
 #include "core/model/action.h"
 #include "core/model/frame.h"
 #include "core/model/spatialevent.h"
@@ -17,6 +18,8 @@ void registerMetaTypes()
     qRegisterMetaType<SpatialEvent>();
     qRegisterMetaType<Action>();
     qRegisterMetaType<ActionResult>();
+    qRegisterMetaType<CaptureSettings>();
+    qRegisterMetaType<CaptureStats>();
 }
 
 }  // namespace ciu
