@@ -6,6 +6,8 @@ namespace ciu::app {
 int runGui(const QStringList& arguments);
 int runBench(const QStringList& arguments);
 int runAnalyze(const QStringList& arguments);
+int runReplay(const QStringList& arguments);
+bool replayRunsHeadless(int argc, char* argv[]);
 
 const QList<Command>& commands()
 {
@@ -13,6 +15,7 @@ const QList<Command>& commands()
         {"gui", "Start the desktop app (the default).", Command::Needs::Gui, &runGui},
         {"bench", "Run benchmarks and print machine-readable figures.", Command::Needs::Core, &runBench},
         {"analyze", "Print the zone inventory of the display (or of a screenshot).", Command::Needs::Core, &runAnalyze},
+        {"replay", "Open a recorded session in the replay viewer, or export it.", Command::Needs::Gui, &runReplay, &replayRunsHeadless},
     };
     return list;
 }

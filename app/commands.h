@@ -12,6 +12,9 @@ struct Command
     const char* summary;
     enum class Needs : quint8 { Core = 1, Gui } needs = Needs::Core;
     int (*run)(const QStringList& arguments);
+    // For a Gui command: true when these arguments need no display (e.g. a headless export); main() then
+    // uses the offscreen platform. Null: always needs one.
+    bool (*runsHeadless)(int argc, char* argv[]) = nullptr;
 };
 
 // Every command this build has, in help order. Defined in commands.cpp.

@@ -65,7 +65,7 @@ int main(int argc, char* argv[])
 
     // The headless commands never need a window system connection of Qt's own.
     std::unique_ptr<QCoreApplication> app;
-    if (command->needs == Command::Needs::Gui) {
+    if (command->needs == Command::Needs::Gui && !(command->runsHeadless && command->runsHeadless(argc, argv))) {
         app = std::make_unique<QApplication>(argc, argv);
     } else {
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <QString>
+
+#include <functional>
+
+namespace ciu::replay {
+
+class SessionReader;
+
+// Reports progress (done out of total); returning false cancels the export.
+using ExportProgress = std::function<bool(qint64 done, qint64 total)>;
+
+// A self-contained HTML report of a session: summary (task, times, outcome, tokens and cost), problems,
+// the steps (events, actions, Director records), key frames embedded as base64 JPEG with the zones of their
+// moment drawn, and the Director's decisions. Secrets are scrubbed. Returns false with `error` set.
+bool exportHtmlReport(SessionReader& reader, const QString& file, QString* error,
+                      const ExportProgress& progress = {});
+
+// The session video re-encoded with the overlay burned in (zones as they were, the cursor trail, the time).
+bool exportOverlayVideo(SessionReader& reader, const QString& file, QString* error,
+                        const ExportProgress& progress = {});
+
+} // namespace ciu::replay

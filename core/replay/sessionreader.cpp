@@ -1,0 +1,470 @@
+#include "core/replay/sessionreader.h"
+
+#include "core/replay/sessionformat.h"
+#include "core/replay/videodecoder.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+
+#include <algorithm>
+
+Q_LOGGING_CATEGORY(lcReader, "ciu.replay.reader")
+
+namespace ciu::replay {
+namespace {
+
+constexpr int kMaxProblemsPerFile = 5;
+
+template<typename T> qsizetype countAtOrBefore(const QList<T>& list, qint64 tNs)
+{
+    const auto it =
+        std::upper_bound(list.cbegin(), list.cend(), tNs, [](qint64 t, const T& x) { return t < x.tNs; });
+    return it - list.cbegin();
+}
+
+template<typename T> void sortByTime(QList<T>& list)
+{
+    std::stable_sort(list.begin(), list.end(), [](const T& a, const T& b) { return a.tNs < b.tNs; });
+}
+
+QString oneLine(QString text, int maxChars = 160)
+{
+    text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    if (text.size() > maxChars)
+        text = text.left(maxChars - 1) + QChar(0x2026);
+    return text;
+}
+
+} // namespace
+
+QString toString(Marker::Kind kind)
+{
+    switch (kind) {
+    case Marker::Kind::Click:
+        return QStringLiteral("click");
+    case Marker::Kind::Typing:
+        return QStringLiteral("typing");
+    case Marker::Kind::Analysis:
+        return QStringLiteral("analysis");
+    case Marker::Kind::ModelCall:
+        return QStringLiteral("model_call");
+    case Marker::Kind::Error:
+        return QStringLiteral("error");
+    case Marker::Kind::Takeover:
+        return QStringLiteral("takeover");
+    case Marker::Kind::Action:
+        return QStringLiteral("action");
+    case Marker::Kind::Decision:
+        return QStringLiteral("decision");
+    }
+    return QStringLiteral("action");
+}
+
+SessionReader::SessionReader() = default;
+SessionReader::~SessionReader() = default;
+
+bool SessionReader::open(const QString& dir)
+{
+    m_problems.clear();
+    m_metadata = {};
+    m_durationNs = 0;
+    m_cursor.clear();
+    m_zones = ZoneJournal();
+    m_events.clear();
+    m_actions.clear();
+    m_director.clear();
+    m_keyFrames.clear();
+    m_markers.clear();
+    m_log.clear();
+    m_video.reset();
+    m_path = QDir(dir).absolutePath();
+    const QFileInfo info(m_path);
+    if (!info.exists()) {
+        problem(QStringLiteral("the session folder %1 does not exist").arg(m_path));
+        return false;
+    }
+    if (!info.isDir() || !info.isReadable()) {
+        problem(QStringLiteral("%1 is not a readable folder").arg(m_path));
+        return false;
+    }
+    readMetadata();
+
+    readJsonl(files::cursor, true, [this](qint64 t, const QJsonObject& o, QString* error) {
+        if (!o.value(QLatin1String("x")).isDouble() || !o.value(QLatin1String("y")).isDouble()) {
+            *error = QStringLiteral("no x/y");
+            return false;
+        }
+        CursorSample s;
+        s.tNs = t;
+        s.pos = QPoint(o.value(QLatin1String("x")).toInt(), o.value(QLatin1String("y")).toInt());
+        s.shape = o.contains(QLatin1String("shape"))
+                      ? o.value(QLatin1String("shape")).toString()
+                      : (m_cursor.isEmpty() ? QString() : m_cursor.last().shape);
+        m_cursor << s;
+        return true;
+    });
+    readJsonl(files::zones, true, [this](qint64 t, const QJsonObject& o, QString* error) {
+        return m_zones.addLine(t, o, error);
+    });
+    readJsonl(files::events, true, [this](qint64 t, const QJsonObject& o, QString* error) {
+        auto e = SpatialEvent::fromJson(o);
+        if (!e) {
+            *error = QStringLiteral("not a spatial event (kind \"%1\")")
+                         .arg(o.value(QLatin1String("kind")).toString());
+            return false;
+        }
+        e->tNs = t;
+        m_events << *e;
+        return true;
+    });
+    readJsonl(files::actions, true, [this](qint64 t, const QJsonObject& o, QString* error) {
+        if (!o.value(QLatin1String("action")).isObject()) {
+            *error = QStringLiteral("no action");
+            return false;
+        }
+        ActionRecord r;
+        r.tNs = t;
+        r.action = o.value(QLatin1String("action")).toObject();
+        r.result = o.value(QLatin1String("result")).toObject();
+        r.description = o.value(QLatin1String("description")).toString();
+        if (r.description.isEmpty())
+            r.description = r.action.value(QLatin1String("action")).toString();
+        r.success = r.result.value(QLatin1String("success")).toBool();
+        m_actions << r;
+        return true;
+    });
+    readJsonl(files::director, true, [this](qint64 t, const QJsonObject& o, QString*) {
+        DirectorRecord r;
+        r.tNs = t;
+        r.json = o;
+        r.type = o.value(QLatin1String("type")).toString(QStringLiteral("record"));
+        QString text;
+        for (const char* key : {"summary", "decision", "reasoning", "text", "reply", "prompt", "error"}) {
+            const QJsonValue v = o.value(QLatin1String(key));
+            if (v.isString() && !v.toString().isEmpty()) {
+                text = v.toString();
+                break;
+            }
+        }
+        r.summary = oneLine(
+            text.isEmpty() ? QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)) : text);
+        m_director << r;
+        return true;
+    });
+    readJsonl(files::framesIndex, false, [this](qint64 t, const QJsonObject& o, QString* error) {
+        KeyFrameRecord r;
+        r.tNs = t;
+        r.file = o.value(QLatin1String("file")).toString();
+        if (r.file.isEmpty() || r.file.contains(QLatin1String(".."))) {
+            *error = QStringLiteral("no valid file name");
+            return false;
+        }
+        r.frameIndex = quint64(o.value(QLatin1String("frame_index")).toDouble());
+        r.reason = o.value(QLatin1String("reason")).toString();
+        const QJsonArray origin = o.value(QLatin1String("origin")).toArray();
+        if (origin.size() == 2)
+            r.origin = QPoint(origin.at(0).toInt(), origin.at(1).toInt());
+        m_keyFrames << r;
+        return true;
+    });
+    sortByTime(m_cursor);
+    sortByTime(m_events);
+    sortByTime(m_actions);
+    sortByTime(m_director);
+    sortByTime(m_keyFrames);
+
+    // Video
+    const QString video = videoPath();
+    if (!QFileInfo::exists(video)) {
+        if (m_metadata.value(QLatin1String("recording"))
+                .toObject()
+                .value(QLatin1String("video"))
+                .toString()
+                .isEmpty() &&
+            QFileInfo::exists(m_path + QLatin1Char('/') + files::metadata))
+            qCDebug(lcReader) << "the session has no video";
+        else
+            problem(QStringLiteral("%1 is missing: no video frames").arg(files::video));
+    } else {
+        m_video = std::make_unique<VideoDecoder>();
+        if (!m_video->open(video)) {
+            problem(QStringLiteral("%1 cannot be read (%2): no video frames")
+                        .arg(files::video, m_video->errorString()));
+            m_video.reset();
+        }
+    }
+
+    // Duration: the last moment anything was recorded.
+    qint64 end = qint64(m_metadata.value(QLatin1String("duration_ns")).toDouble());
+    if (!m_cursor.isEmpty())
+        end = qMax(end, m_cursor.last().tNs);
+    if (!m_events.isEmpty())
+        end = qMax(end, m_events.last().tNs);
+    if (!m_actions.isEmpty())
+        end = qMax(end, m_actions.last().tNs);
+    if (!m_director.isEmpty())
+        end = qMax(end, m_director.last().tNs);
+    if (m_zones.entryCount() > 0)
+        end = qMax(end, m_zones.times().last());
+    if (m_video) {
+        const qint64 videoMs = m_video->durationMs();
+        if (videoMs > 0)
+            end = qMax(end, videoMs * 1'000'000);
+    }
+    m_durationNs = end;
+    buildMarkersAndLog();
+    return true;
+}
+
+void SessionReader::readMetadata()
+{
+    QFile file(m_path + QLatin1Char('/') + files::metadata);
+    if (!file.open(QIODevice::ReadOnly)) {
+        problem(
+            QStringLiteral("%1 is missing or unreadable: no task, outcome or costs").arg(files::metadata));
+        return;
+    }
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject()) {
+        problem(QStringLiteral("%1 is corrupt (%2 at offset %3): no task, outcome or costs")
+                    .arg(files::metadata, error.errorString())
+                    .arg(error.offset));
+        return;
+    }
+    m_metadata = doc.object();
+}
+
+void SessionReader::readJsonl(const QString& name, bool required, const LineHandler& handler)
+{
+    QFile file(m_path + QLatin1Char('/') + name);
+    if (!file.exists()) {
+        if (required)
+            problem(QStringLiteral("%1 is missing").arg(name));
+        return;
+    }
+    if (!file.open(QIODevice::ReadOnly)) {
+        problem(QStringLiteral("%1 cannot be read: %2").arg(name, file.errorString()));
+        return;
+    }
+    const QByteArray data = file.readAll();
+    qsizetype start = 0;
+    int lineNumber = 0;
+    int bad = 0;
+    auto report = [&](const QString& text) {
+        ++bad;
+        if (bad <= kMaxProblemsPerFile)
+            problem(text);
+    };
+    while (start < data.size()) {
+        qsizetype end = data.indexOf('\n', start);
+        const bool truncated = end < 0;
+        if (truncated)
+            end = data.size();
+        ++lineNumber;
+        const QByteArray line = data.mid(start, end - start).trimmed();
+        start = end + 1;
+        if (line.isEmpty())
+            continue;
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(line, &error);
+        if (error.error != QJsonParseError::NoError || !doc.isObject()) {
+            report(truncated
+                       ? QStringLiteral("%1 line %2 is truncated (the recorder stopped mid-line); skipped")
+                             .arg(name)
+                             .arg(lineNumber)
+                       : QStringLiteral("%1 line %2 is corrupt (%3); skipped")
+                             .arg(name)
+                             .arg(lineNumber)
+                             .arg(error.errorString()));
+            continue;
+        }
+        const QJsonObject object = doc.object();
+        const QJsonValue t = object.value(QLatin1String("t_ns"));
+        if (!t.isDouble()) {
+            report(QStringLiteral("%1 line %2 has no t_ns; skipped").arg(name).arg(lineNumber));
+            continue;
+        }
+        QString lineError;
+        if (!handler(qint64(t.toDouble()), object, &lineError))
+            report(QStringLiteral("%1 line %2: %3; skipped").arg(name).arg(lineNumber).arg(lineError));
+    }
+    if (bad > kMaxProblemsPerFile)
+        problem(QStringLiteral("%1: %2 more bad lines skipped").arg(name).arg(bad - kMaxProblemsPerFile));
+}
+
+QString SessionReader::task() const
+{
+    return m_metadata.value(QLatin1String("task")).toString();
+}
+
+QSize SessionReader::screenSize() const
+{
+    const QJsonObject screen = m_metadata.value(QLatin1String("screen")).toObject();
+    QSize size(screen.value(QLatin1String("width")).toInt(), screen.value(QLatin1String("height")).toInt());
+    if (size.isEmpty() && m_video)
+        size = m_video->size();
+    return size;
+}
+
+std::optional<CursorSample> SessionReader::cursorAt(qint64 tNs) const
+{
+    const qsizetype n = countAtOrBefore(m_cursor, tNs);
+    if (n == 0)
+        return std::nullopt;
+    return m_cursor.at(n - 1);
+}
+
+QList<CursorSample> SessionReader::cursorTrail(qint64 tNs, qint64 windowNs) const
+{
+    const qsizetype end = countAtOrBefore(m_cursor, tNs);
+    const qsizetype begin = countAtOrBefore(m_cursor, tNs - windowNs);
+    return m_cursor.mid(begin, end - begin);
+}
+
+qsizetype SessionReader::eventCountAt(qint64 tNs) const
+{
+    return countAtOrBefore(m_events, tNs);
+}
+
+std::optional<DirectorRecord> SessionReader::directorStepAt(qint64 tNs) const
+{
+    const qsizetype n = countAtOrBefore(m_director, tNs);
+    if (n == 0)
+        return std::nullopt;
+    return m_director.at(n - 1);
+}
+
+QImage SessionReader::keyFrameImage(const KeyFrameRecord& record) const
+{
+    return QImage(m_path + QLatin1Char('/') + record.file);
+}
+
+bool SessionReader::hasVideo() const
+{
+    return m_video != nullptr;
+}
+
+QString SessionReader::videoPath() const
+{
+    return m_path + QLatin1Char('/') + files::video;
+}
+
+QSize SessionReader::videoSize() const
+{
+    return m_video ? m_video->size() : QSize();
+}
+
+QImage SessionReader::frameAt(qint64 tNs, qint64* frameTNs)
+{
+    if (!m_video)
+        return {};
+    qint64 ptsMs = 0;
+    QImage image = m_video->frameAt(tNs / 1'000'000, &ptsMs);
+    if (frameTNs)
+        *frameTNs = ptsMs * 1'000'000;
+    return image;
+}
+
+std::optional<qint64> SessionReader::nextFrameTime(qint64 tNs)
+{
+    if (!m_video)
+        return std::nullopt;
+    qint64 ptsMs = 0;
+    if (m_video->frameAt(tNs / 1'000'000, &ptsMs).isNull())
+        return std::nullopt;
+    const qint64 next = m_video->peekNextPtsMs();
+    if (next < 0)
+        return std::nullopt;
+    return next * 1'000'000;
+}
+
+std::optional<qint64> SessionReader::previousFrameTime(qint64 tNs)
+{
+    if (!m_video)
+        return std::nullopt;
+    qint64 currentMs = 0;
+    if (m_video->frameAt(tNs / 1'000'000, &currentMs).isNull())
+        return std::nullopt;
+    qint64 previousMs = 0;
+    if (m_video->frameAt(currentMs - 1, &previousMs).isNull() || previousMs >= currentMs)
+        return std::nullopt;
+    return previousMs * 1'000'000;
+}
+
+void SessionReader::buildMarkersAndLog()
+{
+    for (const SpatialEvent& e : std::as_const(m_events)) {
+        std::optional<Marker::Kind> kind;
+        QString label = toString(e.kind);
+        switch (e.kind) {
+        case SpatialEvent::Kind::ZoneClick:
+            kind = Marker::Kind::Click;
+            break;
+        case SpatialEvent::Kind::ZoneType:
+            kind = Marker::Kind::Typing;
+            break;
+        case SpatialEvent::Kind::Analysis:
+            if (e.data.value(QStringLiteral("tier")).toInt() >= 2)
+                kind = Marker::Kind::Analysis;
+            break;
+        case SpatialEvent::Kind::ModelCall:
+            kind = Marker::Kind::ModelCall;
+            break;
+        case SpatialEvent::Kind::Error:
+            kind = Marker::Kind::Error;
+            break;
+        case SpatialEvent::Kind::Takeover:
+            kind = Marker::Kind::Takeover;
+            break;
+        default:
+            break;
+        }
+        if (kind)
+            m_markers << Marker{e.tNs, *kind, label};
+        QString text = e.data.value(QStringLiteral("text")).toString();
+        if (text.isEmpty())
+            text = e.data.value(QStringLiteral("reason")).toString();
+        if (text.isEmpty() && !e.data.isEmpty())
+            text = QString::fromUtf8(
+                QJsonDocument(QJsonObject::fromVariantMap(e.data)).toJson(QJsonDocument::Compact));
+        m_log << LogEntry{e.tNs,    LogEntry::Source::Event, toString(e.kind),
+                          e.zoneId, oneLine(text),           e.kind == SpatialEvent::Kind::Error};
+    }
+    for (const ActionRecord& a : std::as_const(m_actions)) {
+        const QString name = a.action.value(QLatin1String("action")).toString();
+        Marker::Kind kind = Marker::Kind::Action;
+        if (!a.success)
+            kind = Marker::Kind::Error;
+        else if (name.endsWith(QLatin1String("click")))
+            kind = Marker::Kind::Click;
+        else if (name == QLatin1String("type") || name == QLatin1String("key"))
+            kind = Marker::Kind::Typing;
+        m_markers << Marker{a.tNs, kind, a.description};
+        QString text = a.description;
+        if (!a.success)
+            text += QStringLiteral(" — failed: ") + a.result.value(QLatin1String("error")).toString();
+        m_log << LogEntry{a.tNs,         LogEntry::Source::Action,
+                          name,          a.action.value(QLatin1String("zone_id")).toString(),
+                          oneLine(text), !a.success};
+    }
+    for (const DirectorRecord& r : std::as_const(m_director)) {
+        const bool error = r.type == QLatin1String("error") || r.json.contains(QLatin1String("error"));
+        const bool call = r.json.contains(QLatin1String("usage")) || r.type == QLatin1String("model_call");
+        if (error)
+            m_markers << Marker{r.tNs, Marker::Kind::Error, r.summary};
+        else if (call)
+            m_markers << Marker{r.tNs, Marker::Kind::ModelCall, r.summary};
+        else if (r.type == QLatin1String("decision"))
+            m_markers << Marker{r.tNs, Marker::Kind::Decision, r.summary};
+        m_log << LogEntry{r.tNs, LogEntry::Source::Director, r.type, {}, r.summary, error};
+    }
+    sortByTime(m_markers);
+    sortByTime(m_log);
+}
+
+} // namespace ciu::replay

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace ciu::replay {
+
+// How many recordings to keep under a session root. Only folders named like sessions
+// (session_YYYYMMDD_HHMMSS) that contain a metadata.json are ever deleted.
+struct RetentionPolicy
+{
+    int maxSessions = 100;                            // 0: no limit
+    qint64 maxTotalBytes = 20LL * 1024 * 1024 * 1024; // 0: no limit
+};
+
+// Deletes the oldest sessions under `root` until both limits hold, never touching `keep` (the session
+// being recorded). Returns the removed folder paths.
+QStringList applyRetention(const QString& root, const RetentionPolicy& policy, const QString& keep = {});
+
+// Total size of the files under a folder, in bytes.
+qint64 folderSizeBytes(const QString& path);
+
+} // namespace ciu::replay

@@ -1,0 +1,429 @@
+#include "core/replay/sessionwriter.h"
+
+#include "core/replay/sessionformat.h"
+#include "core/replay/videoencoder.h"
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+}
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QPainter>
+#include <QSaveFile>
+
+Q_LOGGING_CATEGORY(lcRecorder, "ciu.replay.recorder")
+
+namespace ciu::replay {
+namespace {
+
+QString maskedText(const QString& text)
+{
+    return QString(qMin<qsizetype>(text.size(), 8), QChar(0x2022)); // •••
+}
+
+QJsonObject scrubbed(const QJsonObject& object)
+{
+    // Round trip through text: every string value is scrubbed.
+    const QByteArray text = scrubSecrets(QJsonDocument(object).toJson(QJsonDocument::Compact));
+    return QJsonDocument::fromJson(text).object();
+}
+
+QString isoTime(const QDateTime& t)
+{
+    return t.isValid() ? t.toString(Qt::ISODateWithMs) : QString();
+}
+
+} // namespace
+
+SessionWriter::SessionWriter(SessionWriterOptions options, QObject* parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+    , m_metadataTimer(this)
+{
+    m_screenSize = m_options.screenSize;
+    connect(&m_metadataTimer, &QTimer::timeout, this, [this] {
+        if (isRecording() && !writeMetadata())
+            fail(QStringLiteral("cannot update metadata.json in %1").arg(m_path));
+    });
+}
+
+SessionWriter::~SessionWriter()
+{
+    if (isRecording())
+        stop();
+}
+
+void SessionWriter::start()
+{
+    if (m_state != State::Idle)
+        return;
+    m_startTime = QDateTime::currentDateTime();
+    QString root;
+    if (!m_options.sessionPath.isEmpty()) {
+        m_path = QDir(m_options.sessionPath).absolutePath();
+    } else {
+        root = m_options.rootDir.isEmpty() ? defaultSessionRoot() : m_options.rootDir;
+        const QString base = QDir(root).absoluteFilePath(sessionFolderName(m_startTime));
+        m_path = base;
+        for (int n = 2; QFileInfo::exists(m_path); ++n)
+            m_path = base + QLatin1Char('_') + QString::number(n);
+    }
+    if (!QDir().mkpath(m_path + QLatin1Char('/') + files::framesDir)) {
+        m_state = State::Recording; // so fail() reports it
+        fail(QStringLiteral("cannot create the session folder %1").arg(m_path));
+        return;
+    }
+    m_state = State::Recording;
+    if (!openStream(m_cursor, files::cursor) || !openStream(m_zones, files::zones) ||
+        !openStream(m_events, files::events) || !openStream(m_actions, files::actions) ||
+        !openStream(m_director, files::director) || !openStream(m_keyFramesIndex, files::framesIndex))
+        return;
+    if (!writeMetadata()) {
+        fail(QStringLiteral("cannot write metadata.json in %1").arg(m_path));
+        return;
+    }
+    if (!root.isEmpty())
+        applyRetention(root, m_options.retention, m_path);
+    if (m_options.metadataIntervalMs > 0)
+        m_metadataTimer.start(m_options.metadataIntervalMs);
+    qCInfo(lcRecorder) << "recording the session into" << m_path;
+    emit started(m_path);
+}
+
+bool SessionWriter::openStream(JsonlStream& stream, const QString& name)
+{
+    if (!stream.open(m_path + QLatin1Char('/') + name)) {
+        fail(stream.errorString());
+        return false;
+    }
+    return true;
+}
+
+void SessionWriter::closeAll()
+{
+    m_metadataTimer.stop();
+    if (m_video) {
+        if (!m_video->finish())
+            qCWarning(lcRecorder) << "the video could not be finished:" << m_video->errorString();
+        m_stats.framesEncoded = m_video->framesEncoded();
+    }
+    for (JsonlStream* s : {&m_cursor, &m_zones, &m_events, &m_actions, &m_director, &m_keyFramesIndex})
+        s->close();
+}
+
+void SessionWriter::stop()
+{
+    if (m_state != State::Recording) {
+        if (m_state == State::Failed)
+            emit stopped(m_path);
+        return;
+    }
+    closeAll();
+    m_state = State::Finished;
+    m_endTime = QDateTime::currentDateTime();
+    if (!writeMetadata())
+        qCWarning(lcRecorder) << "cannot write the final metadata.json in" << m_path;
+    qCInfo(lcRecorder) << "session recorded:" << m_path << m_stats.framesEncoded << "frames,"
+                       << m_stats.framesDropped << "dropped";
+    emit stopped(m_path);
+}
+
+void SessionWriter::fail(const QString& reason)
+{
+    if (m_state != State::Recording)
+        return;
+    m_error = reason;
+    qCWarning(lcRecorder) << "recording stopped:" << reason;
+    closeAll();
+    m_state = State::Failed;
+    m_endTime = QDateTime::currentDateTime();
+    writeMetadata(); // best effort: the disk may be full
+    emit recordingFailed(reason);
+}
+
+void SessionWriter::append(JsonlStream& stream, qint64 tNs, const QJsonObject& object, qint64& counter)
+{
+    if (!isRecording())
+        return;
+    if (!stream.append(tNs, object)) {
+        fail(stream.errorString());
+        return;
+    }
+    ++counter;
+    m_lastTNs = qMax(m_lastTNs, tNs);
+    if (m_options.maxSessionBytes > 0 && (counter & 63) == 0)
+        checkBudget();
+}
+
+void SessionWriter::checkBudget()
+{
+    if (!isRecording() || m_options.maxSessionBytes <= 0)
+        return;
+    qint64 total = m_keyFrameBytes + (m_video ? m_video->bytesWritten() : 0);
+    for (const JsonlStream* s : {&m_cursor, &m_zones, &m_events, &m_actions, &m_director, &m_keyFramesIndex})
+        total += s->bytesWritten();
+    m_stats.bytesWritten = total;
+    if (total > m_options.maxSessionBytes)
+        fail(QStringLiteral("the session reached its size budget of %1 MB")
+                 .arg(m_options.maxSessionBytes / (1024 * 1024)));
+}
+
+bool SessionWriter::isPasswordZone(const QString& zoneId) const
+{
+    if (zoneId.isEmpty() || !m_zoneMap)
+        return false;
+    const Zone* zone = m_zoneMap->find(zoneId);
+    return zone && zone->isPassword;
+}
+
+QImage SessionWriter::masked(const QImage& image, QPoint origin) const
+{
+    if (!m_options.maskPasswords || !m_zoneMap)
+        return image;
+    QImage out;
+    for (const Zone& z : m_zoneMap->zones()) {
+        if (!z.isPassword)
+            continue;
+        if (out.isNull())
+            out = image.copy();
+        QPainter painter(&out);
+        painter.fillRect(z.bounds.translated(-origin), Qt::black);
+    }
+    return out.isNull() ? image : out;
+}
+
+void SessionWriter::onFrame(const Frame& frame)
+{
+    if (!isRecording() || !m_options.recordVideo || !frame.isValid())
+        return;
+    ++m_stats.framesReceived;
+    if (frame.image.cacheKey() == m_lastImageKey) {
+        ++m_stats.framesUnchanged; // variable frame rate: the previous frame stays on screen
+        return;
+    }
+    if (m_options.maxFrameLagMs > 0 && nowNs() - frame.tNs > qint64(m_options.maxFrameLagMs) * 1'000'000) {
+        ++m_stats.framesDropped; // we fell behind: catch up rather than queue
+        return;
+    }
+    if (m_lastFrameTNs >= 0 && m_options.maxFps > 0 &&
+        frame.tNs - m_lastFrameTNs < qint64(900'000'000.0 / m_options.maxFps)) {
+        ++m_stats.framesRateLimited;
+        return;
+    }
+    if (m_screenSize.isEmpty())
+        m_screenSize = frame.image.size();
+    if (!m_video) {
+        m_video = std::make_unique<VideoEncoder>();
+        VideoEncoder::Options o;
+        o.size = frame.image.size();
+        o.nominalFps = qMax(1, m_options.maxFps);
+        o.keyFrameIntervalMs = m_options.keyFrameIntervalMs;
+        o.preset = m_options.preset;
+        o.crf = m_options.crf;
+        o.threads = m_options.encoderThreads;
+        if (!m_video->open(m_path + QLatin1Char('/') + files::video, o)) {
+            fail(m_video->errorString());
+            return;
+        }
+        writeMetadata();
+    }
+    if (!m_video->encode(masked(frame.image, frame.origin), frame.tNs / 1'000'000)) {
+        fail(m_video->errorString());
+        return;
+    }
+    m_lastImageKey = frame.image.cacheKey();
+    m_lastImage = frame.image; // keeps the pixels shared, so a capture loop must detach to change them
+    m_lastFrameTNs = frame.tNs;
+    m_lastTNs = qMax(m_lastTNs, frame.tNs);
+    m_stats.framesEncoded = m_video->framesEncoded();
+    if ((m_stats.framesEncoded & 31) == 0)
+        checkBudget();
+}
+
+void SessionWriter::onCursor(const CursorSample& sample)
+{
+    if (!isRecording())
+        return;
+    if (sample.pos == m_lastCursorPos && sample.shape == m_lastCursorShape)
+        return;
+    QJsonObject o{{QLatin1String("x"), sample.pos.x()}, {QLatin1String("y"), sample.pos.y()}};
+    if (sample.shape != m_lastCursorShape)
+        o[QLatin1String("shape")] = sample.shape;
+    m_lastCursorPos = sample.pos;
+    m_lastCursorShape = sample.shape;
+    append(m_cursor, sample.tNs, o, m_stats.cursorSamples);
+}
+
+void SessionWriter::onZoneMap(const ZoneMapPtr& map)
+{
+    if (!isRecording() || !map)
+        return;
+    m_zoneMap = map;
+    if (m_screenSize.isEmpty())
+        m_screenSize = map->screenSize();
+    if (const auto line = m_zoneEncoder.encode(*map))
+        append(m_zones, map->tNs() > 0 ? map->tNs() : nowNs(), *line, m_stats.zoneMaps);
+}
+
+void SessionWriter::onEvent(const SpatialEvent& event)
+{
+    if (!isRecording())
+        return;
+    SpatialEvent e = event;
+    if (m_options.maskPasswords &&
+        (isPasswordZone(e.zoneId) || e.data.value(QStringLiteral("password")).toBool())) {
+        if (e.data.contains(QStringLiteral("text")))
+            e.data[QStringLiteral("text")] = maskedText(e.data.value(QStringLiteral("text")).toString());
+        e.data[QStringLiteral("masked")] = true;
+    }
+    append(m_events, e.tNs, e.toJson(), m_stats.events);
+}
+
+void SessionWriter::onAction(const Action& action, const ActionResult& result)
+{
+    if (!isRecording())
+        return;
+    Action recorded = action;
+    const bool mask =
+        m_options.maskPasswords && action.type == Action::Type::TypeText && isPasswordZone(action.zoneId);
+    if (mask)
+        recorded.text = maskedText(action.text);
+    QJsonObject actionJson = recorded.toJson();
+    if (mask)
+        actionJson[QLatin1String("masked")] = true;
+    const qint64 tNs = result.startNs > 0 ? result.startNs : nowNs();
+    append(m_actions, tNs,
+           QJsonObject{{QLatin1String("action"), actionJson},
+                       {QLatin1String("description"), recorded.describe()},
+                       {QLatin1String("result"), result.toJson()}},
+           m_stats.actions);
+}
+
+void SessionWriter::onDirectorRecord(const QJsonObject& record)
+{
+    if (!isRecording())
+        return;
+    const QJsonValue t = record.value(QLatin1String("t_ns"));
+    const qint64 tNs =
+        t.isDouble() ? qint64(t.toDouble()) : (t.isString() ? t.toString().toLongLong() : nowNs());
+    const QJsonObject usage = record.value(QLatin1String("usage")).toObject();
+    if (!usage.isEmpty()) {
+        m_inputTokens += qint64(usage.value(QLatin1String("input_tokens")).toDouble());
+        m_outputTokens += qint64(usage.value(QLatin1String("output_tokens")).toDouble());
+        m_costUsd += usage.value(QLatin1String("cost_usd")).toDouble();
+        ++m_modelCalls;
+    }
+    append(m_director, tNs, record, m_stats.directorRecords);
+}
+
+void SessionWriter::writeKeyFrame(const Frame& frame, const QString& reason)
+{
+    if (!isRecording() || !frame.isValid())
+        return;
+    const QString file = keyFrameFile(frame.index);
+    if (!m_keyFramesWritten.contains(frame.index)) {
+        const QString path = m_path + QLatin1Char('/') + file;
+        // Quality 80 means light zlib compression: fast enough for the recorder thread.
+        if (!masked(frame.image, frame.origin).save(path, "PNG", 80)) {
+            fail(QStringLiteral("cannot write the key frame %1").arg(path));
+            return;
+        }
+        m_keyFramesWritten.insert(frame.index);
+        m_keyFrameBytes += QFileInfo(path).size();
+    }
+    append(m_keyFramesIndex, frame.tNs,
+           QJsonObject{{QLatin1String("file"), file},
+                       {QLatin1String("frame_index"), double(frame.index)},
+                       {QLatin1String("reason"), reason},
+                       {QLatin1String("origin"), QJsonArray{frame.origin.x(), frame.origin.y()}}},
+           m_stats.keyFrames);
+}
+
+void SessionWriter::setTask(const QString& task)
+{
+    m_options.task = task;
+    if (isRecording() && !writeMetadata())
+        fail(QStringLiteral("cannot update metadata.json in %1").arg(m_path));
+}
+
+void SessionWriter::setOutcome(const QString& outcome, const QString& detail)
+{
+    m_outcome = outcome;
+    m_outcomeDetail = detail;
+    if (isRecording() && !writeMetadata())
+        fail(QStringLiteral("cannot update metadata.json in %1").arg(m_path));
+}
+
+QJsonObject SessionWriter::metadataJson() const
+{
+    auto stateName = [this] {
+        switch (m_state) {
+        case State::Idle:
+        case State::Recording:
+            return QStringLiteral("recording");
+        case State::Finished:
+            return QStringLiteral("finished");
+        case State::Failed:
+            return QStringLiteral("failed");
+        }
+        return QStringLiteral("recording");
+    };
+    QJsonObject o;
+    o[QLatin1String("format")] = QStringLiteral("ciu-session");
+    o[QLatin1String("format_version")] = kFormatVersion;
+    o[QLatin1String("task")] = m_options.task;
+    o[QLatin1String("config")] = m_options.config;
+    o[QLatin1String("versions")] = QJsonObject{
+        {QLatin1String("ciu_agent"), QStringLiteral(CIU_VERSION)},
+        {QLatin1String("qt"), QString::fromLatin1(qVersion())},
+        {QLatin1String("libavcodec"), QString::fromLatin1(AV_STRINGIFY(LIBAVCODEC_VERSION))},
+        {QLatin1String("libavformat"), QString::fromLatin1(AV_STRINGIFY(LIBAVFORMAT_VERSION))},
+    };
+    o[QLatin1String("screen")] = QJsonObject{{QLatin1String("width"), m_screenSize.width()},
+                                             {QLatin1String("height"), m_screenSize.height()}};
+    o[QLatin1String("start")] = isoTime(m_startTime);
+    o[QLatin1String("start_epoch_ms")] = double(m_options.clock.startEpochMs());
+    o[QLatin1String("end")] = isoTime(m_endTime);
+    o[QLatin1String("duration_ns")] = double(m_lastTNs);
+    o[QLatin1String("outcome")] =
+        QJsonObject{{QLatin1String("status"), m_outcome}, {QLatin1String("detail"), m_outcomeDetail}};
+    o[QLatin1String("usage")] = QJsonObject{{QLatin1String("input_tokens"), double(m_inputTokens)},
+                                            {QLatin1String("output_tokens"), double(m_outputTokens)},
+                                            {QLatin1String("cost_usd"), m_costUsd},
+                                            {QLatin1String("model_calls"), double(m_modelCalls)}};
+    o[QLatin1String("recording")] = QJsonObject{
+        {QLatin1String("state"), stateName()},
+        {QLatin1String("error"), m_error},
+        {QLatin1String("video"), m_video ? files::video : QString()},
+        {QLatin1String("encoder"), m_video ? m_video->encoderName() : QString()},
+        {QLatin1String("max_fps"), m_options.maxFps},
+        {QLatin1String("key_frame_interval_ms"), m_options.keyFrameIntervalMs},
+        {QLatin1String("frames_received"), double(m_stats.framesReceived)},
+        {QLatin1String("frames_encoded"), double(m_stats.framesEncoded)},
+        {QLatin1String("frames_dropped"), double(m_stats.framesDropped)},
+        {QLatin1String("frames_unchanged"), double(m_stats.framesUnchanged)},
+        {QLatin1String("password_mask"), m_options.maskPasswords},
+    };
+    return scrubbed(o);
+}
+
+bool SessionWriter::writeMetadata()
+{
+    if (m_path.isEmpty())
+        return false;
+    QSaveFile file(m_path + QLatin1Char('/') + files::metadata);
+    if (!file.open(QIODevice::WriteOnly))
+        return false;
+    const QByteArray data = QJsonDocument(metadataJson()).toJson(QJsonDocument::Indented);
+    if (file.write(data) != data.size()) {
+        file.cancelWriting();
+        return false;
+    }
+    return file.commit();
+}
+
+} // namespace ciu::replay

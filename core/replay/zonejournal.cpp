@@ -1,0 +1,155 @@
+#include "core/replay/zonejournal.h"
+
+#include <QJsonArray>
+#include <QSet>
+
+#include <algorithm>
+
+namespace ciu::replay {
+
+std::optional<QJsonObject> ZoneJournalEncoder::encode(const ZoneMap& map)
+{
+    const bool snapshot = m_first || map.screenSize() != m_screen || m_sinceSnapshot >= m_snapshotEvery;
+    QJsonObject line;
+    line[QLatin1String("version")] = double(map.version());
+    if (snapshot) {
+        QJsonArray zones;
+        for (const Zone& z : map.zones())
+            zones.append(toJson(z));
+        line[QLatin1String("kind")] = QStringLiteral("snapshot");
+        line[QLatin1String("screen")] = QJsonArray{map.screenSize().width(), map.screenSize().height()};
+        line[QLatin1String("zones")] = zones;
+        m_sinceSnapshot = 0;
+    } else {
+        QJsonArray added, changed, removed;
+        QSet<QString> seen;
+        for (const Zone& z : map.zones()) {
+            seen.insert(z.id);
+            const auto it = m_zones.constFind(z.id);
+            if (it == m_zones.constEnd())
+                added.append(toJson(z));
+            else if (!(*it == z))
+                changed.append(toJson(z));
+        }
+        for (const QString& id : std::as_const(m_order)) {
+            if (!seen.contains(id))
+                removed.append(id);
+        }
+        if (added.isEmpty() && changed.isEmpty() && removed.isEmpty())
+            return std::nullopt; // same zones (a new version with nothing to record)
+        line[QLatin1String("kind")] = QStringLiteral("delta");
+        if (!added.isEmpty())
+            line[QLatin1String("added")] = added;
+        if (!changed.isEmpty())
+            line[QLatin1String("changed")] = changed;
+        if (!removed.isEmpty())
+            line[QLatin1String("removed")] = removed;
+        ++m_sinceSnapshot;
+    }
+    m_first = false;
+    m_screen = map.screenSize();
+    m_zones.clear();
+    m_order.clear();
+    for (const Zone& z : map.zones()) {
+        m_zones.insert(z.id, z);
+        m_order << z.id;
+    }
+    return line;
+}
+
+bool ZoneJournal::addLine(qint64 tNs, const QJsonObject& line, QString* error)
+{
+    auto fail = [&](const QString& message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    Entry e;
+    e.tNs = tNs;
+    e.version = quint64(line.value(QLatin1String("version")).toDouble());
+    const QString kind = line.value(QLatin1String("kind")).toString();
+    if (kind == QLatin1String("snapshot")) {
+        e.snapshot = true;
+        const QJsonArray screen = line.value(QLatin1String("screen")).toArray();
+        if (screen.size() == 2)
+            e.screen = QSize(screen.at(0).toInt(), screen.at(1).toInt());
+        for (const QJsonValue& v : line.value(QLatin1String("zones")).toArray()) {
+            QString zoneError;
+            const auto zone = zoneFromJson(v.toObject(), &zoneError);
+            if (!zone)
+                return fail(zoneError);
+            e.zones << *zone;
+        }
+    } else if (kind == QLatin1String("delta")) {
+        if (m_entries.isEmpty())
+            return fail(QStringLiteral("a zone delta before the first snapshot"));
+        for (const char* key : {"added", "changed"}) {
+            for (const QJsonValue& v : line.value(QLatin1String(key)).toArray()) {
+                QString zoneError;
+                const auto zone = zoneFromJson(v.toObject(), &zoneError);
+                if (!zone)
+                    return fail(zoneError);
+                e.zones << *zone;
+            }
+        }
+        for (const QJsonValue& v : line.value(QLatin1String("removed")).toArray())
+            e.removed << v.toString();
+    } else {
+        return fail(QStringLiteral("unknown zone journal entry kind \"%1\"").arg(kind));
+    }
+    if (!m_entries.isEmpty() && tNs < m_entries.last().tNs)
+        e.tNs = m_entries.last().tNs; // keep the list sorted; lines are written in order anyway
+    m_entries << e;
+    m_cachedIndex = -1;
+    return true;
+}
+
+QList<qint64> ZoneJournal::times() const
+{
+    QList<qint64> t;
+    t.reserve(m_entries.size());
+    for (const Entry& e : m_entries)
+        t << e.tNs;
+    return t;
+}
+
+ZoneMapPtr ZoneJournal::mapAt(qint64 tNs) const
+{
+    // The last entry at or before tNs.
+    const auto it = std::upper_bound(m_entries.cbegin(), m_entries.cend(), tNs,
+                                     [](qint64 t, const Entry& e) { return t < e.tNs; });
+    const qsizetype index = (it - m_entries.cbegin()) - 1;
+    if (index < 0)
+        return std::make_shared<const ZoneMap>();
+    if (index == m_cachedIndex && m_cached)
+        return m_cached;
+    qsizetype start = index;
+    while (start > 0 && !m_entries.at(start).snapshot)
+        --start;
+    QSize screen;
+    QList<Zone> zones;
+    for (qsizetype i = start; i <= index; ++i) {
+        const Entry& e = m_entries.at(i);
+        if (e.snapshot) {
+            screen = e.screen;
+            zones = e.zones;
+            continue;
+        }
+        for (const QString& id : e.removed)
+            zones.removeIf([&](const Zone& z) { return z.id == id; });
+        for (const Zone& z : e.zones) {
+            auto found =
+                std::find_if(zones.begin(), zones.end(), [&](const Zone& x) { return x.id == z.id; });
+            if (found != zones.end())
+                *found = z;
+            else
+                zones << z;
+        }
+    }
+    const Entry& last = m_entries.at(index);
+    m_cached = std::make_shared<const ZoneMap>(last.version, last.tNs, screen, zones);
+    m_cachedIndex = index;
+    return m_cached;
+}
+
+} // namespace ciu::replay

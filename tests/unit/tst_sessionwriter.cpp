@@ -1,0 +1,533 @@
+// SessionWriter: the session folder and its files, line format, privacy, disk errors, budget, retention.
+
+#include "core/model/metatypes.h"
+#include "core/replay/sessionformat.h"
+#include "core/replay/sessionretention.h"
+#include "core/replay/sessionwriter.h"
+#include "replaytestutil.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ciu;
+using namespace ciu::replay;
+
+class TestSessionWriter : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void createsSessionFolder();
+    void defaultRoot();
+    void linesStartWithTimeAndAreFlushed();
+    void jsonLine_data();
+    void jsonLine();
+    void metadataUpdates();
+    void secretsScrubbed_data();
+    void secretsScrubbed();
+    void secretsNeverWritten();
+    void passwordMask();
+    void passwordMaskOff();
+    void frameRatePolicy();
+    void fullDisk();
+    void cannotCreateFolder();
+    void sizeBudget();
+    void retention();
+    void stopTwiceAndAfterFailure();
+
+private:
+    static QList<QJsonObject> readLines(const QString& path, QList<QByteArray>* raw = nullptr);
+    static QJsonObject readMetadata(const QString& sessionPath);
+    static SessionWriterOptions options(const QString& dir);
+};
+
+void TestSessionWriter::initTestCase()
+{
+    registerMetaTypes();
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+SessionWriterOptions TestSessionWriter::options(const QString& dir)
+{
+    SessionWriterOptions o;
+    o.sessionPath = dir + QStringLiteral("/s");
+    o.maxFrameLagMs = 0; // synthetic frame times are not from the clock
+    o.metadataIntervalMs = 0;
+    return o;
+}
+
+QList<QJsonObject> TestSessionWriter::readLines(const QString& path, QList<QByteArray>* raw)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QList<QJsonObject> out;
+    for (const QByteArray& line : f.readAll().split('\n')) {
+        if (line.isEmpty())
+            continue;
+        if (raw)
+            *raw << line;
+        out << QJsonDocument::fromJson(line).object();
+    }
+    return out;
+}
+
+QJsonObject TestSessionWriter::readMetadata(const QString& sessionPath)
+{
+    QFile f(sessionPath + QStringLiteral("/metadata.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+void TestSessionWriter::createsSessionFolder()
+{
+    QTemporaryDir root;
+    SessionWriterOptions o;
+    o.rootDir = root.path();
+    o.task = QStringLiteral("open the settings");
+    SessionWriter writer(o);
+    QSignalSpy started(&writer, &SessionWriter::started);
+    writer.start();
+    QCOMPARE(started.size(), 1);
+    QCOMPARE(writer.state(), SessionWriter::State::Recording);
+    const QString path = writer.sessionPath();
+    QCOMPARE(started.first().first().toString(), path);
+    QCOMPARE(QFileInfo(path).absolutePath(), QDir(root.path()).absolutePath());
+    QVERIFY2(isSessionFolderName(QFileInfo(path).fileName()), qPrintable(path));
+    for (const QString& name : {files::metadata, files::cursor, files::zones, files::events, files::actions,
+                                files::director, files::framesIndex})
+        QVERIFY2(QFileInfo::exists(path + QLatin1Char('/') + name), qPrintable(name));
+    QVERIFY(QFileInfo(path + QStringLiteral("/frames")).isDir());
+    QJsonObject meta = readMetadata(path);
+    QCOMPARE(meta.value(QStringLiteral("task")).toString(), o.task);
+    QCOMPARE(meta.value(QStringLiteral("recording")).toObject().value(QStringLiteral("state")).toString(),
+             QStringLiteral("recording"));
+    QVERIFY(
+        !meta.value(QStringLiteral("versions")).toObject().value(QStringLiteral("qt")).toString().isEmpty());
+
+    // A second writer in the same second gets its own folder.
+    SessionWriter second(o);
+    second.start();
+    QVERIFY(second.sessionPath() != path);
+    second.stop();
+
+    writer.onFrame(Frame{1, 0, test::syntheticFrame(QSize(64, 48), 1), {}});
+    QSignalSpy stopped(&writer, &SessionWriter::stopped);
+    writer.stop();
+    QCOMPARE(stopped.size(), 1);
+    QCOMPARE(writer.state(), SessionWriter::State::Finished);
+    meta = readMetadata(path);
+    QCOMPARE(meta.value(QStringLiteral("recording")).toObject().value(QStringLiteral("state")).toString(),
+             QStringLiteral("finished"));
+    QVERIFY(!meta.value(QStringLiteral("end")).toString().isEmpty());
+    QCOMPARE(meta.value(QStringLiteral("screen")).toObject().value(QStringLiteral("width")).toInt(), 64);
+    QVERIFY(QFileInfo(path + QStringLiteral("/session.mp4")).size() > 0);
+}
+
+void TestSessionWriter::defaultRoot()
+{
+    const QString root = defaultSessionRoot();
+    QVERIFY(root.endsWith(QStringLiteral("/sessions")));
+    QVERIFY(root.startsWith(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)));
+}
+
+void TestSessionWriter::linesStartWithTimeAndAreFlushed()
+{
+    QTemporaryDir dir;
+    SessionWriter writer(options(dir.path()));
+    writer.start();
+    writer.onCursor(CursorSample{1000, QPoint(5, 6), QStringLiteral("left_ptr")});
+    writer.onCursor(CursorSample{2000, QPoint(5, 6), QStringLiteral("left_ptr")}); // no change: not written
+    writer.onCursor(CursorSample{3000, QPoint(7, 8), QStringLiteral("left_ptr")});
+    SpatialEvent e;
+    e.kind = SpatialEvent::Kind::ZoneClick;
+    e.tNs = 4000;
+    e.zoneId = QStringLiteral("z1");
+    writer.onEvent(e);
+    Action a;
+    a.type = Action::Type::LeftClick;
+    a.zoneId = QStringLiteral("z1");
+    ActionResult r;
+    r.success = true;
+    r.startNs = 5000;
+    writer.onAction(a, r);
+    writer.onDirectorRecord(QJsonObject{{QStringLiteral("type"), QStringLiteral("decision")},
+                                        {QStringLiteral("t_ns"), 6000},
+                                        {QStringLiteral("a"), 1}});
+    // Read while still recording: every line is already on disk.
+    const QString path = writer.sessionPath();
+    for (const QString& name : {files::cursor, files::events, files::actions, files::director}) {
+        QList<QByteArray> raw;
+        const QList<QJsonObject> lines = readLines(path + QLatin1Char('/') + name, &raw);
+        QVERIFY2(!lines.isEmpty(), qPrintable(name));
+        for (const QByteArray& line : raw)
+            QVERIFY2(line.startsWith("{\"t_ns\":"), line.constData());
+    }
+    const QList<QJsonObject> cursor = readLines(path + QStringLiteral("/cursor.jsonl"));
+    QCOMPARE(cursor.size(), 2);
+    QCOMPARE(cursor.at(1).value(QStringLiteral("t_ns")).toInteger(), 3000);
+    QCOMPARE(cursor.at(0).value(QStringLiteral("shape")).toString(), QStringLiteral("left_ptr"));
+    QVERIFY(!cursor.at(1).contains(QStringLiteral("shape"))); // unchanged shape is not repeated
+    const QList<QJsonObject> director = readLines(path + QStringLiteral("/director.jsonl"));
+    QCOMPARE(director.first().value(QStringLiteral("t_ns")).toInteger(), 6000);
+    QCOMPARE(writer.stats().cursorSamples, 2);
+    writer.stop();
+}
+
+void TestSessionWriter::jsonLine_data()
+{
+    QTest::addColumn<qint64>("t");
+    QTest::addColumn<QJsonObject>("object");
+    QTest::addColumn<QByteArray>("line");
+    QTest::newRow("empty") << qint64(5) << QJsonObject() << QByteArray("{\"t_ns\":5}\n");
+    QTest::newRow("keys after t_ns") << qint64(12)
+                                     << QJsonObject{{QStringLiteral("a"), 1},
+                                                    {QStringLiteral("b"), QStringLiteral("x")}}
+                                     << QByteArray("{\"t_ns\":12,\"a\":1,\"b\":\"x\"}\n");
+    QTest::newRow("t_ns in the object is replaced")
+        << qint64(7) << QJsonObject{{QStringLiteral("t_ns"), 99}, {QStringLiteral("z"), true}}
+        << QByteArray("{\"t_ns\":7,\"z\":true}\n");
+    QTest::newRow("large time stays exact")
+        << qint64(3'600'123'456'789) << QJsonObject() << QByteArray("{\"t_ns\":3600123456789}\n");
+}
+
+void TestSessionWriter::jsonLine()
+{
+    QFETCH(qint64, t);
+    QFETCH(QJsonObject, object);
+    QFETCH(QByteArray, line);
+    QCOMPARE(ciu::replay::jsonLine(t, object), line);
+}
+
+void TestSessionWriter::metadataUpdates()
+{
+    QTemporaryDir dir;
+    SessionWriterOptions o = options(dir.path());
+    o.config = QJsonObject{{QStringLiteral("provider"), QStringLiteral("local")}};
+    SessionWriter writer(o);
+    writer.start();
+    writer.setTask(QStringLiteral("new task"));
+    writer.onDirectorRecord(
+        QJsonObject{{QStringLiteral("type"), QStringLiteral("model_call")},
+                    {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), 1000},
+                                                          {QStringLiteral("output_tokens"), 200},
+                                                          {QStringLiteral("cost_usd"), 0.01}}}});
+    writer.onDirectorRecord(
+        QJsonObject{{QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), 500},
+                                                          {QStringLiteral("output_tokens"), 50},
+                                                          {QStringLiteral("cost_usd"), 0.005}}}});
+    writer.setOutcome(QStringLiteral("completed"), QStringLiteral("done in 3 steps"));
+    const QJsonObject meta = readMetadata(writer.sessionPath());
+    QCOMPARE(meta.value(QStringLiteral("task")).toString(), QStringLiteral("new task"));
+    QCOMPARE(meta.value(QStringLiteral("config")).toObject().value(QStringLiteral("provider")).toString(),
+             QStringLiteral("local"));
+    QCOMPARE(meta.value(QStringLiteral("outcome")).toObject().value(QStringLiteral("status")).toString(),
+             QStringLiteral("completed"));
+    const QJsonObject usage = meta.value(QStringLiteral("usage")).toObject();
+    QCOMPARE(usage.value(QStringLiteral("input_tokens")).toInt(), 1500);
+    QCOMPARE(usage.value(QStringLiteral("output_tokens")).toInt(), 250);
+    QCOMPARE(usage.value(QStringLiteral("model_calls")).toInt(), 2);
+    QVERIFY(qAbs(usage.value(QStringLiteral("cost_usd")).toDouble() - 0.015) < 1e-9);
+    // Written atomically: no temporary files left beside it.
+    const QStringList leftovers = QDir(writer.sessionPath()).entryList(QDir::Files | QDir::Hidden);
+    for (const QString& f : leftovers)
+        QVERIFY2(f == files::metadata || f.endsWith(QStringLiteral(".jsonl")), qPrintable(f));
+    writer.stop();
+}
+
+void TestSessionWriter::secretsScrubbed_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("secret");
+    QTest::newRow("anthropic key") << "key sk-ant-api03-AbCdEf012345_-xyz here" << true;
+    QTest::newRow("openai key") << "sk-proj-abcdefghijklmnopqrstuvwx" << true;
+    QTest::newRow("bearer") << "Authorization: Bearer abcdefghijklmnopqrstuvwxyz0123" << true;
+    QTest::newRow("ordinary text") << "ask-me about sk-8 skiing" << false;
+    QTest::newRow("short sk-") << "sk-abc" << false;
+}
+
+void TestSessionWriter::secretsScrubbed()
+{
+    QFETCH(QString, text);
+    QFETCH(bool, secret);
+    QCOMPARE(looksLikeSecret(text), secret);
+    const QString scrubbed = scrubSecrets(text);
+    QCOMPARE(scrubbed != text, secret);
+    QVERIFY(!looksLikeSecret(scrubbed));
+}
+
+void TestSessionWriter::secretsNeverWritten()
+{
+    QTemporaryDir dir;
+    SessionWriterOptions o = options(dir.path());
+    const QString key = QStringLiteral("sk-ant-api03-SECRETSECRETSECRET0123456789");
+    o.task = QStringLiteral("use ") + key;
+    o.config = QJsonObject{{QStringLiteral("api_key"), key}};
+    SessionWriter writer(o);
+    writer.start();
+    writer.onDirectorRecord(
+        QJsonObject{{QStringLiteral("prompt"), QString(QStringLiteral("x-api-key: ") + key)}});
+    SpatialEvent e;
+    e.kind = SpatialEvent::Kind::ZoneType;
+    e.data[QStringLiteral("text")] = key;
+    writer.onEvent(e);
+    Action a;
+    a.type = Action::Type::TypeText;
+    a.text = key;
+    writer.onAction(a, ActionResult{});
+    writer.stop();
+    QDir session(writer.sessionPath());
+    for (const QString& name : session.entryList(QDir::Files)) {
+        QFile f(session.filePath(name));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray data = f.readAll();
+        QVERIFY2(!data.contains("SECRETSECRET"), qPrintable(name));
+    }
+}
+
+void TestSessionWriter::passwordMask()
+{
+    QTemporaryDir dir;
+    SessionWriter writer(options(dir.path()));
+    writer.start();
+    Zone password;
+    password.id = QStringLiteral("pw");
+    password.type = ZoneType::TextField;
+    password.bounds = QRect(10, 10, 40, 20);
+    password.isPassword = true;
+    Zone name;
+    name.id = QStringLiteral("name");
+    name.type = ZoneType::TextField;
+    name.bounds = QRect(10, 40, 40, 20);
+    writer.onZoneMap(std::make_shared<const ZoneMap>(1, 10, QSize(100, 80), QList<Zone>{password, name}));
+
+    QImage white(100, 80, QImage::Format_RGB32);
+    white.fill(Qt::white);
+    writer.writeKeyFrame(Frame{7, 100, white, {}}, QStringLiteral("tier1"));
+    SpatialEvent typed;
+    typed.kind = SpatialEvent::Kind::ZoneType;
+    typed.zoneId = QStringLiteral("pw");
+    typed.data[QStringLiteral("text")] = QStringLiteral("hunter2");
+    writer.onEvent(typed);
+    typed.zoneId = QStringLiteral("name");
+    typed.data[QStringLiteral("text")] = QStringLiteral("alice");
+    writer.onEvent(typed);
+    Action a;
+    a.type = Action::Type::TypeText;
+    a.zoneId = QStringLiteral("pw");
+    a.text = QStringLiteral("hunter2");
+    writer.onAction(a, ActionResult{});
+    writer.stop();
+
+    const QImage saved(writer.sessionPath() + QLatin1Char('/') + keyFrameFile(7));
+    QVERIFY(!saved.isNull());
+    QCOMPARE(QColor(saved.pixel(20, 20)), QColor(Qt::black)); // inside the password zone
+    QCOMPARE(QColor(saved.pixel(20, 50)), QColor(Qt::white)); // the name field is kept
+    QCOMPARE(QColor(saved.pixel(5, 5)), QColor(Qt::white));
+    QFile events(writer.sessionPath() + QStringLiteral("/events.jsonl"));
+    QVERIFY(events.open(QIODevice::ReadOnly));
+    const QByteArray eventData = events.readAll();
+    QVERIFY(!eventData.contains("hunter2"));
+    QVERIFY(eventData.contains("alice"));
+    QFile actions(writer.sessionPath() + QStringLiteral("/actions.jsonl"));
+    QVERIFY(actions.open(QIODevice::ReadOnly));
+    QVERIFY(!actions.readAll().contains("hunter2"));
+    const QList<QJsonObject> index = readLines(writer.sessionPath() + QStringLiteral("/frames/index.jsonl"));
+    QCOMPARE(index.size(), 1);
+    QCOMPARE(index.first().value(QStringLiteral("file")).toString(), keyFrameFile(7));
+    QCOMPARE(index.first().value(QStringLiteral("reason")).toString(), QStringLiteral("tier1"));
+}
+
+void TestSessionWriter::passwordMaskOff()
+{
+    QTemporaryDir dir;
+    SessionWriterOptions o = options(dir.path());
+    o.maskPasswords = false;
+    SessionWriter writer(o);
+    writer.start();
+    Zone password;
+    password.id = QStringLiteral("pw");
+    password.bounds = QRect(10, 10, 40, 20);
+    password.isPassword = true;
+    writer.onZoneMap(std::make_shared<const ZoneMap>(1, 10, QSize(100, 80), QList<Zone>{password}));
+    QImage white(100, 80, QImage::Format_RGB32);
+    white.fill(Qt::white);
+    writer.writeKeyFrame(Frame{3, 100, white, {}}, QStringLiteral("model"));
+    writer.stop();
+    const QImage saved(writer.sessionPath() + QLatin1Char('/') + keyFrameFile(3));
+    QCOMPARE(QColor(saved.pixel(20, 20)), QColor(Qt::white));
+}
+
+void TestSessionWriter::frameRatePolicy()
+{
+    QTemporaryDir dir;
+    SessionWriterOptions o = options(dir.path());
+    o.maxFps = 10;         // frames closer than ~90 ms are skipped
+    o.maxFrameLagMs = 500; // frames older than 500 ms on arrival are dropped
+    SessionWriter writer(o);
+    writer.start();
+    const qint64 now = o.clock.nowNs();
+    const QImage a = test::syntheticFrame(QSize(64, 48), 1);
+    writer.onFrame(Frame{1, now, a, {}});
+    writer.onFrame(Frame{2, now + 100'000'000, a, {}}); // same pixels (shared image): not encoded
+    writer.onFrame(Frame{
+        3, now + 120'000'000, test::syntheticFrame(QSize(64, 48), 2), {}}); // too soon after #1? no: 120 ms
+    writer.onFrame(Frame{
+        4, now + 130'000'000, test::syntheticFrame(QSize(64, 48), 3), {}}); // 10 ms after #3: rate-limited
+    writer.onFrame(
+        Frame{5, now - 2'000'000'000, test::syntheticFrame(QSize(64, 48), 4), {}}); // stale: dropped
+    const RecordingStats s = writer.stats();
+    QCOMPARE(s.framesReceived, 5);
+    QCOMPARE(s.framesEncoded, 2);
+    QCOMPARE(s.framesUnchanged, 1);
+    QCOMPARE(s.framesRateLimited, 1);
+    QCOMPARE(s.framesDropped, 1);
+    writer.stop();
+    const QJsonObject rec = readMetadata(writer.sessionPath()).value(QStringLiteral("recording")).toObject();
+    QCOMPARE(rec.value(QStringLiteral("frames_dropped")).toInt(), 1);
+    QCOMPARE(rec.value(QStringLiteral("frames_encoded")).toInt(), 2);
+}
+
+void TestSessionWriter::fullDisk()
+{
+    if (!QFileInfo::exists(QStringLiteral("/dev/full")))
+        QSKIP("/dev/full is not available");
+    QTemporaryDir dir;
+    SessionWriterOptions o = options(dir.path());
+    QVERIFY(QDir().mkpath(o.sessionPath));
+    // events.jsonl goes to a device that is always full (every write fails with ENOSPC).
+    QVERIFY(QFile::link(QStringLiteral("/dev/full"), o.sessionPath + QStringLiteral("/events.jsonl")));
+    SessionWriter writer(o);
+    QSignalSpy failed(&writer, &SessionWriter::recordingFailed);
+    writer.start();
+    QCOMPARE(writer.state(), SessionWriter::State::Recording);
+    for (int i = 0; i < 5; ++i)
+        writer.onCursor(CursorSample{i * 1000, QPoint(i, i), {}});
+    writer.onFrame(Frame{1, 0, test::syntheticFrame(QSize(64, 48), 1), {}});
+    SpatialEvent e;
+    e.tNs = 6000;
+    writer.onEvent(e);
+    QCOMPARE(failed.size(), 1);
+    QVERIFY2(failed.first().first().toString().contains(QStringLiteral("events.jsonl")),
+             qPrintable(failed.first().first().toString()));
+    QCOMPARE(writer.state(), SessionWriter::State::Failed);
+    // Everything after the failure is ignored, without a crash or a second signal.
+    writer.onCursor(CursorSample{9000, QPoint(99, 99), {}});
+    writer.onEvent(e);
+    writer.onFrame(Frame{2, 40'000'000, test::syntheticFrame(QSize(64, 48), 2), {}});
+    QCOMPARE(failed.size(), 1);
+    // What was written before is intact.
+    const QList<QJsonObject> cursor = readLines(o.sessionPath + QStringLiteral("/cursor.jsonl"));
+    QCOMPARE(cursor.size(), 5);
+    const QJsonObject meta = readMetadata(o.sessionPath);
+    QCOMPARE(meta.value(QStringLiteral("recording")).toObject().value(QStringLiteral("state")).toString(),
+             QStringLiteral("failed"));
+    QVERIFY(!meta.value(QStringLiteral("recording"))
+                 .toObject()
+                 .value(QStringLiteral("error"))
+                 .toString()
+                 .isEmpty());
+    QSignalSpy stopped(&writer, &SessionWriter::stopped);
+    writer.stop();
+    QCOMPARE(stopped.size(), 1);
+}
+
+void TestSessionWriter::cannotCreateFolder()
+{
+    QTemporaryDir dir;
+    QFile blocker(dir.path() + QStringLiteral("/file"));
+    QVERIFY(blocker.open(QIODevice::WriteOnly));
+    blocker.close();
+    SessionWriterOptions o;
+    o.sessionPath = dir.path() + QStringLiteral("/file/session"); // under a regular file
+    SessionWriter writer(o);
+    QSignalSpy failed(&writer, &SessionWriter::recordingFailed);
+    QSignalSpy started(&writer, &SessionWriter::started);
+    writer.start();
+    QCOMPARE(failed.size(), 1);
+    QCOMPARE(started.size(), 0);
+    QCOMPARE(writer.state(), SessionWriter::State::Failed);
+    writer.onCursor(CursorSample{1, QPoint(1, 1), {}}); // ignored, no crash
+}
+
+void TestSessionWriter::sizeBudget()
+{
+    QTemporaryDir dir;
+    SessionWriterOptions o = options(dir.path());
+    o.maxSessionBytes = 20'000;
+    SessionWriter writer(o);
+    QSignalSpy failed(&writer, &SessionWriter::recordingFailed);
+    writer.start();
+    for (int i = 0; i < 2000 && writer.state() == SessionWriter::State::Recording; ++i)
+        writer.onCursor(CursorSample{i * 1000, QPoint(i, i), {}});
+    QCOMPARE(failed.size(), 1);
+    QVERIFY(failed.first().first().toString().contains(QStringLiteral("budget")));
+    QVERIFY(QFileInfo(o.sessionPath + QStringLiteral("/cursor.jsonl")).size() < 30'000);
+}
+
+void TestSessionWriter::retention()
+{
+    QTemporaryDir root;
+    auto makeSession = [&](const QString& name, int bytes) {
+        QDir().mkpath(root.filePath(name));
+        QFile meta(root.filePath(name + QStringLiteral("/metadata.json")));
+        meta.open(QIODevice::WriteOnly);
+        meta.write(QByteArray(bytes, ' '));
+    };
+    makeSession(QStringLiteral("session_20240101_100000"), 1000);
+    makeSession(QStringLiteral("session_20240102_100000"), 1000);
+    makeSession(QStringLiteral("session_20240103_100000"), 1000);
+    makeSession(QStringLiteral("session_20240104_100000"), 1000);
+    QDir().mkpath(
+        root.filePath(QStringLiteral("session_20230101_000000"))); // no metadata: not a session, kept
+    QDir().mkpath(root.filePath(QStringLiteral("photos")));        // not ours, kept
+
+    // By count: keep 3 (the newest ones).
+    QStringList removed = applyRetention(root.path(), RetentionPolicy{3, 0});
+    QCOMPARE(removed.size(), 1);
+    QVERIFY(removed.first().endsWith(QStringLiteral("session_20240101_100000")));
+    // By size: 3 × 1000 bytes > 2500 → the oldest goes, but never the one being recorded.
+    removed = applyRetention(root.path(), RetentionPolicy{0, 2500},
+                             root.filePath(QStringLiteral("session_20240102_100000")));
+    QCOMPARE(removed.size(), 1);
+    QVERIFY(removed.first().endsWith(QStringLiteral("session_20240103_100000")));
+    QVERIFY(QFileInfo::exists(root.filePath(QStringLiteral("session_20240102_100000"))));
+    QVERIFY(QFileInfo::exists(root.filePath(QStringLiteral("session_20230101_000000"))));
+    QVERIFY(QFileInfo::exists(root.filePath(QStringLiteral("photos"))));
+    QCOMPARE(folderSizeBytes(root.filePath(QStringLiteral("session_20240104_100000"))), 1000);
+
+    // The writer applies the policy when it starts.
+    SessionWriterOptions o;
+    o.rootDir = root.path();
+    o.retention = RetentionPolicy{1, 0};
+    SessionWriter writer(o);
+    writer.start();
+    writer.stop();
+    const QStringList left = QDir(root.path()).entryList({QStringLiteral("session_2*")}, QDir::Dirs);
+    QCOMPARE(left.size(), 2); // the new session + the one without metadata
+    QVERIFY(left.contains(QFileInfo(writer.sessionPath()).fileName()));
+}
+
+void TestSessionWriter::stopTwiceAndAfterFailure()
+{
+    QTemporaryDir dir;
+    SessionWriter writer(options(dir.path()));
+    writer.stop(); // never started: nothing happens
+    QCOMPARE(writer.state(), SessionWriter::State::Idle);
+    writer.start();
+    writer.stop();
+    writer.stop();
+    QCOMPARE(writer.state(), SessionWriter::State::Finished);
+    writer.onCursor(CursorSample{1, QPoint(1, 1), {}});
+    QCOMPARE(writer.stats().cursorSamples, 0);
+}
+
+QTEST_MAIN(TestSessionWriter)
+#include "tst_sessionwriter.moc"
