@@ -84,7 +84,7 @@ void CanvasMapper::onFrame(const Frame& frame)
     if (!m_map) {
         TierDecision first;
         first.action = TierDecision::Action::Full;
-        first.tier = m_full.hasProvider() ? 2 : 1;
+        first.tier = 2;
         first.reason = QStringLiteral("first_frame");
         first.changedPercent = 100;
         EscalationPolicy::Context context;
@@ -129,7 +129,7 @@ void CanvasMapper::requestFullAnalysis(const QString& reason)
         return;
     TierDecision d;
     d.action = TierDecision::Action::Full;
-    d.tier = m_full.hasProvider() ? 2 : 1;
+    d.tier = 2;
     d.reason = reason.isEmpty() ? QStringLiteral("requested") : reason;
     d.changedPercent = 0;
     emitDecision(d, m_frame.tNs);
@@ -267,7 +267,7 @@ void CanvasMapper::execute(const TierDecision& decision, const FrameDiff& diff)
         publish();
         return;
     case TierDecision::Action::Full:
-        if (decision.tier == 2 && m_full.hasProvider()) {
+        if (m_full.hasProvider()) {
             runFull(decision);
         } else if (decision.regions.isEmpty()) {
             runLocal(decision, QRect(m_frame.origin, m_frame.image.size()), true);

@@ -142,7 +142,6 @@ QList<TierDecision> EscalationPolicy::decide(const FrameDiff& diff, const Contex
         d.changedPercent = diff.totalPercent;
         return QList<TierDecision>{d};
     };
-    const int fullTier = ctx.providerAvailable ? 2 : 1;
     QList<QRect> raw;
     for (const ChangeRegion& c : diff.regions)
         raw << c.rect;
@@ -167,7 +166,7 @@ QList<TierDecision> EscalationPolicy::decide(const FrameDiff& diff, const Contex
     for (const QRect& w : ctx.newWindows) {
         TierDecision d;
         d.action = TierDecision::Action::Full;
-        d.tier = fullTier;
+        d.tier = 2;
         d.reason = QStringLiteral("dialog");
         d.regions = mergeRegions({w}, ctx.screenSize);
         d.changedPercent = diff.totalPercent;
@@ -199,8 +198,8 @@ QList<TierDecision> EscalationPolicy::decide(const FrameDiff& diff, const Contex
         if (r.width() >= m_options.dialogMinWidth && r.height() >= m_options.dialogMinHeight && !known &&
             c.changedPercent >= 50 && !zoneAround(map, r, 0)) {
             TierDecision d;
-            d.action = ctx.providerAvailable ? TierDecision::Action::Full : TierDecision::Action::Local;
-            d.tier = fullTier;
+            d.action = TierDecision::Action::Full; // offline: tier 1 on the dialog's region
+            d.tier = 2;
             d.reason = QStringLiteral("dialog");
             d.regions = mergeRegions({r}, ctx.screenSize);
             d.changedPercent = diff.totalPercent;

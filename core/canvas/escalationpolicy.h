@@ -21,7 +21,7 @@ struct TierDecision
         Wait,       // animation: analyse once the screen is stable
         Hover,      // update the hovered zone's state, no analysis
         Local,      // tier 1 on `regions`
-        Full,       // tier 2 (the whole screen, or `regions` for a dialog)
+        Full,       // tier 2 (the whole screen, or `regions` for a dialog); offline: tier 1 on that area
     };
 
     Action action = Action::Ignore;

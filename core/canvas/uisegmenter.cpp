@@ -30,15 +30,17 @@ std::vector<Box> findBoxes(const cv::Mat& edges, const Params& p)
         Box box;
         box.fromHole = hole;
         if (hole) {
-            // The gradient band is one pixel either side of a one-pixel line.
-            box.rect = cv::Rect(r.x - 2, r.y - 2, r.width + 4, r.height + 4);
+            // A hole's contour runs through the band's inner pixels, one pixel inside a one-pixel line.
+            box.rect = cv::Rect(r.x - 1, r.y - 1, r.width + 2, r.height + 2);
         } else {
             box.rect = cv::Rect(r.x + 1, r.y + 1, r.width - 2, r.height - 2);
             // Hollow: the largest hole must be a good part of the box.
             double largestHole = 0;
             for (int c = hierarchy[i][2]; c >= 0; c = hierarchy[size_t(c)][0])
                 largestHole = std::max(largestHole, double(cv::boundingRect(contours[size_t(c)]).area()));
-            if (largestHole < 0.25 * r.area())
+            // A check mark splits a small box's interior: a smaller hole will do for a square.
+            const bool smallSquare = r.width <= 28 && r.height <= 28 && std::abs(r.width - r.height) <= 2;
+            if (largestHole < (smallSquare ? 0.12 : 0.25) * r.area())
                 continue;
         }
         if (box.rect.width < p.minBox || box.rect.height < p.minBox)

@@ -1,0 +1,411 @@
+// LocalAnalyzer (Tier 1) on synthetic screens painted with QPainter and a real font: element types,
+// labels from OCR, "Name:" labels, check box state, template re-finding, regions and error paths.
+
+#include "core/canvas/localanalyzer.h"
+
+#include <QFont>
+#include <QLinearGradient>
+#include <QPainter>
+#include <QPainterPath>
+#include <QTest>
+
+using namespace ciu;
+using canvas::LocalAnalyzer;
+
+namespace {
+
+QFont uiFont()
+{
+    QFont font(QStringLiteral("DejaVu Sans"));
+    font.setPixelSize(12);
+    return font;
+}
+
+void button(QPainter& p, const QRect& r, const QString& text)
+{
+    QLinearGradient g(r.topLeft(), r.bottomLeft());
+    g.setColorAt(0, QColor(0xf6, 0xf6, 0xf6));
+    g.setColorAt(1, QColor(0xe2, 0xe2, 0xe2));
+    p.setPen(QColor(0x9a, 0x9a, 0x9a));
+    p.setBrush(g);
+    p.drawRect(r.adjusted(0, 0, -1, -1));
+    p.setPen(Qt::black);
+    p.drawText(r, Qt::AlignCenter, text);
+}
+
+void field(QPainter& p, const QRect& r, const QString& text, const QColor& textColour = Qt::black)
+{
+    p.setPen(QColor(0x9a, 0x9a, 0x9a));
+    p.setBrush(Qt::white);
+    p.drawRect(r.adjusted(0, 0, -1, -1));
+    p.setPen(textColour);
+    p.drawText(r.adjusted(6, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+}
+
+void checkBox(QPainter& p, QPoint at, const QString& text, bool checked)
+{
+    const QRect box(at, QSize(14, 14));
+    p.setPen(QColor(0x80, 0x80, 0x80));
+    p.setBrush(Qt::white);
+    p.drawRect(box.adjusted(0, 0, -1, -1));
+    if (checked) {
+        p.setPen(QPen(Qt::black, 2));
+        p.drawLine(box.left() + 3, box.top() + 7, box.left() + 6, box.top() + 10);
+        p.drawLine(box.left() + 6, box.top() + 10, box.left() + 11, box.top() + 3);
+    }
+    p.setPen(Qt::black);
+    p.drawText(QRect(box.right() + 7, box.top() - 3, 200, 20), Qt::AlignVCenter | Qt::AlignLeft, text);
+}
+
+void dropdown(QPainter& p, const QRect& r, const QString& text)
+{
+    button(p, r, QString());
+    p.setPen(Qt::black);
+    p.drawText(r.adjusted(6, 0, -20, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+    QPainterPath arrow;
+    const QPoint c(r.right() - 10, r.center().y());
+    arrow.moveTo(c.x() - 4, c.y() - 2);
+    arrow.lineTo(c.x() + 4, c.y() - 2);
+    arrow.lineTo(c.x(), c.y() + 2);
+    arrow.closeSubpath();
+    p.fillPath(arrow, QColor(0x30, 0x30, 0x30));
+}
+
+void slider(QPainter& p, const QRect& r, double value)
+{
+    const int y = r.center().y();
+    p.setPen(QColor(0x90, 0x90, 0x90));
+    p.setBrush(QColor(0xd8, 0xd8, 0xd8));
+    p.drawRect(QRect(r.left(), y - 2, r.width(), 5));
+    const int x = r.left() + int(value * (r.width() - 14));
+    p.setBrush(QColor(0xf4, 0xf4, 0xf4));
+    p.drawRect(QRect(x, r.top(), 14, r.height() - 1));
+}
+
+void list(QPainter& p, const QRect& r, int items)
+{
+    p.setPen(QColor(0x9a, 0x9a, 0x9a));
+    p.setBrush(Qt::white);
+    p.drawRect(r.adjusted(0, 0, -1, -1));
+    const QRect bar(r.right() - 16, r.top() + 1, 16, r.height() - 2);
+    p.setBrush(QColor(0xee, 0xee, 0xee));
+    p.drawRect(bar.adjusted(0, 0, -1, -1));
+    p.setBrush(QColor(0xcc, 0xcc, 0xcc));
+    p.drawRect(QRect(bar.left() + 2, bar.top() + 20, 11, 60));
+    p.setPen(Qt::black);
+    for (int i = 0; i < items; ++i)
+        p.drawText(QRect(r.left() + 5, r.top() + 4 + i * 16, 120, 16), Qt::AlignVCenter | Qt::AlignLeft,
+                   QStringLiteral("Item %1").arg(i + 1));
+}
+
+QImage form(QPoint submitAt = QPoint(40, 300))
+{
+    QImage image(800, 480, QImage::Format_RGB32);
+    image.fill(QColor(0xef, 0xef, 0xef));
+    QPainter p(&image);
+    p.setFont(uiFont());
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setRenderHint(QPainter::TextAntialiasing, true);
+    p.setPen(Qt::black);
+    p.drawText(QRect(40, 20, 300, 20), Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("Welcome back"));
+    p.drawText(QRect(40, 60, 60, 24), Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("Name:"));
+    field(p, QRect(110, 60, 260, 24), QString());
+    p.drawText(QRect(40, 100, 60, 24), Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("City:"));
+    field(p, QRect(110, 100, 260, 24), QStringLiteral("Berlin"));
+    p.setPen(Qt::black);
+    p.drawText(QRect(40, 140, 60, 24), Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("Colour:"));
+    dropdown(p, QRect(110, 140, 260, 24), QStringLiteral("Green"));
+    p.setPen(Qt::black);
+    p.drawText(QRect(40, 180, 60, 20), Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("Volume:"));
+    slider(p, QRect(110, 182, 260, 16), 0.4);
+    checkBox(p, QPoint(40, 225), QStringLiteral("Remember me"), false);
+    checkBox(p, QPoint(220, 225), QStringLiteral("Subscribe"), true);
+    button(p, QRect(submitAt, QSize(100, 26)), QStringLiteral("Submit"));
+    button(p, QRect(160, 300, 100, 26), QStringLiteral("Cancel"));
+    list(p, QRect(500, 40, 200, 300), 12);
+    return image;
+}
+
+const Zone* findZone(const QList<Zone>& zones, ZoneType type, const QString& label)
+{
+    for (const Zone& z : zones) {
+        if (z.type == type && z.label.compare(label, Qt::CaseInsensitive) == 0)
+            return &z;
+    }
+    return nullptr;
+}
+
+QString dump(const QList<Zone>& zones)
+{
+    QStringList lines;
+    for (const Zone& z : zones)
+        lines << QStringLiteral("%1 \"%2\" %3,%4 %5x%6")
+                     .arg(toString(z.type), z.label)
+                     .arg(z.bounds.x())
+                     .arg(z.bounds.y())
+                     .arg(z.bounds.width())
+                     .arg(z.bounds.height());
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+class TestLocalAnalyzer : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void findsTheElements_data();
+    void findsTheElements();
+    void checkBoxState();
+    void listIsAScrollAreaWithItems();
+    void fieldWithoutTextTakesItsLabel();
+    void onlyTheRegion();
+    void originIsApplied();
+    void unchangedKnownZonesAreConfirmed();
+    void movedZoneIsRefoundByTemplate();
+    void ocrCacheOnRepeat();
+    void popupMenuRowsAreMenuItems();
+    void tooltipZonesAreTemporary();
+    void errors();
+    void withoutOcr();
+
+private:
+    QList<Zone> m_zones;
+};
+
+void TestLocalAnalyzer::initTestCase()
+{
+    LocalAnalyzer analyzer;
+    QVERIFY2(analyzer.ocrReady(), qPrintable(analyzer.ocrError()));
+    const auto result = analyzer.analyze(form(), QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    m_zones = result.zones;
+    qInfo().noquote() << "zones found:\n" << dump(m_zones);
+}
+
+void TestLocalAnalyzer::findsTheElements_data()
+{
+    QTest::addColumn<int>("type");
+    QTest::addColumn<QString>("label");
+    QTest::addColumn<QRect>("expected");
+    QTest::newRow("button Submit") << int(ZoneType::Button) << "Submit" << QRect(40, 300, 100, 26);
+    QTest::newRow("button Cancel") << int(ZoneType::Button) << "Cancel" << QRect(160, 300, 100, 26);
+    QTest::newRow("field with text") << int(ZoneType::TextField) << "Berlin" << QRect(110, 100, 260, 24);
+    QTest::newRow("dropdown") << int(ZoneType::Dropdown) << "Green" << QRect(110, 140, 260, 24);
+    QTest::newRow("slider") << int(ZoneType::Slider) << "Volume" << QRect(110, 182, 260, 16);
+    QTest::newRow("checkbox") << int(ZoneType::CheckBox) << "Remember me" << QRect(40, 225, 100, 14);
+    QTest::newRow("static") << int(ZoneType::Static) << "Welcome back" << QRect(40, 22, 95, 16);
+    QTest::newRow("label static") << int(ZoneType::Static) << "City:" << QRect(40, 104, 32, 16);
+}
+
+void TestLocalAnalyzer::findsTheElements()
+{
+    QFETCH(int, type);
+    QFETCH(QString, label);
+    QFETCH(QRect, expected);
+    const Zone* z = findZone(m_zones, ZoneType(type), label);
+    QVERIFY2(
+        z,
+        qPrintable(
+            QStringLiteral("no %1 \"%2\" among:\n%3").arg(toString(ZoneType(type)), label, dump(m_zones))));
+    const QRect i = z->bounds.intersected(expected);
+    const double iou = double(i.width() * i.height()) /
+                       double(z->bounds.width() * z->bounds.height() + expected.width() * expected.height() -
+                              i.width() * i.height());
+    QVERIFY2(iou >= 0.5, qPrintable(QStringLiteral("IoU %1").arg(iou)));
+    QVERIFY(z->confidence > 0.3 && z->confidence <= 1.0);
+    QVERIFY(z->id.isEmpty()); // ids are the registry's
+    QCOMPARE(int(z->source), int(ZoneSource::Local));
+}
+
+void TestLocalAnalyzer::checkBoxState()
+{
+    const Zone* off = findZone(m_zones, ZoneType::CheckBox, QStringLiteral("Remember me"));
+    const Zone* on = findZone(m_zones, ZoneType::CheckBox, QStringLiteral("Subscribe"));
+    QVERIFY(off && on);
+    QVERIFY(off->state.testFlag(ZoneStateFlag::Unchecked));
+    QVERIFY(on->state.testFlag(ZoneStateFlag::Checked));
+}
+
+void TestLocalAnalyzer::listIsAScrollAreaWithItems()
+{
+    const Zone* area = nullptr;
+    for (const Zone& z : std::as_const(m_zones)) {
+        if (z.type == ZoneType::ScrollArea)
+            area = &z;
+    }
+    QVERIFY2(area, qPrintable(dump(m_zones)));
+    QVERIFY(area->bounds.contains(QRect(505, 50, 100, 100)));
+    int items = 0;
+    for (const Zone& z : std::as_const(m_zones))
+        items += area->bounds.contains(z.bounds) && z.label.startsWith(QLatin1String("Item")) ? 1 : 0;
+    QVERIFY2(items >= 10, qPrintable(dump(m_zones)));
+}
+
+void TestLocalAnalyzer::fieldWithoutTextTakesItsLabel()
+{
+    const Zone* name = findZone(m_zones, ZoneType::TextField, QStringLiteral("Name"));
+    QVERIFY2(name, qPrintable(dump(m_zones)));
+    QCOMPARE(name->bounds.topLeft(), QPoint(110, 60));
+}
+
+void TestLocalAnalyzer::onlyTheRegion()
+{
+    LocalAnalyzer analyzer;
+    const QRect region(30, 290, 240, 50); // the two buttons
+    const auto result = analyzer.analyze(form(), QPoint(0, 0), region);
+    QCOMPARE(result.region, region);
+    QVERIFY2(findZone(result.zones, ZoneType::Button, QStringLiteral("Submit")),
+             qPrintable(dump(result.zones)));
+    QVERIFY(findZone(result.zones, ZoneType::Button, QStringLiteral("Cancel")));
+    for (const Zone& z : result.zones)
+        QVERIFY(region.contains(z.bounds.center()));
+    QVERIFY(result.stats.ocrCalls <= 4);
+}
+
+void TestLocalAnalyzer::originIsApplied()
+{
+    LocalAnalyzer analyzer;
+    const QPoint origin(1920, 100); // the frame of a second monitor
+    const auto result = analyzer.analyze(form(), origin, QRect(origin + QPoint(30, 290), QSize(240, 50)));
+    const Zone* submit = findZone(result.zones, ZoneType::Button, QStringLiteral("Submit"));
+    QVERIFY2(submit, qPrintable(dump(result.zones)));
+    QCOMPARE(submit->bounds.topLeft(), origin + QPoint(40, 300));
+}
+
+void TestLocalAnalyzer::unchangedKnownZonesAreConfirmed()
+{
+    LocalAnalyzer analyzer;
+    const QImage image = form();
+    const QRect region(30, 290, 240, 50);
+    QList<Zone> known = analyzer.analyze(image, QPoint(0, 0), region).zones;
+    QVERIFY(!known.isEmpty());
+    for (int i = 0; i < known.size(); ++i)
+        known[i].id = QStringLiteral("k%1").arg(i);
+    analyzer.rememberTemplates(image, QPoint(0, 0), known);
+    QCOMPARE(analyzer.templateCount(), known.size());
+    const auto again = analyzer.analyze(image, QPoint(0, 0), region, known);
+    QCOMPARE(again.stats.confirmed, known.size());
+    QCOMPARE(again.stats.ocrCalls, 0); // nothing to read again
+    QCOMPARE(again.zones.size(), known.size());
+    for (const Zone& z : again.zones)
+        QVERIFY(z.id.startsWith(QLatin1Char('k')));
+}
+
+void TestLocalAnalyzer::movedZoneIsRefoundByTemplate()
+{
+    LocalAnalyzer analyzer;
+    const QImage before = form();
+    QList<Zone> known = analyzer.analyze(before, QPoint(0, 0), QRect(30, 290, 120, 50)).zones;
+    const Zone* submit = findZone(known, ZoneType::Button, QStringLiteral("Submit"));
+    QVERIFY(submit);
+    Zone z = *submit;
+    z.id = QStringLiteral("submit");
+    analyzer.rememberTemplates(before, QPoint(0, 0), {z});
+    // The button moves 60 px down; the region covering both places is re-analysed.
+    const QImage after = form(QPoint(40, 360));
+    const auto result = analyzer.analyze(after, QPoint(0, 0), QRect(30, 290, 120, 110), {z});
+    QCOMPARE(result.stats.refound, 1);
+    const Zone* moved = nullptr;
+    for (const Zone& found : result.zones) {
+        if (found.id == QLatin1String("submit"))
+            moved = &found;
+    }
+    QVERIFY2(moved, qPrintable(dump(result.zones)));
+    QCOMPARE(moved->bounds.topLeft(), z.bounds.topLeft() + QPoint(0, 60));
+    // No second Submit was created next to it.
+    int submits = 0;
+    for (const Zone& found : result.zones)
+        submits += found.label == QLatin1String("Submit") ? 1 : 0;
+    QCOMPARE(submits, 1);
+}
+
+void TestLocalAnalyzer::ocrCacheOnRepeat()
+{
+    LocalAnalyzer analyzer;
+    const auto first = analyzer.analyze(form(), QPoint(0, 0), QRect(30, 290, 240, 50));
+    QVERIFY(first.stats.ocrCalls > 0);
+    const auto second = analyzer.analyze(form(), QPoint(0, 0), QRect(30, 290, 240, 50));
+    QCOMPARE(second.stats.ocrCalls, 0);
+    QCOMPARE(second.stats.ocrCacheHits, first.stats.ocrCalls);
+    QCOMPARE(second.zones.size(), first.zones.size());
+    analyzer.clearCaches();
+    QVERIFY(analyzer.analyze(form(), QPoint(0, 0), QRect(30, 290, 240, 50)).stats.ocrCalls > 0);
+}
+
+void TestLocalAnalyzer::popupMenuRowsAreMenuItems()
+{
+    QImage image(400, 300, QImage::Format_RGB32);
+    image.fill(QColor(0xef, 0xef, 0xef));
+    QPainter p(&image);
+    p.setFont(uiFont());
+    p.setPen(QColor(0x80, 0x80, 0x80));
+    p.setBrush(QColor(0xf8, 0xf8, 0xf8));
+    p.drawRect(QRect(50, 40, 160, 100).adjusted(0, 0, -1, -1));
+    p.setPen(Qt::black);
+    const QStringList rows{QStringLiteral("New"), QStringLiteral("Open"), QStringLiteral("Quit")};
+    for (int i = 0; i < rows.size(); ++i)
+        p.drawText(QRect(70, 48 + i * 28, 120, 22), Qt::AlignVCenter | Qt::AlignLeft, rows.at(i));
+    p.end();
+    LocalAnalyzer analyzer;
+    canvas::AnalysisHints hints;
+    hints.menuPopup = true;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), QRect(40, 30, 180, 120), {}, hints);
+    for (const QString& row : rows) {
+        const Zone* item = findZone(result.zones, ZoneType::MenuItem, row);
+        QVERIFY2(item, qPrintable(dump(result.zones)));
+        QVERIFY(item->bounds.width() >= 140); // the whole row is clickable
+    }
+}
+
+void TestLocalAnalyzer::tooltipZonesAreTemporary()
+{
+    LocalAnalyzer analyzer;
+    canvas::AnalysisHints hints;
+    hints.temporary = true;
+    const auto result = analyzer.analyze(form(), QPoint(0, 0), QRect(30, 10, 300, 40), {}, hints);
+    QVERIFY(!result.zones.isEmpty());
+    for (const Zone& z : result.zones)
+        QVERIFY(z.temporary);
+}
+
+void TestLocalAnalyzer::errors()
+{
+    LocalAnalyzer analyzer;
+    const auto none = analyzer.analyze(QImage(), QPoint(0, 0), {});
+    QVERIFY(!none.error.isEmpty());
+    QVERIFY(none.zones.isEmpty());
+    const auto outside = analyzer.analyze(form(), QPoint(0, 0), QRect(5000, 5000, 100, 100));
+    QVERIFY(!outside.error.isEmpty());
+    const auto tiny = analyzer.analyze(form(), QPoint(0, 0), QRect(10, 10, 2, 2));
+    QVERIFY(!tiny.error.isEmpty());
+    // Any image format is accepted.
+    const auto grey = analyzer.analyze(form().convertToFormat(QImage::Format_Grayscale8), QPoint(0, 0),
+                                       QRect(30, 290, 240, 50));
+    QVERIFY(grey.error.isEmpty());
+    QVERIFY(findZone(grey.zones, ZoneType::Button, QStringLiteral("Submit")));
+    // Missing language data: a clear error, boxes still found.
+    LocalAnalyzer::Options options;
+    options.tessdataDir = QStringLiteral("/nonexistent");
+    LocalAnalyzer noData(options);
+    QVERIFY(!noData.ocrReady());
+    QVERIFY(noData.ocrError().contains(QLatin1String("/nonexistent")));
+    QVERIFY(!noData.analyze(form(), QPoint(0, 0), QRect(30, 290, 240, 50)).zones.isEmpty());
+}
+
+void TestLocalAnalyzer::withoutOcr()
+{
+    LocalAnalyzer::Options options;
+    options.ocr = false;
+    LocalAnalyzer analyzer(options);
+    const auto result = analyzer.analyze(form(), QPoint(0, 0), {});
+    QCOMPARE(result.stats.ocrCalls, 0);
+    int boxes = 0;
+    for (const Zone& z : result.zones)
+        boxes += z.isInteractive() ? 1 : 0;
+    QVERIFY2(boxes >= 6, qPrintable(dump(result.zones)));
+}
+
+QTEST_MAIN(TestLocalAnalyzer)
+#include "tst_localanalyzer.moc"
