@@ -6,12 +6,16 @@ namespace ciu::bench {
 int runGrabBenchmark(const Context& context, Reporter& out);
 int runRecordBenchmark(const Context& context, Reporter& out);
 int runSeekBenchmark(const Context& context, Reporter& out);
+int runCanvasBenchmark(const Context& context, Reporter& out);
 
 const QList<Benchmark>& benchmarks()
 {
     static const QList<Benchmark> list = {
         {QStringLiteral("grab"), QStringLiteral("ms per full-screen grab and per 300x40 region grab"),
          &runGrabBenchmark},
+        {QStringLiteral("canvas"),
+         QStringLiteral("cold full local analysis vs the tesseract CLI, Tier 1 update of a button and of an 800x600 dialog (args: [SCREENSHOT.png])"),
+         &runCanvasBenchmark},
         {QStringLiteral("record"), QStringLiteral("CPU and disk of recording the display at 30 fps (args: SECONDS, default 10)"),
          &runRecordBenchmark},
         {QStringLiteral("seek"), QStringLiteral("random seek time in a synthetic 1080p session video (args: MINUTES, default 10)"),

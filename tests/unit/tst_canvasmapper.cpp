@@ -1,0 +1,332 @@
+// CanvasMapper: first frame, incremental Tier 1 with stable ids elsewhere, hover, cursor-only changes,
+// animation, user corrections, minimum confidence, and Tier 2 through the fake API server.
+
+#include "core/canvas/canvasmapper.h"
+#include "core/director/providers/anthropicprovider.h"
+#include "tests/support/fakeapiserver.h"
+
+#include <QFont>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace ciu;
+using canvas::CanvasMapper;
+using ciu::test::FakeApiServer;
+
+namespace {
+
+void button(QPainter& p, const QRect& r, const QString& text, const QColor& fill = QColor(0xe8, 0xe8, 0xe8))
+{
+    p.setPen(QColor(0x90, 0x90, 0x90));
+    p.setBrush(fill);
+    p.drawRect(r.adjusted(0, 0, -1, -1));
+    p.setPen(Qt::black);
+    p.drawText(r, Qt::AlignCenter, text);
+}
+
+// A small window: three buttons and a field; `name` is typed into the field, `hot` is hovered.
+Frame frame(quint64 index, const QString& name = {}, bool hot = false)
+{
+    QImage image(640, 400, QImage::Format_RGB32);
+    image.fill(QColor(0xf0, 0xf0, 0xf0));
+    QPainter p(&image);
+    QFont font(QStringLiteral("DejaVu Sans"));
+    font.setPixelSize(12);
+    p.setFont(font);
+    p.setPen(QColor(0x90, 0x90, 0x90));
+    p.setBrush(Qt::white);
+    p.drawRect(QRect(40, 40, 300, 24).adjusted(0, 0, -1, -1));
+    p.setPen(Qt::black);
+    p.drawText(QRect(46, 40, 280, 24), Qt::AlignVCenter | Qt::AlignLeft, name);
+    button(p, QRect(40, 300, 100, 26), QStringLiteral("Submit"),
+           hot ? QColor(0xd0, 0xe4, 0xf8) : QColor(0xe8, 0xe8, 0xe8));
+    button(p, QRect(160, 300, 100, 26), QStringLiteral("Cancel"));
+    button(p, QRect(400, 300, 100, 26), QStringLiteral("Help"));
+    p.end();
+    Frame f;
+    f.index = index;
+    f.tNs = qint64(index) * 100'000'000;
+    f.image = image;
+    return f;
+}
+
+FrameDiff change(quint64 index, const QRect& r, double regionPercent = 60)
+{
+    FrameDiff d;
+    d.frameIndex = index;
+    d.tNs = qint64(index) * 100'000'000;
+    d.regions = {{r, regionPercent}};
+    d.totalPercent = 100.0 * r.width() * r.height() * regionPercent / 100.0 / (640.0 * 400.0);
+    return d;
+}
+
+const Zone* byLabel(const ZoneMap& map, const QString& label)
+{
+    for (const Zone& z : map.zones()) {
+        if (z.label == label)
+            return &z;
+    }
+    return nullptr;
+}
+
+QList<SpatialEvent> ofKind(const QSignalSpy& spy, SpatialEvent::Kind kind)
+{
+    QList<SpatialEvent> result;
+    for (const QList<QVariant>& args : spy) {
+        const auto e = args.first().value<SpatialEvent>();
+        if (e.kind == kind)
+            result << e;
+    }
+    return result;
+}
+
+} // namespace
+
+class TestCanvasMapper : public QObject
+{
+    Q_OBJECT
+private slots:
+    void firstFrameBuildsTheMap();
+    void typingReanalysesOnlyTheField();
+    void hoverUpdatesState();
+    void cursorOnlyAndNoiseAreIgnored();
+    void animationWaitsForStability();
+    void changesWaitForTheirFrame();
+    void userCorrectionsAndConfidence();
+    void requestedFullAnalysisKeepsIds();
+    void tier2MergesTheModelsInventory();
+};
+
+void TestCanvasMapper::firstFrameBuildsTheMap()
+{
+    CanvasMapper mapper;
+    QSignalSpy maps(&mapper, &CanvasMapper::zoneMapUpdated);
+    QSignalSpy events(&mapper, &CanvasMapper::eventOccurred);
+    QSignalSpy keyFrames(&mapper, &CanvasMapper::keyFrameAnalysed);
+    mapper.onFrame(frame(1));
+    QCOMPARE(maps.size(), 1);
+    const ZoneMapPtr map = maps.first().first().value<ZoneMapPtr>();
+    QVERIFY(map);
+    QCOMPARE(map->screenSize(), QSize(640, 400));
+    for (const char* label : {"Submit", "Cancel", "Help"})
+        QVERIFY2(byLabel(*map, QString::fromLatin1(label)), label);
+    const auto decisions = ofKind(events, SpatialEvent::Kind::TierDecision);
+    QCOMPARE(decisions.size(), 1);
+    QCOMPARE(decisions.first().data.value(QStringLiteral("reason")).toString(),
+             QStringLiteral("first_frame"));
+    QCOMPARE(decisions.first().data.value(QStringLiteral("tier")).toInt(), 2); // offline: a full Tier 1
+    const auto analyses = ofKind(events, SpatialEvent::Kind::Analysis);
+    QCOMPARE(analyses.size(), 1);
+    QCOMPARE(analyses.first().data.value(QStringLiteral("tier")).toInt(), 1);
+    QVERIFY(analyses.first().data.value(QStringLiteral("full_screen")).toBool());
+    QCOMPARE(analyses.first().data.value(QStringLiteral("zones")).toInt(), int(map->size()));
+    QCOMPARE(keyFrames.size(), 1);
+    QCOMPARE(mapper.currentMap(), map);
+}
+
+void TestCanvasMapper::typingReanalysesOnlyTheField()
+{
+    CanvasMapper mapper;
+    mapper.onFrame(frame(1));
+    const ZoneMapPtr before = mapper.currentMap();
+    QSignalSpy events(&mapper, &CanvasMapper::eventOccurred);
+    mapper.onFrame(frame(2, QStringLiteral("Alice")));
+    mapper.onChanges(change(2, QRect(45, 45, 40, 14)));
+    const auto decisions = ofKind(events, SpatialEvent::Kind::TierDecision);
+    QCOMPARE(decisions.size(), 1);
+    const QVariantMap d = decisions.first().data;
+    QCOMPARE(d.value(QStringLiteral("tier")).toInt(), 1);
+    QVERIFY(d.value(QStringLiteral("changed_percent")).toDouble() < 0.5);
+    const QVariantMap region = d.value(QStringLiteral("region")).toMap();
+    QVERIFY(region.value(QStringLiteral("width")).toInt() <= 320);
+    QVERIFY(region.value(QStringLiteral("y")).toInt() >= 30 &&
+            region.value(QStringLiteral("height")).toInt() <= 40);
+    const ZoneMapPtr after = mapper.currentMap();
+    QVERIFY(after->version() > before->version());
+    QVERIFY2(byLabel(*after, QStringLiteral("Alice")), "the field's new text was read");
+    for (const char* label : {"Submit", "Cancel", "Help"}) {
+        const QString l = QString::fromLatin1(label);
+        QCOMPARE(byLabel(*after, l)->id, byLabel(*before, l)->id);
+    }
+}
+
+void TestCanvasMapper::hoverUpdatesState()
+{
+    CanvasMapper mapper;
+    mapper.onFrame(frame(1));
+    const QString submit = byLabel(*mapper.currentMap(), QStringLiteral("Submit"))->id;
+    QSignalSpy events(&mapper, &CanvasMapper::eventOccurred);
+    mapper.onCursor({0, QPoint(90, 312), {}});
+    mapper.onFrame(frame(2, {}, true));
+    mapper.onChanges(change(2, QRect(41, 301, 98, 24), 80));
+    auto decisions = ofKind(events, SpatialEvent::Kind::TierDecision);
+    QCOMPARE(decisions.size(), 1);
+    QCOMPARE(decisions.first().data.value(QStringLiteral("reason")).toString(), QStringLiteral("hover"));
+    QCOMPARE(decisions.first().zoneId, submit);
+    QVERIFY(mapper.currentMap()->find(submit)->state.testFlag(ZoneStateFlag::Hovered));
+    QVERIFY(ofKind(events, SpatialEvent::Kind::Analysis).isEmpty()); // no re-analysis for a hover
+    // The cursor leaves: the highlight goes, and so does the state.
+    events.clear();
+    mapper.onCursor({0, QPoint(600, 10), {}});
+    mapper.onFrame(frame(3));
+    mapper.onChanges(change(3, QRect(41, 301, 98, 24), 80));
+    decisions = ofKind(events, SpatialEvent::Kind::TierDecision);
+    QCOMPARE(decisions.first().data.value(QStringLiteral("reason")).toString(), QStringLiteral("hover_end"));
+    QVERIFY(!mapper.currentMap()->find(submit)->state.testFlag(ZoneStateFlag::Hovered));
+}
+
+void TestCanvasMapper::cursorOnlyAndNoiseAreIgnored()
+{
+    CanvasMapper mapper;
+    mapper.onFrame(frame(1));
+    const ZoneMapPtr map = mapper.currentMap();
+    QSignalSpy events(&mapper, &CanvasMapper::eventOccurred);
+    QSignalSpy maps(&mapper, &CanvasMapper::zoneMapUpdated);
+    FrameDiff cursor = change(2, QRect(300, 200, 16, 16), 30);
+    cursor.cursorOnly = true;
+    mapper.onFrame(frame(2));
+    mapper.onChanges(cursor);
+    mapper.onChanges(change(2, QRect(200, 200, 1, 14), 100)); // a caret blink
+    const auto decisions = ofKind(events, SpatialEvent::Kind::TierDecision);
+    QCOMPARE(decisions.size(), 2);
+    QCOMPARE(decisions.at(0).data.value(QStringLiteral("reason")).toString(), QStringLiteral("cursor_only"));
+    QCOMPARE(decisions.at(1).data.value(QStringLiteral("reason")).toString(), QStringLiteral("noise"));
+    QCOMPARE(decisions.at(0).data.value(QStringLiteral("tier")).toInt(), 0);
+    QCOMPARE(maps.size(), 0);
+    QCOMPARE(mapper.currentMap(), map);
+}
+
+void TestCanvasMapper::animationWaitsForStability()
+{
+    CanvasMapper mapper;
+    mapper.onFrame(frame(1));
+    QSignalSpy events(&mapper, &CanvasMapper::eventOccurred);
+    FrameDiff moving = change(2, QRect(400, 100, 200, 100), 40);
+    moving.animating = true;
+    mapper.onFrame(frame(2));
+    mapper.onChanges(moving);
+    QCOMPARE(ofKind(events, SpatialEvent::Kind::TierDecision)
+                 .last()
+                 .data.value(QStringLiteral("reason"))
+                 .toString(),
+             QStringLiteral("animation"));
+    QVERIFY(ofKind(events, SpatialEvent::Kind::Analysis).isEmpty());
+    FrameDiff settled;
+    settled.frameIndex = 3;
+    settled.tNs = 300'000'000;
+    settled.stable = true;
+    mapper.onFrame(frame(3));
+    mapper.onChanges(settled);
+    const auto analyses = ofKind(events, SpatialEvent::Kind::Analysis);
+    QCOMPARE(analyses.size(), 1);
+    const QVariantMap region = analyses.first().data.value(QStringLiteral("region")).toMap();
+    QVERIFY(region.value(QStringLiteral("x")).toInt() <= 400 &&
+            region.value(QStringLiteral("width")).toInt() >= 200);
+}
+
+void TestCanvasMapper::changesWaitForTheirFrame()
+{
+    CanvasMapper mapper;
+    mapper.onFrame(frame(1));
+    QSignalSpy events(&mapper, &CanvasMapper::eventOccurred);
+    mapper.onChanges(change(2, QRect(45, 45, 40, 14))); // frame 2 not there yet
+    QVERIFY(ofKind(events, SpatialEvent::Kind::TierDecision).isEmpty());
+    mapper.onFrame(frame(2, QStringLiteral("Robert")));
+    QCOMPARE(ofKind(events, SpatialEvent::Kind::TierDecision).size(), 1);
+    QVERIFY(byLabel(*mapper.currentMap(), QStringLiteral("Robert")));
+}
+
+void TestCanvasMapper::userCorrectionsAndConfidence()
+{
+    CanvasMapper mapper;
+    mapper.onFrame(frame(1));
+    Zone help = *byLabel(*mapper.currentMap(), QStringLiteral("Help"));
+    help.label = QStringLiteral("Help and support");
+    help.type = ZoneType::Link;
+    QSignalSpy maps(&mapper, &CanvasMapper::zoneMapUpdated);
+    mapper.applyUserCorrection(help);
+    QCOMPARE(maps.size(), 1);
+    const Zone* fixed = mapper.currentMap()->find(help.id);
+    QVERIFY(fixed);
+    QCOMPARE(fixed->label, QStringLiteral("Help and support"));
+    QCOMPARE(int(fixed->source), int(ZoneSource::User));
+    // A re-analysis of its region does not undo the correction.
+    mapper.onFrame(frame(2));
+    mapper.onChanges(change(2, QRect(380, 280, 140, 60), 100));
+    QCOMPARE(mapper.currentMap()->find(help.id)->label, QStringLiteral("Help and support"));
+    // Minimum confidence for acting.
+    Zone unsure;
+    unsure.bounds = QRect(500, 20, 40, 20);
+    unsure.type = ZoneType::Button;
+    mapper.applyUserCorrection(unsure);
+    mapper.setMinActionConfidence(0.95);
+    const auto actionable = CanvasMapper::actionableZones(*mapper.currentMap(), mapper.minActionConfidence());
+    QCOMPARE(actionable.size(), 2); // only the user's zones have confidence 1
+    QCOMPARE(CanvasMapper::actionableZones(*mapper.currentMap(), 0.0).size() > 3, true);
+    mapper.removeZone(help.id);
+    QVERIFY(!mapper.currentMap()->find(help.id));
+    mapper.setUserZones({});
+    for (const Zone& z : mapper.currentMap()->zones())
+        QVERIFY(z.source != ZoneSource::User);
+}
+
+void TestCanvasMapper::requestedFullAnalysisKeepsIds()
+{
+    CanvasMapper mapper;
+    mapper.onFrame(frame(1));
+    const ZoneMapPtr before = mapper.currentMap();
+    QSignalSpy events(&mapper, &CanvasMapper::eventOccurred);
+    mapper.requestFullAnalysis(QStringLiteral("director"));
+    QCOMPARE(ofKind(events, SpatialEvent::Kind::TierDecision)
+                 .first()
+                 .data.value(QStringLiteral("reason"))
+                 .toString(),
+             QStringLiteral("director"));
+    for (const Zone& z : before->zones())
+        QVERIFY2(mapper.currentMap()->find(z.id), qPrintable(z.label));
+}
+
+void TestCanvasMapper::tier2MergesTheModelsInventory()
+{
+    FakeApiServer server;
+    QVERIFY(server.start());
+    // The model sees the 640×400 frame unscaled; it reports Submit (renamed) and an element the local
+    // analysis cannot see, plus one box off the screen.
+    server.enqueue(FakeApiServer::textReply(QStringLiteral(
+        R"([{"x": 40, "y": 300, "width": 100, "height": 26, "type": "button", "label": "Submit form", "state": ["enabled"]},
+            {"x": 560, "y": 20, "width": 60, "height": 20, "type": "link", "label": "Sign out"},
+            {"x": 900, "y": 20, "width": 60, "height": 20, "type": "button", "label": "Ghost"}])")));
+    director::ProviderConfig config;
+    config.baseUrl = server.baseUrl();
+    config.apiKey = QStringLiteral("sk-ant-test");
+    config.defaultModel = QStringLiteral("claude-sonnet-4-5");
+    config.maxAttempts = 1;
+    director::AnthropicProvider provider(config);
+    CanvasMapper mapper;
+    mapper.setProvider(&provider);
+    QSignalSpy events(&mapper, &CanvasMapper::eventOccurred);
+    mapper.onFrame(frame(1));
+    // The local analysis is there at once...
+    const QString submit = byLabel(*mapper.currentMap(), QStringLiteral("Submit"))->id;
+    // ...the model's inventory follows.
+    QVERIFY(QTest::qWaitFor(
+        [&] { return byLabel(*mapper.currentMap(), QStringLiteral("Sign out")) != nullptr; }, 15000));
+    const ZoneMapPtr map = mapper.currentMap();
+    QCOMPARE(byLabel(*map, QStringLiteral("Submit form"))->id, submit); // same place: same id, model's label
+    QVERIFY(byLabel(*map, QStringLiteral("Cancel")));                   // local zones the model missed stay
+    QVERIFY(!byLabel(*map, QStringLiteral("Ghost")));
+    QSignalSpy* spy = &events;
+    QList<SpatialEvent> tier2;
+    for (const SpatialEvent& e : ofKind(*spy, SpatialEvent::Kind::Analysis)) {
+        if (e.data.value(QStringLiteral("tier")).toInt() == 2)
+            tier2 << e;
+    }
+    QCOMPARE(tier2.size(), 1);
+    QCOMPARE(tier2.first().data.value(QStringLiteral("accepted")).toInt(), 2);
+    QCOMPARE(tier2.first().data.value(QStringLiteral("rejected")).toInt(), 1);
+    QCOMPARE(server.requestCount(), 1);
+}
+
+QTEST_MAIN(TestCanvasMapper)
+#include "tst_canvasmapper.moc"
