@@ -1,0 +1,86 @@
+#pragma once
+
+#include "platform/types.h"
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace ciu {
+
+// One command of the local planner's language (see README "Local planner commands"):
+//
+//   click OK                      double-click "File Manager"     right-click Notes
+//   middle-click X                triple-click X                  hover Submit  (also: move to X)
+//   type "hello" into Search      type "hello"                    press ctrl+s  (also: key ctrl+s)
+//   scroll down 3 in Results      scroll up                       drag "Item 1" to Trash
+//   wait for "Saved"              wait 2s   wait 500ms            launch xterm -e top
+//   check Subscribe               uncheck "Remember me"           select Blue in Color  (also: choose)
+//
+// Commands are joined by newlines, ';' or the word "then". Names are quoted ("…" or '…', \" escapes) or
+// bare words; a bare name ends at the next keyword of its command (into, in, to). "#z12" names a zone by
+// id. A line starting with "#" followed by a space is a comment. Keywords are case-insensitive.
+struct ScriptCommand
+{
+    enum class Verb : quint8
+    {
+        Click = 1,
+        DoubleClick,
+        RightClick,
+        MiddleClick,
+        TripleClick,
+        Hover,
+        Type,
+        Press,
+        Scroll,
+        Drag,
+        WaitFor,
+        Wait,
+        Launch,
+        Check,
+        Uncheck,
+        Select,
+    };
+
+    Verb verb = Verb::Click;
+    QString target;  // zone name (or "#id"); select: the dropdown; drag: the source
+    QString target2; // drag: the destination
+    QString text;    // type: text; press: keys; wait for: text; launch: command; select: the option
+    platform::ScrollDirection scrollDirection = platform::ScrollDirection::Down;
+    int amount = 0;     // scroll clicks (0: default)
+    int durationMs = 0; // wait
+    int position = 0;   // offset of the command in the script
+    QString source;     // the command's own text
+
+    // The command written back in the language's canonical form ("type \"x\" into Search").
+    QString toString() const;
+};
+
+struct ScriptError
+{
+    int position = 0; // 0-based offset in the script
+    int line = 1;     // 1-based
+    int column = 1;   // 1-based
+    QString message;
+    // "line 2, column 7: expected a key after \"press\""
+    QString toString() const;
+};
+
+struct ScriptParseResult
+{
+    QList<ScriptCommand> commands;
+    std::optional<ScriptError> error;
+    bool ok() const { return !error.has_value(); }
+};
+
+// Parses a whole script; stops at the first error.
+ScriptParseResult parseScript(const QString& script);
+QString toString(ScriptCommand::Verb verb);
+
+// Limits of the language.
+inline constexpr int kMaxScriptCommands = 500;
+inline constexpr int kMaxWaitMs = 100'000;
+inline constexpr int kMaxScrollClicks = 50;
+
+} // namespace ciu

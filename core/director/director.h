@@ -1,0 +1,174 @@
+#pragma once
+
+#include "core/director/directortypes.h"
+#include "core/director/planbackend.h"
+#include "core/director/safety/limits.h"
+#include "core/model/action.h"
+#include "core/model/frame.h"
+#include "core/model/sessionclock.h"
+#include "core/model/spatialevent.h"
+#include "core/model/zonemap.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QObject>
+#include <QTimer>
+
+#include <functional>
+#include <memory>
+
+namespace ciu {
+
+// The planning layer (seed 000 §3.4), a worker for the "director" thread. It works on structured data —
+// zone maps, spatial events, action results — asks its planner (local, zone-level model loop or the
+// classic screenshot loop) what to do, checks every proposed action (validation, zone existence,
+// confidence, risk, dry run, limits), hands it to the brush (actionRequested → onActionFinished),
+// verifies the result as the speed mode asks, and recovers from errors as the seed's table says:
+//
+//   zone not found      → analysisRequested (Tier 2), then re-plan
+//   wrong zone clicked  → undo (ctrl+z) or back (Escape), then re-plan
+//   zone state unexpected (disabled) → wait, retry, else let the planner find an alternative
+//   brush lost          → recalibrate (move to a known position), restart the step
+//   timeout / no change → re-execute once, then re-plan
+//   task impossible     → finished() with the explanation
+class Director final : public QObject
+{
+    Q_OBJECT
+public:
+    // Creates the planner for a task (the engine installs one that knows the providers).
+    using BackendFactory =
+        std::function<std::unique_ptr<PlanBackend>(const DirectorOptions&, QString* error)>;
+
+    explicit Director(QObject* parent = nullptr);
+    ~Director() override;
+
+    void setBackendFactory(BackendFactory factory) { m_factory = std::move(factory); }
+    void setSessionClock(const SessionClock& clock) { m_clock = clock; }
+
+    DirectorState state() const { return m_state; }
+    Plan plan() const;
+    DirectorUsage usage() const { return m_usage; }
+    SpeedMode speed() const { return m_speed.mode(); }
+    bool isRunning() const { return m_state != DirectorState::Idle && m_state != DirectorState::Finished; }
+
+public slots:
+    void startTask(const QString& task, const ciu::DirectorOptions& options);
+    void pause();
+    void resume();
+    void step(); // one action, then paused again
+    void stop();
+    void onZoneMap(const ciu::ZoneMapPtr& map);
+    void onEvent(const ciu::SpatialEvent& event);
+    void onFrame(const ciu::Frame& frame);
+    void onActionFinished(quint64 id, const ciu::ActionResult& result);
+    void answerConfirmation(quint64 id, bool approved);
+
+signals:
+    void actionRequested(quint64 id, const ciu::Action& action);
+    void planUpdated(const ciu::Plan& plan);
+    void eventOccurred(const ciu::SpatialEvent& event);
+    void decisionRecorded(const QJsonObject& record);
+    void confirmationRequested(quint64 id, const ciu::Action& action, const QString& reason);
+    void analysisRequested(const QString& reason);
+    void statusChanged(ciu::DirectorState state, const QString& detail);
+    void usageUpdated(const ciu::DirectorUsage& usage);
+    void finished(const ciu::TaskOutcome& outcome);
+
+private:
+    struct InFlight
+    {
+        quint64 id = 0;
+        ProposedAction proposed;
+        Action sent; // what went to the brush (a recovery may differ from proposed)
+        ZoneMapPtr mapBefore;
+        std::optional<Zone> target;
+        qint64 sentNs = 0;
+        bool recovery = false;   // an undo / recalibration move, not the planner's action
+        bool reexecuted = false; // the timeout row's one re-execution happened
+        bool recalibrated = false;
+        bool undone = false;
+    };
+    using MapPredicate = std::function<bool(const ZoneMap&)>;
+
+    enum class Recovery : quint8
+    {
+        None = 1,
+        Recalibrate,
+        Undo
+    };
+
+    void setState(DirectorState state, const QString& detail = {});
+    void scheduleProceed();
+    void proceed();
+    void requestDecision();
+    void onDecided(const ciu::Decision& decision);
+    void executeNext();
+    void runLocal(const ProposedAction& proposed);
+    void dispatch(InFlight flight);
+    void onActionTimeout();
+    void afterExecution(InFlight flight, const ActionResult& result);
+    void afterRecovery(const InFlight& recovery, const ActionResult& result);
+    void verify(InFlight flight, const ActionResult& result);
+    bool canReexecute(const InFlight& flight) const;
+    void finishAction(ActionOutcome outcome, bool cutBatch = false);
+    void skipRemaining(const QString& why);
+    void waitForMap(const MapPredicate& predicate, int timeoutMs, std::function<void(bool)> then);
+    void checkMapWaiter();
+    void finish(TaskOutcome::Result result, const QString& message);
+    void emitEvent(SpatialEvent::Kind kind, const QVariantMap& data, const QString& zoneId = {});
+    void emitInfo(const QString& what, const QString& message, QVariantMap data = {});
+    void emitError(const QString& what, const QString& message, QVariantMap data = {});
+    void record(const QString& type, QJsonObject record);
+    void escalate(const QString& reason);
+    void emitPlan();
+    ActionContext contextFor(const ProposedAction& proposed) const;
+    bool expectationMet(const ProposedAction& proposed, const ActionResult& result, const ZoneMapPtr& before,
+                        const ZoneMapPtr& after, QString* why) const;
+    std::unique_ptr<PlanBackend> defaultBackend(const DirectorOptions& options, QString* error) const;
+
+    BackendFactory m_factory;
+    SessionClock m_clock;
+    DirectorOptions m_options;
+    DirectorState m_state = DirectorState::Idle;
+    std::unique_ptr<PlanBackend> m_backend;
+    QString m_task;
+    SpeedPolicy m_speed;
+    safety::IterationBudget m_iterations;
+    safety::CostBudget m_cost;
+    DirectorUsage m_usage;
+
+    ZoneMapPtr m_map;
+    Frame m_lastFrame;
+    QPoint m_lastCursor;
+    QList<SpatialEvent> m_eventsSinceDecision;
+    QList<SpatialEvent> m_eventsSinceDispatch;
+
+    QList<ProposedAction> m_queue; // of the current decision, front = next
+    std::optional<InFlight> m_inFlight;
+    Recovery m_recovery = Recovery::None;
+    std::optional<InFlight> m_recoveryOf; // the action a recovery serves
+    QString m_recoveryReason;
+    int m_disabledWaits = 0;
+    quint64 m_generation = 0; // bumped when a task starts or ends: stale timers do nothing
+    TaskOutcome::Result m_result = TaskOutcome::Result::Failed;
+    quint64 m_nextActionId = 0;
+    bool m_awaitingDecision = false;
+    bool m_paused = false;
+    bool m_stepOnce = false;
+    bool m_proceedPending = false; // proceed() was held back by a pause
+    bool m_screenshotForNext = false;
+
+    struct Confirmation
+    {
+        quint64 id = 0;
+        InFlight flight;
+    };
+    std::optional<Confirmation> m_confirmation;
+
+    QTimer m_actionTimer;
+    QTimer m_waitTimer;
+    MapPredicate m_mapPredicate;
+    std::function<void(bool)> m_mapThen;
+};
+
+} // namespace ciu

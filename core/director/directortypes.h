@@ -1,0 +1,103 @@
+#pragma once
+
+#include "core/director/plan.h"
+#include "core/director/safety/actionguard.h"
+#include "core/director/speedmode.h"
+
+#include <QJsonObject>
+#include <QMetaType>
+#include <QString>
+
+namespace ciu {
+
+// How the Director runs a task.
+struct DirectorOptions
+{
+    enum class Loop : quint8
+    {
+        Zones = 1, // seed 000 §3.4: structured zone map, zone-level tools, screenshots only when needed
+        Classic,   // seed 002 / Anthropic's demo: a screenshot and a model call for every action
+    };
+
+    QString provider = QStringLiteral("local"); // local | anthropic | openai
+    QString model;                              // empty: the provider's default
+    Loop loop = Loop::Zones;
+    SpeedMode speed = SpeedMode::Medium;
+    bool dryRun = true; // the default for a new session (seed 004 DD-07)
+    int maxIterations = 20;
+    double maxCostUsd = 1.0; // negative: no limit
+    safety::ConfirmationMode confirmation = safety::ConfirmationMode::Refuse;
+    double minConfidence = 0.1;
+    int actionTimeoutMs = 15'000;    // the brush answers within this (plus the action's own duration)
+    int settleTimeoutMs = 1'500;     // how long a verification waits for the canvas to report
+    int reanalysisTimeoutMs = 6'000; // how long a re-analysis may take
+    int firstMapTimeoutMs = 8'000;   // how long to wait for the first zone map
+    int disabledRetries = 2;         // waits for a disabled zone to become enabled
+
+    QJsonObject toJson() const;
+};
+
+QString toString(DirectorOptions::Loop loop);
+
+enum class DirectorState : quint8
+{
+    Idle = 1,
+    Starting,   // waiting for the first zone map
+    Planning,   // the planner (or the model) decides
+    Executing,  // an action is with the brush
+    Verifying,  // waiting for the canvas after an action
+    Confirming, // waiting for a person to confirm a high-risk action
+    Recovering, // error-table recovery (re-analysis, undo, recalibration, retry)
+    Paused,
+    Finished,
+};
+QString toString(DirectorState state);
+
+// Usage of the session so far (seed 004 FR-27/28).
+struct DirectorUsage
+{
+    int modelCalls = 0;
+    qint64 inputTokens = 0;
+    qint64 outputTokens = 0;
+    double costUsd = 0;
+    int iterations = 0;
+    int maxIterations = 0;
+    double maxCostUsd = 0;
+    int actionsExecuted = 0;
+    int actionsRefused = 0;
+    int screenshotsSent = 0;
+    QJsonObject toJson() const;
+};
+
+struct TaskOutcome
+{
+    enum class Result : quint8
+    {
+        Completed = 1,
+        Failed,
+        Impossible,
+        Stopped,        // the user stopped it
+        IterationLimit, // max_iterations reached (never exceeded)
+        CostLimit,      // the cost limit reached
+    };
+    Result result = Result::Failed;
+    QString message; // summary or explanation
+    Plan plan;
+    DirectorUsage usage;
+    bool dryRun = true;
+    SpeedMode initialSpeed = SpeedMode::Medium;
+    SpeedMode finalSpeed = SpeedMode::Medium;
+    QString planner; // "local", "anthropic", "openai"
+    QString loop;    // "zones", "classic"
+
+    bool success() const { return result == Result::Completed; }
+    QJsonObject toJson() const;
+};
+QString toString(TaskOutcome::Result result);
+
+} // namespace ciu
+
+Q_DECLARE_METATYPE(ciu::DirectorOptions)
+Q_DECLARE_METATYPE(ciu::DirectorState)
+Q_DECLARE_METATYPE(ciu::DirectorUsage)
+Q_DECLARE_METATYPE(ciu::TaskOutcome)

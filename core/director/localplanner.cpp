@@ -1,0 +1,468 @@
+#include "core/director/localplanner.h"
+
+#include <QLoggingCategory>
+
+namespace ciu {
+
+Q_LOGGING_CATEGORY(lcLocalPlanner, "ciu.director.local")
+
+namespace {
+
+QString quoted(const QString& s)
+{
+    return QLatin1Char('"') + s + QLatin1Char('"');
+}
+
+bool labelsMatch(const QString& a, const QString& b)
+{
+    return ZoneResolver::normalize(a) == ZoneResolver::normalize(b) && !ZoneResolver::normalize(a).isEmpty();
+}
+
+Expectation expectFor(const Zone& zone)
+{
+    Expectation e;
+    switch (zone.type) {
+    case ZoneType::Dropdown:
+        e.kind = Expectation::Kind::AnyChange;
+        e.description = QStringLiteral("option list");
+        break;
+    case ZoneType::MenuItem:
+        e.kind = Expectation::Kind::AnyChange;
+        e.description = QStringLiteral("menu dropdown");
+        break;
+    case ZoneType::Tab:
+        e.kind = Expectation::Kind::AnyChange;
+        e.description = QStringLiteral("page switch");
+        break;
+    case ZoneType::CheckBox:
+        e.kind = Expectation::Kind::AnyChange;
+        e.description = QStringLiteral("check mark");
+        break;
+    default:
+        break;
+    }
+    return e;
+}
+
+} // namespace
+
+PlanStep LocalPlanner::planStepFor(const ScriptCommand& c)
+{
+    PlanStep s;
+    auto zoneStep = [&](const QString& label, const QString& verb) {
+        s.kind = PlanStep::Kind::ZoneAction;
+        s.zoneLabel = label;
+        s.verb = verb;
+    };
+    switch (c.verb) {
+    case ScriptCommand::Verb::Click:
+        zoneStep(c.target, QStringLiteral("click"));
+        break;
+    case ScriptCommand::Verb::DoubleClick:
+        zoneStep(c.target, QStringLiteral("double-click"));
+        break;
+    case ScriptCommand::Verb::RightClick:
+        zoneStep(c.target, QStringLiteral("right-click"));
+        break;
+    case ScriptCommand::Verb::MiddleClick:
+        zoneStep(c.target, QStringLiteral("middle-click"));
+        break;
+    case ScriptCommand::Verb::TripleClick:
+        zoneStep(c.target, QStringLiteral("triple-click"));
+        break;
+    case ScriptCommand::Verb::Hover:
+        zoneStep(c.target, QStringLiteral("hover"));
+        break;
+    case ScriptCommand::Verb::Check:
+        zoneStep(c.target, QStringLiteral("check"));
+        break;
+    case ScriptCommand::Verb::Uncheck:
+        zoneStep(c.target, QStringLiteral("uncheck"));
+        break;
+    case ScriptCommand::Verb::Type:
+        if (c.target.isEmpty()) {
+            s.description = QStringLiteral("Type %1").arg(quoted(c.text));
+        } else {
+            zoneStep(c.target, QStringLiteral("type %1").arg(quoted(c.text)));
+        }
+        break;
+    case ScriptCommand::Verb::Press:
+        s.description = QStringLiteral("Press %1").arg(c.text);
+        break;
+    case ScriptCommand::Verb::Scroll: {
+        const QString verb = QStringLiteral("scroll %1 %2")
+                                 .arg(platform::toString(c.scrollDirection))
+                                 .arg(c.amount > 0 ? c.amount : 3);
+        if (c.target.isEmpty())
+            s.description = QStringLiteral("Scroll %1 %2")
+                                .arg(platform::toString(c.scrollDirection))
+                                .arg(c.amount > 0 ? c.amount : 3);
+        else
+            zoneStep(c.target, verb);
+        break;
+    }
+    case ScriptCommand::Verb::Drag:
+        zoneStep(c.target, QStringLiteral("drag to %1").arg(quoted(c.target2)));
+        break;
+    case ScriptCommand::Verb::WaitFor:
+        s.kind = PlanStep::Kind::WaitForChange;
+        s.expectedChange = quoted(c.text);
+        break;
+    case ScriptCommand::Verb::Wait:
+        s.description = QStringLiteral("Wait %1 s").arg(double(c.durationMs) / 1000.0);
+        break;
+    case ScriptCommand::Verb::Launch:
+        s.description = QStringLiteral("Launch %1").arg(c.text);
+        break;
+    case ScriptCommand::Verb::Select:
+        zoneStep(c.target, QStringLiteral("select %1").arg(quoted(c.text)));
+        s.expectedChange = QStringLiteral("option list");
+        break;
+    }
+    return s;
+}
+
+bool LocalPlanner::begin(const QString& task, QString* error)
+{
+    const ScriptParseResult parsed = parseScript(task);
+    if (!parsed.ok()) {
+        if (error)
+            *error =
+                QStringLiteral("the local planner cannot read the task: %1").arg(parsed.error->toString());
+        return false;
+    }
+    m_commands = parsed.commands;
+    m_state = QList<StepState>(m_commands.size());
+    m_current = 0;
+    m_failure.clear();
+    m_plan = Plan();
+    m_plan.task = task.simplified();
+    for (const ScriptCommand& c : std::as_const(m_commands))
+        m_plan.steps.append(planStepFor(c));
+    m_plan.currentStep = m_commands.isEmpty() ? 0 : 1;
+    m_plan.status = Plan::Status::Executing;
+    emit planChanged();
+    return true;
+}
+
+void LocalPlanner::decide(const WorldState& world)
+{
+    static const ZoneMap empty;
+    const ZoneMap& map = world.map ? *world.map : empty;
+    emit decided(next(map));
+}
+
+Decision LocalPlanner::next(const ZoneMap& map)
+{
+    while (m_current < m_commands.size()) {
+        if (m_plan.steps[m_current].status == PlanStep::Status::Failed) {
+            m_plan.status = Plan::Status::Failed;
+            emit planChanged();
+            return {Decision::Kind::Failed, {}, m_failure};
+        }
+        m_plan.currentStep = m_current + 1;
+        m_plan.steps[m_current].status = PlanStep::Status::Running;
+        if (auto d = actionFor(m_current, map)) {
+            emit planChanged();
+            if (d->kind == Decision::Kind::Impossible || d->kind == Decision::Kind::Failed) {
+                m_plan.steps[m_current].status = PlanStep::Status::Failed;
+                m_plan.status = Plan::Status::Failed;
+                emit planChanged();
+            }
+            return *d;
+        }
+        // The step needed no action (already checked, already selected).
+    }
+    m_plan.status = Plan::Status::Completed;
+    emit planChanged();
+    return {Decision::Kind::Complete, {}, QStringLiteral("all %1 steps done").arg(m_commands.size())};
+}
+
+Decision LocalPlanner::act(ProposedAction action)
+{
+    action.planStep = m_current + 1;
+    return {Decision::Kind::Act, {action}, {}};
+}
+
+std::optional<Zone> LocalPlanner::resolveOrDecide(const QString& name, const ZoneMap& map,
+                                                  ZoneResolver::Purpose purpose,
+                                                  std::optional<Decision>* decision)
+{
+    const ZoneResolver::Result r = ZoneResolver::resolve(name, map, purpose);
+    StepState& st = m_state[m_current];
+    if (r.zone) {
+        PlanStep& step = m_plan.steps[m_current];
+        if (step.zoneId.isEmpty() || st.phase == 0) {
+            step.zoneId = r.zone->id;
+            step.zoneType = r.zone->type;
+        }
+        return r.zone;
+    }
+    if (r.ambiguous) {
+        *decision = Decision{
+            Decision::Kind::Impossible,
+            {},
+            QStringLiteral("step %1 (%2): %3").arg(m_current + 1).arg(m_commands[m_current].source, r.error)};
+        return std::nullopt;
+    }
+    // Zone not found: Tier 2 re-analysis, then re-plan (seed 000 §3.4 error table).
+    ++st.resolveAttempts;
+    if (st.resolveAttempts < kMaxResolveAttempts) {
+        *decision =
+            Decision{Decision::Kind::Reanalyze, {}, QStringLiteral("zone not found: %1").arg(r.error)};
+        return std::nullopt;
+    }
+    *decision = Decision{Decision::Kind::Impossible,
+                         {},
+                         QStringLiteral("step %1 (%2): %3 after %4 re-analyses")
+                             .arg(m_current + 1)
+                             .arg(m_commands[m_current].source, r.error)
+                             .arg(kMaxResolveAttempts - 1)};
+    return std::nullopt;
+}
+
+std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
+{
+    const ScriptCommand& c = m_commands[index];
+    StepState& st = m_state[index];
+    std::optional<Decision> decision;
+    ProposedAction p;
+    auto onZone = [&](Action::Type type, const Zone& z) {
+        p.action.type = type;
+        p.action.zoneId = z.id;
+        if (p.expect.kind == Expectation::Kind::None)
+            p.expect = expectFor(z);
+        return act(p);
+    };
+    auto skip = [&](const QString& why) {
+        qCDebug(lcLocalPlanner) << "step" << index + 1 << "needs no action:" << why;
+        m_plan.steps[index].description = why;
+        finishStep(index, PlanStep::Status::Skipped);
+        return std::nullopt;
+    };
+
+    switch (c.verb) {
+    case ScriptCommand::Verb::Click:
+    case ScriptCommand::Verb::DoubleClick:
+    case ScriptCommand::Verb::RightClick:
+    case ScriptCommand::Verb::MiddleClick:
+    case ScriptCommand::Verb::TripleClick:
+    case ScriptCommand::Verb::Hover: {
+        const auto z = resolveOrDecide(c.target, map, ZoneResolver::Purpose::Click, &decision);
+        if (!z)
+            return decision;
+        const Action::Type type = c.verb == ScriptCommand::Verb::Click         ? Action::Type::LeftClick
+                                  : c.verb == ScriptCommand::Verb::DoubleClick ? Action::Type::DoubleClick
+                                  : c.verb == ScriptCommand::Verb::RightClick  ? Action::Type::RightClick
+                                  : c.verb == ScriptCommand::Verb::MiddleClick ? Action::Type::MiddleClick
+                                  : c.verb == ScriptCommand::Verb::TripleClick ? Action::Type::TripleClick
+                                                                               : Action::Type::MouseMove;
+        if (type == Action::Type::RightClick) {
+            p.expect.kind = Expectation::Kind::AnyChange;
+            p.expect.description = QStringLiteral("context menu");
+        }
+        if (type == Action::Type::MouseMove)
+            p.undoable = false;
+        return onZone(type, *z);
+    }
+    case ScriptCommand::Verb::Check:
+    case ScriptCommand::Verb::Uncheck: {
+        const auto z = resolveOrDecide(c.target, map, ZoneResolver::Purpose::Toggle, &decision);
+        if (!z)
+            return decision;
+        const bool check = c.verb == ScriptCommand::Verb::Check;
+        if (check && z->state.testFlag(ZoneStateFlag::Checked))
+            return skip(QStringLiteral("\"%1\" is already checked").arg(z->label));
+        if (!check && z->state.testFlag(ZoneStateFlag::Unchecked))
+            return skip(QStringLiteral("\"%1\" is already unchecked").arg(z->label));
+        p.expect.kind = check ? Expectation::Kind::StateChecked : Expectation::Kind::StateUnchecked;
+        p.expect.description = check ? QStringLiteral("check mark") : QStringLiteral("cleared check mark");
+        p.undoable = false;
+        return onZone(Action::Type::LeftClick, *z);
+    }
+    case ScriptCommand::Verb::Type: {
+        if (!c.target.isEmpty() && st.phase == 0) {
+            const auto z = resolveOrDecide(c.target, map, ZoneResolver::Purpose::TypeInto, &decision);
+            if (!z)
+                return decision;
+            st.zoneId = z->id;
+            return onZone(Action::Type::LeftClick, *z); // focus the field
+        }
+        p.action.type = Action::Type::TypeText;
+        p.action.text = c.text;
+        p.expect.kind = Expectation::Kind::AnyChange;
+        p.expect.description = QStringLiteral("typed text");
+        return act(p);
+    }
+    case ScriptCommand::Verb::Press:
+        p.action.type = Action::Type::Key;
+        p.action.text = c.text;
+        return act(p);
+    case ScriptCommand::Verb::Scroll: {
+        p.action.type = Action::Type::Scroll;
+        p.action.scrollDirection = c.scrollDirection;
+        p.action.amount = c.amount > 0 ? c.amount : 3;
+        p.expect.kind = Expectation::Kind::AnyChange;
+        p.expect.description = QStringLiteral("scrolled content");
+        p.undoable = false;
+        if (c.target.isEmpty())
+            return act(p);
+        const auto z = resolveOrDecide(c.target, map, ZoneResolver::Purpose::Scroll, &decision);
+        if (!z)
+            return decision;
+        return onZone(Action::Type::Scroll, *z);
+    }
+    case ScriptCommand::Verb::Drag: {
+        const auto from = resolveOrDecide(c.target, map, ZoneResolver::Purpose::Click, &decision);
+        if (!from)
+            return decision;
+        const auto to = resolveOrDecide(c.target2, map, ZoneResolver::Purpose::Any, &decision);
+        if (!to)
+            return decision;
+        p.action.endZoneId = to->id;
+        p.expect.kind = Expectation::Kind::AnyChange;
+        p.expect.description = QStringLiteral("moved item");
+        return onZone(Action::Type::LeftClickDrag, *from);
+    }
+    case ScriptCommand::Verb::WaitFor:
+        p.action.type = Action::Type::WaitForChange;
+        p.action.text = c.text;
+        p.action.durationMs = c.durationMs;
+        p.expect.kind = Expectation::Kind::ZoneAppears;
+        p.expect.text = c.text;
+        p.expect.description = quoted(c.text);
+        p.checkpoint = true;
+        p.local = true;
+        p.undoable = false;
+        return act(p);
+    case ScriptCommand::Verb::Wait:
+        p.action.type = Action::Type::Wait;
+        p.action.durationMs = c.durationMs;
+        p.local = true;
+        p.undoable = false;
+        return act(p);
+    case ScriptCommand::Verb::Launch:
+        p.action.type = Action::Type::Launch;
+        p.action.text = c.text;
+        p.undoable = false;
+        return act(p);
+    case ScriptCommand::Verb::Select: {
+        if (st.phase == 0) {
+            const auto z = resolveOrDecide(c.target, map, ZoneResolver::Purpose::Dropdown, &decision);
+            if (!z)
+                return decision;
+            if (labelsMatch(z->label, c.text))
+                return skip(QStringLiteral("\"%1\" already shows \"%2\"").arg(c.target, c.text));
+            st.zoneId = z->id;
+            p.expect.kind = Expectation::Kind::AnyChange;
+            p.expect.description = QStringLiteral("option list");
+            p.undoable = false;
+            return onZone(Action::Type::LeftClick, *z);
+        }
+        if (st.phase == 1) {
+            // The open list: the option by name, never the dropdown itself (it shows the current value).
+            QList<Zone> zones;
+            for (const Zone& z : map.zones()) {
+                if (z.id != st.zoneId)
+                    zones.append(z);
+            }
+            const ZoneMap options(map.version(), map.tNs(), map.screenSize(), zones);
+            const auto r = ZoneResolver::resolve(c.text, options, ZoneResolver::Purpose::Option);
+            if (r.zone) {
+                st.phase = 3; // clicking the option finishes the step
+                p.undoable = false;
+                return onZone(Action::Type::LeftClick, *r.zone);
+            }
+            // Not visible as a zone: choose it with the keyboard in the open list.
+            qCDebug(lcLocalPlanner) << "option" << c.text << "not in the zone map; typing it:" << r.error;
+            p.action.type = Action::Type::TypeText;
+            p.action.text = c.text;
+            p.undoable = false;
+            return act(p);
+        }
+        p.action.type = Action::Type::Key;
+        p.action.text = QStringLiteral("Return");
+        p.undoable = false;
+        return act(p);
+    }
+    }
+    return decision;
+}
+
+void LocalPlanner::finishStep(int index, PlanStep::Status status)
+{
+    m_plan.steps[index].status = status;
+    if (index == m_current && status != PlanStep::Status::Failed)
+        ++m_current;
+    m_plan.currentStep = std::min(m_current + 1, int(m_commands.size()));
+    emit planChanged();
+}
+
+void LocalPlanner::report(const ProposedAction& action, const ActionOutcome& outcome)
+{
+    const int index = action.planStep - 1;
+    if (index != m_current || index < 0 || index >= m_commands.size())
+        return;
+    const ScriptCommand& c = m_commands[index];
+    StepState& st = m_state[index];
+    PlanStep& step = m_plan.steps[index];
+
+    const bool ok = outcome.status == ActionOutcome::Status::DryRun ||
+                    (outcome.status == ActionOutcome::Status::Executed && outcome.result.success);
+    if (ok && (!outcome.verificationFailed || action.action.type == Action::Type::TypeText ||
+               st.retries >= kMaxStepRetries)) {
+        // A text input that could not be verified is not typed twice; a step out of retries goes on.
+        ++st.phase;
+        int phases = 1;
+        if (c.verb == ScriptCommand::Verb::Type && !c.target.isEmpty())
+            phases = 2;
+        if (c.verb == ScriptCommand::Verb::Select)
+            phases = 3;
+        if (st.phase >= phases)
+            finishStep(index, PlanStep::Status::Done);
+        return;
+    }
+    if (outcome.status == ActionOutcome::Status::Refused ||
+        outcome.status == ActionOutcome::Status::Declined) {
+        if (outcome.retry && st.resolveAttempts < kMaxResolveAttempts) {
+            ++st.resolveAttempts;
+            st.phase = 0;
+            return;
+        }
+        m_failure =
+            QStringLiteral("step %1 (%2) was not executed: %3").arg(index + 1).arg(c.source, outcome.message);
+        finishStep(index, PlanStep::Status::Failed);
+        return;
+    }
+    // Failed, or executed without the expected change: re-plan the step from its first action.
+    ++st.retries;
+    if (st.retries <= kMaxStepRetries && (outcome.retry || outcome.verificationFailed)) {
+        st.phase = 0;
+        step.zoneId.clear();
+        return;
+    }
+    const QString why = outcome.message.isEmpty() ? outcome.result.error : outcome.message;
+    m_failure = QStringLiteral("step %1 (%2) failed: %3").arg(index + 1).arg(c.source, why);
+    finishStep(index, PlanStep::Status::Failed);
+}
+
+QString toString(ActionOutcome::Status status)
+{
+    switch (status) {
+    case ActionOutcome::Status::Executed:
+        return QStringLiteral("executed");
+    case ActionOutcome::Status::DryRun:
+        return QStringLiteral("dry_run");
+    case ActionOutcome::Status::Refused:
+        return QStringLiteral("refused");
+    case ActionOutcome::Status::Declined:
+        return QStringLiteral("declined");
+    case ActionOutcome::Status::Skipped:
+        return QStringLiteral("skipped");
+    case ActionOutcome::Status::Failed:
+        return QStringLiteral("failed");
+    }
+    return {};
+}
+
+} // namespace ciu

@@ -1,0 +1,145 @@
+#pragma once
+
+#include "core/director/plan.h"
+#include "core/director/speedmode.h"
+#include "core/model/action.h"
+#include "core/model/spatialevent.h"
+#include "core/model/zonemap.h"
+
+#include <QImage>
+#include <QJsonObject>
+#include <QObject>
+
+namespace ciu {
+
+// What the Director expects to see after an action (for verification and the error table).
+struct Expectation
+{
+    enum class Kind : quint8
+    {
+        None = 1,     // nothing in particular
+        AnyChange,    // some canvas change (typing, opening a dropdown or menu)
+        StateChecked, // the target check box ends checked
+        StateUnchecked,
+        ZoneAppears, // a zone labelled `text` appears
+    };
+    Kind kind = Kind::None;
+    QString text;
+    QString description; // "menu dropdown", "dialog" (the plan's wording)
+};
+
+// One action a planner proposes.
+struct ProposedAction
+{
+    Action action;
+    QString toolUseId;   // model planners: the tool_use to answer
+    QString toolName;    // the tool the model called ("click_zone", "computer")
+    int planStep = 0;    // 1-based step of the plan this belongs to (0: none)
+    QString focusZoneId; // typing: the zone that should receive the text (wrong-zone detection)
+    Expectation expect;
+    bool checkpoint = false; // a verification point the plan names (SPEED-MAX)
+    bool undoable = true;    // a wrong-zone recovery may press ctrl+z / Escape
+    // The Director answers it itself instead of sending it to the brush (screenshot, cursor position,
+    // wait for text, request re-analysis).
+    bool local = false;
+};
+
+// What became of a proposed action.
+struct ActionOutcome
+{
+    enum class Status : quint8
+    {
+        Executed = 1, // the brush executed it (see result.success)
+        DryRun,       // not executed: dry run
+        Refused,      // not executed: validation or safety refused it (message says why)
+        Declined,     // not executed: the person declined the confirmation
+        Skipped,      // not executed: an earlier action of the batch reached a verification point or failed
+        Failed,       // executed and failed, or the recovery gave up
+    };
+    Status status = Status::Executed;
+    ActionResult result;
+    QString message; // for the model's tool_result and the log
+    bool verificationFailed = false;
+    ZoneMapPtr mapAfter; // the zone map after the action settled
+    QImage screenshot;   // when the speed mode sends one to the model
+    bool retry = false;  // the Director suggests re-planning this step (zone missing, disabled, wrong zone)
+    bool isError() const
+    {
+        if (status == Status::DryRun)
+            return false;
+        return status != Status::Executed || !result.success;
+    }
+};
+
+QString toString(ActionOutcome::Status status);
+
+// A planner's answer to "what next?".
+struct Decision
+{
+    enum class Kind : quint8
+    {
+        Act = 1,    // run `actions` in order
+        Complete,   // the task is done (message: summary)
+        Impossible, // the task cannot be done here (message: explanation for the user)
+        Failed,     // the planner failed (message: error), e.g. a provider error or a parse error
+        Reanalyze,  // the planner needs a fresh zone map (message: reason) before deciding again
+    };
+    Kind kind = Kind::Act;
+    QList<ProposedAction> actions;
+    QString message;
+};
+
+// What a planner sees when it decides.
+struct WorldState
+{
+    ZoneMapPtr map;
+    QList<SpatialEvent> recentEvents; // since the last decision
+    QImage screenshot;                // only when the speed mode or the planner needs one
+    QSize screenSize;
+    SpeedMode speed = SpeedMode::Medium;
+    bool dryRun = true;
+};
+
+// Token usage and cost of one model call, as the Director accounts for it.
+struct CallUsage
+{
+    qint64 inputTokens = 0; // all input tokens (cached ones included)
+    qint64 outputTokens = 0;
+    double costUsd = 0;
+};
+
+// The part of the Director that decides: the offline local planner, the zone-level model loop, or the
+// classic screenshot-per-step loop. Lives on the Director's thread. decide() answers with decided(),
+// possibly later (network); report() tells it what became of every proposed action, in order, before
+// the next decide().
+class PlanBackend : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+
+    virtual QString name() const = 0;
+    virtual bool usesModel() const = 0;
+    // Prepares for a task. False with *error when the task cannot even be started (parse error, no key).
+    virtual bool begin(const QString& task, QString* error) = 0;
+    virtual void decide(const WorldState& world) = 0;
+    virtual void report(const ProposedAction& action, const ActionOutcome& outcome) = 0;
+    // Drops any call in flight (stop/pause); decided() will not follow for it.
+    virtual void cancel() {}
+    // The plan as far as the backend knows it.
+    virtual Plan plan() const = 0;
+    // Whether the next decide() needs a screenshot in WorldState (classic loop: always).
+    virtual bool wantsScreenshot() const { return false; }
+
+signals:
+    void decided(const ciu::Decision& decision);
+    // One model call finished: the record for director.jsonl (prompt summary, reply, usage; images are
+    // referenced, never embedded; never the key) and its usage.
+    void modelCalled(const QJsonObject& record, const ciu::CallUsage& usage);
+    void planChanged();
+};
+
+} // namespace ciu
+
+Q_DECLARE_METATYPE(ciu::Decision)
+Q_DECLARE_METATYPE(ciu::CallUsage)

@@ -1,0 +1,59 @@
+#include "core/director/safety/actionguard.h"
+
+namespace ciu::safety {
+
+GuardVerdict checkAction(const Action& action, const ZoneMap* map, const GuardOptions& options,
+                         const QString& windowTitle, const QString& windowClass)
+{
+    GuardVerdict v;
+    ActionLimits limits = options.limits;
+    if (limits.screenSize.isEmpty() && map)
+        limits.screenSize = map->screenSize();
+    if (const QString invalid = validate(action, limits); !invalid.isEmpty()) {
+        v.kind = GuardVerdict::Kind::Invalid;
+        v.reason = invalid;
+        return v;
+    }
+    RiskContext context;
+    context.windowTitle = windowTitle;
+    context.windowClass = windowClass;
+    for (const QString* id : {&action.zoneId, &action.endZoneId}) {
+        if (id->isEmpty())
+            continue;
+        const Zone* z = map ? map->find(*id) : nullptr;
+        if (!z) {
+            v.kind = GuardVerdict::Kind::ZoneMissing;
+            v.reason = QStringLiteral("zone \"%1\" does not exist in the current zone map").arg(*id);
+            return v;
+        }
+        if (z->confidence < options.minConfidence) {
+            v.kind = GuardVerdict::Kind::LowConfidence;
+            v.reason = QStringLiteral("zone \"%1\" has confidence %2, below the minimum %3")
+                           .arg(*id)
+                           .arg(z->confidence, 0, 'f', 2)
+                           .arg(options.minConfidence, 0, 'f', 2);
+            return v;
+        }
+        if (action.point && id == &action.zoneId &&
+            !QRect(QPoint(0, 0), z->bounds.size()).contains(*action.point)) {
+            v.kind = GuardVerdict::Kind::Invalid;
+            v.reason = QStringLiteral("offset (%1, %2) lies outside zone \"%3\"")
+                           .arg(action.point->x())
+                           .arg(action.point->y())
+                           .arg(*id);
+            return v;
+        }
+        (id == &action.zoneId ? context.target : context.target2) = z;
+    }
+    // Raw coordinates: judge the zone under the point.
+    if (!context.target && action.point && map)
+        context.target = map->zoneAt(*action.point);
+    v.risk = RiskAssessor::assess(action, context);
+    if (v.risk.isHigh()) {
+        v.kind = GuardVerdict::Kind::NeedsConfirmation;
+        v.reason = v.risk.summary();
+    }
+    return v;
+}
+
+} // namespace ciu::safety

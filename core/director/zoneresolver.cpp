@@ -1,0 +1,226 @@
+#include "core/director/zoneresolver.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace ciu {
+namespace {
+
+double typeBonus(const Zone& zone, ZoneResolver::Purpose purpose)
+{
+    const bool interactive = zone.isInteractive();
+    switch (purpose) {
+    case ZoneResolver::Purpose::Click:
+        return interactive ? 0.06 : 0.0;
+    case ZoneResolver::Purpose::TypeInto:
+        return zone.type == ZoneType::TextField ? 0.1 : interactive ? 0.03 : 0.0;
+    case ZoneResolver::Purpose::Toggle:
+        return zone.type == ZoneType::CheckBox ? 0.1 : interactive ? 0.03 : 0.0;
+    case ZoneResolver::Purpose::Dropdown:
+        return zone.type == ZoneType::Dropdown ? 0.1 : interactive ? 0.03 : 0.0;
+    case ZoneResolver::Purpose::Option:
+        return zone.type == ZoneType::MenuItem ? 0.08 : interactive ? 0.05 : 0.0;
+    case ZoneResolver::Purpose::Scroll:
+        return zone.type == ZoneType::ScrollArea ? 0.1 : interactive ? 0.03 : 0.0;
+    case ZoneResolver::Purpose::Any:
+        return interactive ? 0.02 : 0.0;
+    }
+    return 0;
+}
+
+QString describe(const Zone& z)
+{
+    return QStringLiteral("%1 %2 \"%3\" at (%4, %5)")
+        .arg(z.id, toString(z.type), z.label)
+        .arg(z.center().x())
+        .arg(z.center().y());
+}
+
+// The field a static label names: the nearest text field or dropdown to its right on the same row, or
+// just below it.
+std::optional<Zone> fieldForLabel(const Zone& label, const ZoneMap& map)
+{
+    const Zone* best = nullptr;
+    int bestDistance = 0;
+    const QRect l = label.bounds;
+    for (const Zone& z : map.zones()) {
+        if (z.type != ZoneType::TextField && z.type != ZoneType::Dropdown)
+            continue;
+        const QRect f = z.bounds;
+        int distance = -1;
+        const bool sameRow = f.top() <= l.center().y() && f.bottom() >= l.center().y();
+        if (sameRow && f.left() >= l.left() + l.width() / 2)
+            distance = f.left() - l.right();
+        const bool below = f.top() >= l.center().y() &&
+                           f.top() - l.bottom() <= 2 * std::max(l.height(), 10) && f.left() <= l.right() &&
+                           f.right() >= l.left();
+        if (distance < 0 && below)
+            distance = f.top() - l.bottom();
+        if (distance < 0 || distance > 400)
+            continue;
+        if (!best || distance < bestDistance) {
+            best = &z;
+            bestDistance = distance;
+        }
+    }
+    if (best)
+        return *best;
+    return std::nullopt;
+}
+
+} // namespace
+
+QString ZoneResolver::normalize(const QString& label)
+{
+    QString s = label.toLower();
+    s.remove(QLatin1Char('&'));
+    QString out;
+    out.reserve(s.size());
+    for (const QChar c : std::as_const(s))
+        out += c.isLetterOrNumber() ? c : QChar(QLatin1Char(' '));
+    return out.simplified();
+}
+
+int ZoneResolver::editDistance(const QString& a, const QString& b)
+{
+    const qsizetype n = a.size();
+    const qsizetype m = b.size();
+    std::vector<int> previous(size_t(m + 1));
+    std::vector<int> current(size_t(m + 1));
+    for (qsizetype j = 0; j <= m; ++j)
+        previous[size_t(j)] = int(j);
+    for (qsizetype i = 1; i <= n; ++i) {
+        current[0] = int(i);
+        for (qsizetype j = 1; j <= m; ++j) {
+            const int cost = a.at(i - 1) == b.at(j - 1) ? 0 : 1;
+            current[size_t(j)] = std::min(
+                {previous[size_t(j)] + 1, current[size_t(j - 1)] + 1, previous[size_t(j - 1)] + cost});
+        }
+        std::swap(previous, current);
+    }
+    return previous[size_t(m)];
+}
+
+double ZoneResolver::similarity(const QString& query, const QString& label)
+{
+    const QString q = normalize(query);
+    const QString l = normalize(label);
+    if (q.isEmpty() || l.isEmpty())
+        return 0;
+    if (q == l)
+        return 1.0;
+    auto ratio = [](const QString& a, const QString& b) {
+        const qsizetype longest = std::max(a.size(), b.size());
+        return longest == 0 ? 1.0 : 1.0 - double(editDistance(a, b)) / double(longest);
+    };
+    double best = ratio(q, l);
+    // Every word of the query appears among the label's words (fuzzily): "Save" in "Save As…" scores lower
+    // than an exact "Save", "File Manager" matches "File Manager (3)".
+    const QStringList qt = q.split(QLatin1Char(' '));
+    const QStringList lt = l.split(QLatin1Char(' '));
+    double sum = 0;
+    bool all = true;
+    for (const QString& w : qt) {
+        double wordBest = 0;
+        for (const QString& x : lt)
+            wordBest = std::max(wordBest, ratio(w, x));
+        all = all && wordBest >= 0.75;
+        sum += wordBest;
+    }
+    if (all) {
+        const double coverage = double(qt.size()) / double(std::max(qt.size(), lt.size()));
+        best = std::max(best, (sum / double(qt.size())) * (0.8 + 0.12 * coverage));
+    }
+    return std::min(best, 0.99);
+}
+
+ZoneResolver::Result ZoneResolver::resolve(const QString& name, const ZoneMap& map, Purpose purpose)
+{
+    Result r;
+    const QString trimmed = name.trimmed();
+    if (trimmed.startsWith(QLatin1Char('#')) && trimmed.size() > 1 && !trimmed.contains(QLatin1Char(' '))) {
+        const QString id = trimmed.mid(1);
+        if (const Zone* z = map.find(id)) {
+            r.zone = *z;
+            r.score = 1;
+            return r;
+        }
+        r.error = QStringLiteral("no zone has the id \"%1\" (the map has %2 zones)").arg(id).arg(map.size());
+        return r;
+    }
+    if (normalize(trimmed).isEmpty()) {
+        r.error = QStringLiteral("\"%1\" is not a usable zone name").arg(name);
+        return r;
+    }
+
+    std::vector<Candidate> all;
+    for (const Zone& z : map.zones()) {
+        const double s = similarity(trimmed, z.label);
+        if (s <= 0)
+            continue;
+        // The type preference ranks matches; it never makes a poor label match good enough.
+        all.push_back({z, s >= kMinScore ? s + typeBonus(z, purpose) : s});
+    }
+    std::stable_sort(all.begin(), all.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+
+    // A static text zone lying inside a matching interactive zone is the same control (the OCR'd caption
+    // of a button): keep only the control.
+    std::vector<Candidate> matches;
+    for (const Candidate& c : all) {
+        if (c.score < kMinScore)
+            continue;
+        bool inner = false;
+        if (!c.zone.isInteractive()) {
+            for (const Candidate& o : all) {
+                if (o.score >= kMinScore && o.zone.isInteractive() && o.zone.bounds.contains(c.zone.bounds))
+                    inner = true;
+            }
+        }
+        if (!inner)
+            matches.push_back(c);
+    }
+    for (qsizetype i = 0; i < qsizetype(all.size()) && r.candidates.size() < 5; ++i)
+        r.candidates.append(all[size_t(i)]);
+
+    if (matches.empty()) {
+        QStringList closest;
+        for (const Candidate& c : std::as_const(r.candidates)) {
+            if (c.score >= 0.3)
+                closest << describe(c.zone);
+        }
+        r.error = closest.isEmpty() ? QStringLiteral("no zone matches \"%1\"").arg(trimmed)
+                                    : QStringLiteral("no zone matches \"%1\"; closest: %2")
+                                          .arg(trimmed, closest.mid(0, 3).join(QStringLiteral("; ")));
+        return r;
+    }
+    r.candidates.clear();
+    for (qsizetype i = 0; i < qsizetype(matches.size()) && i < 5; ++i)
+        r.candidates.append(matches[size_t(i)]);
+
+    const Candidate& best = matches.front();
+    if (matches.size() > 1 && best.score - matches[1].score < kTieMargin) {
+        QStringList tied;
+        for (const Candidate& c : matches) {
+            if (best.score - c.score < kTieMargin)
+                tied << describe(c.zone);
+        }
+        r.ambiguous = true;
+        r.error = QStringLiteral("\"%1\" is ambiguous: %2 (name one by id, e.g. \"#%3\")")
+                      .arg(trimmed, tied.join(QStringLiteral("; ")), best.zone.id);
+        return r;
+    }
+    r.zone = best.zone;
+    r.score = best.score;
+    if (purpose == Purpose::TypeInto && best.zone.type == ZoneType::Static) {
+        if (auto field = fieldForLabel(best.zone, map))
+            r.zone = *field;
+    }
+    if (purpose == Purpose::Dropdown && best.zone.type == ZoneType::Static) {
+        if (auto field = fieldForLabel(best.zone, map); field && field->type == ZoneType::Dropdown)
+            r.zone = *field;
+    }
+    return r;
+}
+
+} // namespace ciu

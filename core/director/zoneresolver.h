@@ -1,0 +1,58 @@
+#pragma once
+
+#include "core/model/zonemap.h"
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace ciu {
+
+// Resolves a name a person (or the local planner) uses for a zone against the zone labels of a ZoneMap:
+// case-insensitive, tolerant of OCR slips (normalized edit distance, token match), preferring exact
+// matches and interactive zones of the kind the verb needs. "#z12" names a zone by id.
+class ZoneResolver
+{
+public:
+    // What the caller is going to do with the zone: zones of the preferred types win ties.
+    enum class Purpose : quint8
+    {
+        Click = 1, // any interactive zone
+        TypeInto,  // text fields (a static label resolves to the field beside or below it)
+        Toggle,    // check boxes
+        Dropdown,  // dropdowns
+        Option,    // an item of an open list or menu
+        Scroll,    // scroll areas
+        Any,       // static text too (wait for "Saved")
+    };
+
+    struct Candidate
+    {
+        Zone zone;
+        double score = 0; // 0..1 label similarity plus the type preference
+    };
+
+    struct Result
+    {
+        std::optional<Zone> zone;
+        QString error; // set when zone is empty: missing or ambiguous, with candidates
+        bool ambiguous = false;
+        QList<Candidate> candidates; // best first (at most 5)
+        double score = 0;
+    };
+
+    static Result resolve(const QString& name, const ZoneMap& map, Purpose purpose = Purpose::Click);
+
+    // Label similarity in 0..1 (1: equal after normalisation).
+    static double similarity(const QString& query, const QString& label);
+    // Lower case, '&' mnemonics and trailing ':' / '…' removed, punctuation to spaces, spaces collapsed.
+    static QString normalize(const QString& label);
+    // Levenshtein distance.
+    static int editDistance(const QString& a, const QString& b);
+
+    static constexpr double kMinScore = 0.72;
+    static constexpr double kTieMargin = 0.03;
+};
+
+} // namespace ciu

@@ -1,0 +1,477 @@
+// The local planner: the command language (parsing, errors with positions), name resolution against
+// zone labels (fuzzy, preferences, ambiguity, missing), and the step-by-step decisions.
+
+#include "core/director/commandscript.h"
+#include "core/director/localplanner.h"
+#include "core/director/zoneresolver.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace ciu;
+
+class TestLocalPlanner : public QObject
+{
+    Q_OBJECT
+private slots:
+    void parse_data();
+    void parse();
+    void separators();
+    void parseErrors_data();
+    void parseErrors();
+    void similarity_data();
+    void similarity();
+    void resolve_data();
+    void resolve();
+    void ambiguous();
+    void missing();
+    void byId();
+    void formSequence();
+    void checkAlreadyChecked();
+    void selectWithoutVisibleOption();
+    void missingZoneReanalyzesThenGivesUp();
+    void failedActionRetriesThenFails();
+    void dryRunOutcomesAdvance();
+};
+
+namespace {
+
+Zone zone(const QString& id, ZoneType type, const QString& label, QRect bounds,
+          ZoneState state = ZoneStateFlag::Enabled)
+{
+    Zone z;
+    z.id = id;
+    z.type = type;
+    z.label = label;
+    z.bounds = bounds;
+    z.state = state;
+    z.confidence = 0.9;
+    return z;
+}
+
+// A map like the fixture app's main page.
+ZoneMap formMap(ZoneState subscribeState = ZoneStateFlag::Enabled)
+{
+    return ZoneMap(
+        1, 0, QSize(1280, 800),
+        {zone(QStringLiteral("z1"), ZoneType::Static, QStringLiteral("Name:"), QRect(20, 60, 50, 20)),
+         zone(QStringLiteral("z2"), ZoneType::TextField, QString(), QRect(90, 58, 300, 24)),
+         zone(QStringLiteral("z3"), ZoneType::Static, QStringLiteral("Color:"), QRect(20, 120, 50, 20)),
+         zone(QStringLiteral("z4"), ZoneType::Dropdown, QStringLiteral("Red"), QRect(90, 118, 300, 24)),
+         zone(QStringLiteral("z5"), ZoneType::CheckBox, QStringLiteral("Subscribe"), QRect(20, 200, 120, 22),
+              subscribeState),
+         zone(QStringLiteral("z6"), ZoneType::CheckBox, QStringLiteral("Remember me"),
+              QRect(150, 200, 140, 22)),
+         zone(QStringLiteral("z7"), ZoneType::Button, QStringLiteral("OK"), QRect(20, 500, 80, 30)),
+         zone(QStringLiteral("z8"), ZoneType::Button, QStringLiteral("Cancel"), QRect(110, 500, 80, 30)),
+         zone(QStringLiteral("z9"), ZoneType::Button, QStringLiteral("Submit"), QRect(200, 500, 80, 30)),
+         zone(QStringLiteral("z10"), ZoneType::Static, QStringLiteral("Submit"), QRect(215, 505, 50, 20)),
+         zone(QStringLiteral("z11"), ZoneType::ScrollArea, QStringLiteral("Items"), QRect(700, 60, 200, 500)),
+         zone(QStringLiteral("z12"), ZoneType::MenuItem, QStringLiteral("File"), QRect(0, 0, 40, 20)),
+         zone(QStringLiteral("z13"), ZoneType::Static, QStringLiteral("File Manager"),
+              QRect(300, 300, 90, 20)),
+         zone(QStringLiteral("z14"), ZoneType::Button, QStringLiteral("Open Dialog"),
+              QRect(290, 500, 110, 30))});
+}
+
+Decision decideOnce(LocalPlanner& planner, const ZoneMap& map)
+{
+    QSignalSpy spy(&planner, &PlanBackend::decided);
+    WorldState w;
+    w.map = std::make_shared<const ZoneMap>(map);
+    planner.decide(w);
+    if (spy.size() != 1)
+        return {Decision::Kind::Failed, {}, QStringLiteral("no decision")};
+    return spy.first().first().value<Decision>();
+}
+
+ActionOutcome ok()
+{
+    ActionOutcome o;
+    o.status = ActionOutcome::Status::Executed;
+    o.result.success = true;
+    o.result.changeObserved = true;
+    return o;
+}
+
+} // namespace
+
+void TestLocalPlanner::parse_data()
+{
+    QTest::addColumn<QString>("script");
+    QTest::addColumn<QString>("canonical");
+    QTest::newRow("click bare") << "click OK"
+                                << "click \"OK\"";
+    QTest::newRow("click on the") << "click on the Submit"
+                                  << "click \"Submit\"";
+    QTest::newRow("click multi-word") << "Click File Manager"
+                                      << "click \"File Manager\"";
+    QTest::newRow("double-click quoted") << "double-click \"File Manager\""
+                                         << "double-click \"File Manager\"";
+    QTest::newRow("right-click") << "right-click Notes"
+                                 << "right-click \"Notes\"";
+    QTest::newRow("triple-click") << "triple-click 'Name'"
+                                  << "triple-click \"Name\"";
+    QTest::newRow("hover") << "hover Submit"
+                           << "hover \"Submit\"";
+    QTest::newRow("move to") << "move to Submit"
+                             << "hover \"Submit\"";
+    QTest::newRow("type into") << "type \"hello\" into Search"
+                               << "type \"hello\" into \"Search\"";
+    QTest::newRow("type into quoted") << "type 'a \"b\"' into \"Search box\""
+                                      << "type \"a \\\"b\\\"\" into \"Search box\"";
+    QTest::newRow("type bare words") << "type hello world into Search"
+                                     << "type \"hello world\" into \"Search\"";
+    QTest::newRow("type only") << "type \"x\""
+                               << "type \"x\"";
+    QTest::newRow("escape") << "type \"say \\\"hi\\\"\""
+                            << "type \"say \\\"hi\\\"\"";
+    QTest::newRow("press") << "press ctrl+s"
+                           << "press ctrl+s";
+    QTest::newRow("press two combos") << "press ctrl+a Delete"
+                                      << "press ctrl+a Delete";
+    QTest::newRow("key alias") << "key Return"
+                               << "press Return";
+    QTest::newRow("scroll in") << "scroll down 3 in Results"
+                               << "scroll down 3 in \"Results\"";
+    QTest::newRow("scroll plain") << "scroll up"
+                                  << "scroll up";
+    QTest::newRow("scroll times") << "scroll left 2 times"
+                                  << "scroll left 2";
+    QTest::newRow("drag") << "drag \"Item 1\" to Trash"
+                          << "drag \"Item 1\" to \"Trash\"";
+    QTest::newRow("drag bare") << "drag Item 1 to Trash Can"
+                               << "drag \"Item 1\" to \"Trash Can\"";
+    QTest::newRow("wait for text") << "wait for \"Saved\""
+                                   << "wait for \"Saved\"";
+    QTest::newRow("wait seconds") << "wait 2s"
+                                  << "wait 2000ms";
+    QTest::newRow("wait spaced") << "wait 1.5 seconds"
+                                 << "wait 1500ms";
+    QTest::newRow("wait ms") << "wait 500ms"
+                             << "wait 500ms";
+    QTest::newRow("wait for seconds") << "wait for 3s"
+                                      << "wait 3000ms";
+    QTest::newRow("launch") << "launch xterm -e top"
+                            << "launch xterm -e top";
+    QTest::newRow("check") << "check Subscribe"
+                           << "check \"Subscribe\"";
+    QTest::newRow("uncheck") << "uncheck \"Remember me\""
+                             << "uncheck \"Remember me\"";
+    QTest::newRow("select") << "select Blue in Color"
+                            << "select \"Blue\" in \"Color\"";
+    QTest::newRow("choose from") << "choose \"Dark Blue\" from \"Color\""
+                                 << "select \"Dark Blue\" in \"Color\"";
+    QTest::newRow("zone id") << "click #z12"
+                             << "click \"#z12\"";
+}
+
+void TestLocalPlanner::parse()
+{
+    QFETCH(QString, script);
+    QFETCH(QString, canonical);
+    const ScriptParseResult r = parseScript(script);
+    QVERIFY2(r.ok(), qPrintable(r.error ? r.error->toString() : QString()));
+    QCOMPARE(r.commands.size(), 1);
+    QCOMPARE(r.commands.first().toString(), canonical);
+    // The canonical form parses to the same command.
+    const ScriptParseResult again = parseScript(canonical);
+    QVERIFY(again.ok());
+    QCOMPARE(again.commands.first().toString(), canonical);
+}
+
+void TestLocalPlanner::separators()
+{
+    const ScriptParseResult r =
+        parseScript(QStringLiteral("# fill the form\n  type \"Ada\" into Name; check Subscribe then select "
+                                   "Blue in Color\n\nclick \"then\"\n"));
+    QVERIFY(r.ok());
+    QCOMPARE(r.commands.size(), 4);
+    QCOMPARE(int(r.commands[0].verb), int(ScriptCommand::Verb::Type));
+    QCOMPARE(int(r.commands[1].verb), int(ScriptCommand::Verb::Check));
+    QCOMPARE(int(r.commands[2].verb), int(ScriptCommand::Verb::Select));
+    QCOMPARE(r.commands[3].target, QStringLiteral("then"));
+    QCOMPARE(r.commands[1].source, QStringLiteral("check Subscribe"));
+    QCOMPARE(r.commands[1].position, 40);
+}
+
+void TestLocalPlanner::parseErrors_data()
+{
+    QTest::addColumn<QString>("script");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QString>("fragment");
+    QTest::newRow("empty") << "" << 1 << 1 << "no commands";
+    QTest::newRow("only comments") << "# nothing\n" << 1 << 1 << "no commands";
+    QTest::newRow("unknown verb") << "click OK\nfrobnicate X" << 2 << 1 << "unknown command \"frobnicate\"";
+    QTest::newRow("click without name") << "click" << 1 << 6 << "zone name";
+    QTest::newRow("unterminated") << "click OK; type \"abc" << 1 << 16 << "unterminated";
+    QTest::newRow("bad key") << "press ctrl+nosuchkey" << 1 << 7 << "bad key";
+    QTest::newRow("press nothing") << "press" << 1 << 6 << "key";
+    QTest::newRow("scroll direction") << "scroll sideways" << 1 << 8 << "up, down";
+    QTest::newRow("scroll amount") << "scroll down 500" << 1 << 13 << "1..50";
+    QTest::newRow("drag without to") << "drag A" << 1 << 7 << "\"to\"";
+    QTest::newRow("drag without dest") << "drag A to" << 1 << 10 << "destination";
+    QTest::newRow("wait bad") << "wait forever and ever" << 1 << 6 << "forever";
+    QTest::newRow("wait too long") << "wait 500s" << 1 << 6 << "limited";
+    QTest::newRow("select without in") << "select Blue" << 1 << 12 << "\"in\"";
+    QTest::newRow("trailing words") << "check Subscribe \"now\"" << 1 << 17 << "unexpected";
+    QTest::newRow("empty quoted name") << "click \"\"" << 1 << 7 << "empty";
+    QTest::newRow("launch nothing") << "launch" << 1 << 7 << "program";
+    QTest::newRow("type into nothing") << "type \"x\" into" << 1 << 14 << "zone name";
+}
+
+void TestLocalPlanner::parseErrors()
+{
+    QFETCH(QString, script);
+    QFETCH(int, line);
+    QFETCH(int, column);
+    QFETCH(QString, fragment);
+    const ScriptParseResult r = parseScript(script);
+    QVERIFY(!r.ok());
+    QVERIFY2(r.error->message.contains(fragment), qPrintable(r.error->message));
+    QCOMPARE(r.error->line, line);
+    QCOMPARE(r.error->column, column);
+    QVERIFY(r.error->toString().startsWith(QStringLiteral("line %1, column %2: ").arg(line).arg(column)));
+}
+
+void TestLocalPlanner::similarity_data()
+{
+    QTest::addColumn<QString>("query");
+    QTest::addColumn<QString>("label");
+    QTest::addColumn<bool>("matches");
+    QTest::newRow("exact") << "OK"
+                           << "OK" << true;
+    QTest::newRow("case") << "submit"
+                          << "SUBMIT" << true;
+    QTest::newRow("mnemonic and colon") << "Name"
+                                        << "&Name:" << true;
+    QTest::newRow("ocr slip") << "Subscribe"
+                              << "Subscrlbe" << true;
+    QTest::newRow("ocr drop") << "Remember me"
+                              << "Remembr me" << true;
+    QTest::newRow("token in longer label") << "Manager"
+                                           << "File Manager" << true;
+    QTest::newRow("different") << "OK"
+                               << "No" << false;
+    QTest::newRow("prefix is not a word") << "Blue"
+                                          << "Bluetooth settings" << false;
+    QTest::newRow("empty label") << "OK"
+                                 << "" << false;
+}
+
+void TestLocalPlanner::similarity()
+{
+    QFETCH(QString, query);
+    QFETCH(QString, label);
+    QFETCH(bool, matches);
+    const double s = ZoneResolver::similarity(query, label);
+    QVERIFY2((s >= ZoneResolver::kMinScore) == matches, qPrintable(QString::number(s)));
+}
+
+void TestLocalPlanner::resolve_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("purpose");
+    QTest::addColumn<QString>("id");
+    QTest::newRow("button") << "OK" << int(ZoneResolver::Purpose::Click) << "z7";
+    QTest::newRow("case-insensitive") << "cancel" << int(ZoneResolver::Purpose::Click) << "z8";
+    QTest::newRow("button over its caption") << "Submit" << int(ZoneResolver::Purpose::Click) << "z9";
+    QTest::newRow("label names the field") << "Name" << int(ZoneResolver::Purpose::TypeInto) << "z2";
+    QTest::newRow("label names the dropdown") << "Color" << int(ZoneResolver::Purpose::Dropdown) << "z4";
+    QTest::newRow("check box") << "subscribe" << int(ZoneResolver::Purpose::Toggle) << "z5";
+    QTest::newRow("fuzzy") << "Remembr me" << int(ZoneResolver::Purpose::Toggle) << "z6";
+    QTest::newRow("scroll area") << "items" << int(ZoneResolver::Purpose::Scroll) << "z11";
+    QTest::newRow("exact beats token") << "File" << int(ZoneResolver::Purpose::Click) << "z12";
+    QTest::newRow("two words") << "open dialog" << int(ZoneResolver::Purpose::Click) << "z14";
+}
+
+void TestLocalPlanner::resolve()
+{
+    QFETCH(QString, name);
+    QFETCH(int, purpose);
+    QFETCH(QString, id);
+    const auto r = ZoneResolver::resolve(name, formMap(), ZoneResolver::Purpose(purpose));
+    QVERIFY2(r.zone, qPrintable(r.error));
+    QCOMPARE(r.zone->id, id);
+}
+
+void TestLocalPlanner::ambiguous()
+{
+    const ZoneMap map(
+        1, 0, QSize(800, 600),
+        {zone(QStringLiteral("a"), ZoneType::Button, QStringLiteral("OK"), QRect(10, 10, 50, 20)),
+         zone(QStringLiteral("b"), ZoneType::Button, QStringLiteral("Ok"), QRect(300, 300, 50, 20)),
+         zone(QStringLiteral("c"), ZoneType::Button, QStringLiteral("Cancel"), QRect(400, 300, 50, 20))});
+    const auto r = ZoneResolver::resolve(QStringLiteral("ok"), map);
+    QVERIFY(!r.zone);
+    QVERIFY(r.ambiguous);
+    QVERIFY2(r.error.contains(QStringLiteral("ambiguous")), qPrintable(r.error));
+    QVERIFY(r.error.contains(QStringLiteral("a button \"OK\"")));
+    QVERIFY(r.error.contains(QStringLiteral("b button \"Ok\"")));
+    QVERIFY(!r.error.contains(QStringLiteral("Cancel")));
+    QVERIFY(r.error.contains(QStringLiteral("#")));
+}
+
+void TestLocalPlanner::missing()
+{
+    const auto r =
+        ZoneResolver::resolve(QStringLiteral("Subscribe now"), formMap(), ZoneResolver::Purpose::Toggle);
+    QVERIFY(!r.zone);
+    QVERIFY(!r.ambiguous);
+    QVERIFY2(r.error.contains(QStringLiteral("no zone matches \"Subscribe now\"")), qPrintable(r.error));
+    QVERIFY2(r.error.contains(QStringLiteral("closest")) && r.error.contains(QStringLiteral("Subscribe")),
+             qPrintable(r.error));
+    const auto none = ZoneResolver::resolve(QStringLiteral("Xylophone"), formMap());
+    QVERIFY(!none.zone);
+    QVERIFY(none.error.contains(QStringLiteral("no zone matches")));
+    const auto empty = ZoneResolver::resolve(QStringLiteral("OK"), ZoneMap());
+    QVERIFY(!empty.zone);
+    const auto junk = ZoneResolver::resolve(QStringLiteral("!!!"), formMap());
+    QVERIFY(junk.error.contains(QStringLiteral("not a usable")));
+}
+
+void TestLocalPlanner::byId()
+{
+    const auto r = ZoneResolver::resolve(QStringLiteral("#z5"), formMap());
+    QVERIFY(r.zone);
+    QCOMPARE(r.zone->label, QStringLiteral("Subscribe"));
+    const auto bad = ZoneResolver::resolve(QStringLiteral("#z99"), formMap());
+    QVERIFY(!bad.zone);
+    QVERIFY(bad.error.contains(QStringLiteral("z99")));
+}
+
+void TestLocalPlanner::formSequence()
+{
+    LocalPlanner planner;
+    QString error;
+    QVERIFY(planner.begin(
+        QStringLiteral("type \"Ada\" into Name; check Subscribe; select Blue in Color; click Submit"),
+        &error));
+    QCOMPARE(planner.plan().steps.size(), 4);
+    QCOMPARE(planner.plan().steps[0].text(), QStringLiteral("Navigate to zone \"Name\" \u2192 type \"Ada\""));
+
+    ZoneMap map = formMap();
+    auto expectAction = [&](Action::Type type, const QString& zoneId, const QString& text = {}) {
+        const Decision d = decideOnce(planner, map);
+        QCOMPARE(int(d.kind), int(Decision::Kind::Act));
+        QCOMPARE(d.actions.size(), 1);
+        QCOMPARE(int(d.actions[0].action.type), int(type));
+        QCOMPARE(d.actions[0].action.zoneId, zoneId);
+        QCOMPARE(d.actions[0].action.text, text);
+        planner.report(d.actions[0], ok());
+    };
+    expectAction(Action::Type::LeftClick, QStringLiteral("z2"));
+    QVERIFY(planner.plan().steps[0].zoneType == ZoneType::TextField);
+    expectAction(Action::Type::TypeText, QString(), QStringLiteral("Ada"));
+    QCOMPARE(int(planner.plan().steps[0].status), int(PlanStep::Status::Done));
+    expectAction(Action::Type::LeftClick, QStringLiteral("z5"));
+    expectAction(Action::Type::LeftClick, QStringLiteral("z4")); // opens the list
+    // The list is open: its items are zones now.
+    QList<Zone> zones = map.zones();
+    zones.append(
+        zone(QStringLiteral("z20"), ZoneType::MenuItem, QStringLiteral("Red"), QRect(90, 142, 300, 20)));
+    zones.append(
+        zone(QStringLiteral("z21"), ZoneType::MenuItem, QStringLiteral("Green"), QRect(90, 162, 300, 20)));
+    zones.append(
+        zone(QStringLiteral("z22"), ZoneType::MenuItem, QStringLiteral("Blue"), QRect(90, 182, 300, 20)));
+    map = ZoneMap(2, 0, map.screenSize(), zones);
+    expectAction(Action::Type::LeftClick, QStringLiteral("z22"));
+    QCOMPARE(int(planner.plan().steps[2].status), int(PlanStep::Status::Done));
+    expectAction(Action::Type::LeftClick, QStringLiteral("z9"));
+    const Decision done = decideOnce(planner, map);
+    QCOMPARE(int(done.kind), int(Decision::Kind::Complete));
+    QCOMPARE(int(planner.plan().status), int(Plan::Status::Completed));
+    QCOMPARE(planner.plan().count(PlanStep::Status::Done), 4);
+}
+
+void TestLocalPlanner::checkAlreadyChecked()
+{
+    LocalPlanner planner;
+    QString error;
+    QVERIFY(planner.begin(QStringLiteral("check Subscribe then click OK"), &error));
+    const Decision d = decideOnce(planner, formMap(ZoneStateFlag::Enabled | ZoneStateFlag::Checked));
+    QCOMPARE(int(d.kind), int(Decision::Kind::Act));
+    QCOMPARE(d.actions[0].action.zoneId, QStringLiteral("z7")); // the check box needed nothing
+    QCOMPARE(int(planner.plan().steps[0].status), int(PlanStep::Status::Skipped));
+}
+
+void TestLocalPlanner::selectWithoutVisibleOption()
+{
+    LocalPlanner planner;
+    QString error;
+    QVERIFY(planner.begin(QStringLiteral("select Blue in Color"), &error));
+    const ZoneMap map = formMap();
+    Decision d = decideOnce(planner, map);
+    QCOMPARE(d.actions[0].action.zoneId, QStringLiteral("z4"));
+    planner.report(d.actions[0], ok());
+    d = decideOnce(planner, map); // no option zones: the keyboard picks it
+    QCOMPARE(int(d.actions[0].action.type), int(Action::Type::TypeText));
+    QCOMPARE(d.actions[0].action.text, QStringLiteral("Blue"));
+    planner.report(d.actions[0], ok());
+    d = decideOnce(planner, map);
+    QCOMPARE(int(d.actions[0].action.type), int(Action::Type::Key));
+    QCOMPARE(d.actions[0].action.text, QStringLiteral("Return"));
+    planner.report(d.actions[0], ok());
+    QCOMPARE(int(decideOnce(planner, map).kind), int(Decision::Kind::Complete));
+}
+
+void TestLocalPlanner::missingZoneReanalyzesThenGivesUp()
+{
+    LocalPlanner planner;
+    QString error;
+    QVERIFY(planner.begin(QStringLiteral("click Frobnicate"), &error));
+    for (int i = 1; i < LocalPlanner::kMaxResolveAttempts; ++i) {
+        const Decision d = decideOnce(planner, formMap());
+        QCOMPARE(int(d.kind), int(Decision::Kind::Reanalyze));
+        QVERIFY(d.message.contains(QStringLiteral("Frobnicate")));
+    }
+    const Decision d = decideOnce(planner, formMap());
+    QCOMPARE(int(d.kind), int(Decision::Kind::Impossible));
+    QVERIFY2(d.message.contains(QStringLiteral("no zone matches \"Frobnicate\"")), qPrintable(d.message));
+    QCOMPARE(int(planner.plan().status), int(Plan::Status::Failed));
+}
+
+void TestLocalPlanner::failedActionRetriesThenFails()
+{
+    LocalPlanner planner;
+    QString error;
+    QVERIFY(planner.begin(QStringLiteral("click OK"), &error));
+    ActionOutcome failed;
+    failed.status = ActionOutcome::Status::Executed;
+    failed.result.success = false;
+    failed.result.error = QStringLiteral("xtest refused");
+    failed.retry = true;
+    for (int i = 0; i <= LocalPlanner::kMaxStepRetries; ++i) {
+        const Decision d = decideOnce(planner, formMap());
+        QCOMPARE(int(d.kind), int(Decision::Kind::Act));
+        planner.report(d.actions[0], failed);
+    }
+    const Decision d = decideOnce(planner, formMap());
+    QCOMPARE(int(d.kind), int(Decision::Kind::Failed));
+    QVERIFY2(d.message.contains(QStringLiteral("xtest refused")), qPrintable(d.message));
+}
+
+void TestLocalPlanner::dryRunOutcomesAdvance()
+{
+    LocalPlanner planner;
+    QString error;
+    QVERIFY(!planner.begin(QStringLiteral("click"), &error));
+    QVERIFY(error.contains(QStringLiteral("line 1")));
+    QVERIFY(planner.begin(QStringLiteral("press ctrl+s; wait 1s; launch xterm"), &error));
+    ActionOutcome dry;
+    dry.status = ActionOutcome::Status::DryRun;
+    dry.result.success = true;
+    QList<Action::Type> types;
+    for (;;) {
+        const Decision d = decideOnce(planner, ZoneMap());
+        if (d.kind != Decision::Kind::Act)
+            break;
+        types << d.actions[0].action.type;
+        planner.report(d.actions[0], dry);
+    }
+    QVERIFY(types == (QList<Action::Type>{Action::Type::Key, Action::Type::Wait, Action::Type::Launch}));
+}
+
+QTEST_GUILESS_MAIN(TestLocalPlanner)
+#include "tst_localplanner.moc"
