@@ -4,6 +4,7 @@ namespace ciu::bench {
 
 // One declaration per benchmark file.
 int runGrabBenchmark(const Context& context, Reporter& out);
+int runCaptureBenchmark(const Context& context, Reporter& out);
 int runRecordBenchmark(const Context& context, Reporter& out);
 int runSeekBenchmark(const Context& context, Reporter& out);
 int runCanvasBenchmark(const Context& context, Reporter& out);
@@ -13,6 +14,9 @@ const QList<Benchmark>& benchmarks()
     static const QList<Benchmark> list = {
         {QStringLiteral("grab"), QStringLiteral("ms per full-screen grab and per 300x40 region grab"),
          &runGrabBenchmark},
+        {QStringLiteral("capture"),
+         QStringLiteral("capture + Tier 0 per-frame cost and CPU % at 20/30 fps (args: mode= seconds= fps= idle= animate=)"),
+         &runCaptureBenchmark},
         {QStringLiteral("canvas"),
          QStringLiteral("cold full local analysis vs the tesseract CLI, Tier 1 update of a button and of an 800x600 dialog (args: [SCREENSHOT.png])"),
          &runCanvasBenchmark},
