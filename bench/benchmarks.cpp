@@ -7,6 +7,7 @@ int runGrabBenchmark(const Context& context, Reporter& out);
 int runCaptureBenchmark(const Context& context, Reporter& out);
 int runRecordBenchmark(const Context& context, Reporter& out);
 int runSeekBenchmark(const Context& context, Reporter& out);
+int runBrushBenchmark(const Context& context, Reporter& out);
 int runCanvasBenchmark(const Context& context, Reporter& out);
 
 const QList<Benchmark>& benchmarks()
@@ -17,6 +18,8 @@ const QList<Benchmark>& benchmarks()
         {QStringLiteral("capture"),
          QStringLiteral("capture + Tier 0 per-frame cost and CPU % at 20/30 fps (args: mode= seconds= fps= idle= animate=)"),
          &runCaptureBenchmark},
+        {QStringLiteral("brush"), QStringLiteral("hit test with 1,000 zones, cursor to zone_enter latency, local click on the fixture app"),
+         &runBrushBenchmark},
         {QStringLiteral("canvas"),
          QStringLiteral("cold full local analysis vs the tesseract CLI, Tier 1 update of a button and of an 800x600 dialog (args: [SCREENSHOT.png])"),
          &runCanvasBenchmark},
