@@ -50,3 +50,81 @@ inline double meanAbsDiff(const QImage& a, const QImage& b)
 }
 
 } // namespace ciu::test
+
+// (appended) A small recorded session for the exporter and viewer tests.
+#include "core/replay/sessionwriter.h"
+
+namespace ciu::test {
+
+struct SmallSession
+{
+    QString path;
+    QList<qint64> frameTimesNs; // of frames 0..n-1
+    QSize size{320, 240};
+};
+
+// 3 s: 60 frames (every 50 ms from 100 ms), cursor every 20 ms, one zone map with a button and a password
+// field, a click event, a typing action, a Director decision and a model call, one key frame.
+inline SmallSession writeSmallSession(const QString& folder)
+{
+    using namespace ciu::replay;
+    SmallSession s;
+    SessionWriterOptions o;
+    o.sessionPath = folder;
+    o.task = QStringLiteral("press OK");
+    o.maxFrameLagMs = 0;
+    o.metadataIntervalMs = 0;
+    o.keyFrameIntervalMs = 500;
+    SessionWriter writer(o);
+    writer.start();
+    Zone ok;
+    ok.id = QStringLiteral("ok");
+    ok.type = ZoneType::Button;
+    ok.label = QStringLiteral("OK");
+    ok.bounds = QRect(200, 180, 80, 30);
+    Zone password;
+    password.id = QStringLiteral("pw");
+    password.type = ZoneType::TextField;
+    password.bounds = QRect(20, 180, 120, 30);
+    password.isPassword = true;
+    writer.onZoneMap(std::make_shared<const ZoneMap>(1, 50'000'000, s.size, QList<Zone>{ok, password}));
+    for (int n = 0; n < 60; ++n) {
+        const qint64 t = 100'000'000 + qint64(n) * 50'000'000;
+        writer.onFrame(Frame{quint64(n + 1), t, syntheticFrame(s.size, n), {}});
+        s.frameTimesNs << t;
+        if (n == 20)
+            writer.writeKeyFrame(Frame{quint64(n + 1), t, syntheticFrame(s.size, n), {}},
+                                 QStringLiteral("tier2"));
+    }
+    for (int i = 0; i < 150; ++i)
+        writer.onCursor(
+            CursorSample{qint64(i) * 20'000'000, QPoint(2 * i, 100 + i / 3), QStringLiteral("left_ptr")});
+    SpatialEvent click;
+    click.kind = SpatialEvent::Kind::ZoneClick;
+    click.tNs = 1'200'000'000;
+    click.zoneId = QStringLiteral("ok");
+    writer.onEvent(click);
+    Action type;
+    type.type = Action::Type::TypeText;
+    type.zoneId = QStringLiteral("pw");
+    type.text = QStringLiteral("secret-password");
+    ActionResult r;
+    r.success = true;
+    r.startNs = 2'000'000'000;
+    writer.onAction(type, r);
+    writer.onDirectorRecord(QJsonObject{{QStringLiteral("t_ns"), 800'000'000.0},
+                                        {QStringLiteral("type"), QStringLiteral("decision")},
+                                        {QStringLiteral("decision"), QStringLiteral("click the OK button")}});
+    writer.onDirectorRecord(
+        QJsonObject{{QStringLiteral("t_ns"), 1'000'000'000.0},
+                    {QStringLiteral("type"), QStringLiteral("model_call")},
+                    {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), 1500},
+                                                          {QStringLiteral("output_tokens"), 80},
+                                                          {QStringLiteral("cost_usd"), 0.0123}}}});
+    writer.setOutcome(QStringLiteral("completed"), QStringLiteral("pressed OK"));
+    writer.stop();
+    s.path = writer.sessionPath();
+    return s;
+}
+
+} // namespace ciu::test

@@ -242,7 +242,7 @@ void TestTimelineMapping::formatTime_data()
     QTest::newRow("tenths") << 65 * kSec + 250 * kMs << 500 * kMs << "1:05.2";
     QTest::newRow("hundredths") << 5 * kSec + 250 * kMs << 50 * kMs << "0:05.25";
     QTest::newRow("ms") << 5 * kSec + 257 * kMs << 5 * kMs << "0:05.257";
-    QTest::newRow("sub-ms") << 1'500'000 + 250'000 << qint64(500'000) << "1.75 ms";
+    QTest::newRow("sub-ms") << qint64(1'750'000) << qint64(500'000) << QStringLiteral("1.75 ms");
     QTest::newRow("negative") << -3 * kSec << kSec << "-0:03";
     QTest::newRow("an hour") << 3700 * kSec << kSec << "61:40";
 }

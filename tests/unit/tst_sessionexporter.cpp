@@ -1,0 +1,158 @@
+// Session exports: the self-contained HTML report and the MP4 with the overlay burned in.
+
+#include "core/model/metatypes.h"
+#include "core/replay/sessionexporter.h"
+#include "core/replay/sessionreader.h"
+#include "core/replay/videodecoder.h"
+#include "replaytestutil.h"
+
+#include <QFile>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ciu;
+using namespace ciu::replay;
+
+class TestSessionExporter : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void html();
+    void htmlWithProblems();
+    void mp4WithOverlay();
+    void cancel();
+    void errors();
+
+private:
+    QTemporaryDir m_dir;
+    test::SmallSession m_session;
+};
+
+void TestSessionExporter::initTestCase()
+{
+    registerMetaTypes();
+    m_session = test::writeSmallSession(m_dir.filePath(QStringLiteral("session")));
+}
+
+void TestSessionExporter::html()
+{
+    SessionReader reader;
+    QVERIFY(reader.open(m_session.path));
+    const QString file = m_dir.filePath(QStringLiteral("report.html"));
+    qint64 lastDone = 0, lastTotal = 0;
+    QString error;
+    QVERIFY2(exportHtmlReport(reader, file, &error,
+                              [&](qint64 done, qint64 total) {
+                                  lastDone = done;
+                                  lastTotal = total;
+                                  return true;
+                              }),
+             qPrintable(error));
+    QCOMPARE(lastDone, lastTotal);
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString html = QString::fromUtf8(f.readAll());
+    QVERIFY(html.startsWith(QStringLiteral("<!DOCTYPE html>")));
+    QVERIFY(html.contains(QStringLiteral("press OK")));            // task
+    QVERIFY(html.contains(QStringLiteral("click the OK button"))); // decision
+    QVERIFY(html.contains(QStringLiteral("$0.0123")));             // cost
+    QVERIFY(html.contains(QStringLiteral("1500 in, 80 out")));     // tokens
+    QVERIFY(html.contains(QStringLiteral("zone_click")));          // steps
+    QVERIFY(!html.contains(QStringLiteral("secret-password")));    // masked when recorded
+    // Self-contained: the key frame is embedded, nothing is loaded from elsewhere.
+    const QRegularExpression img(
+        QStringLiteral("<img [^>]*src=\"data:image/jpeg;base64,([A-Za-z0-9+/=]+)\""));
+    const auto match = img.match(html);
+    QVERIFY(match.hasMatch());
+    QImage embedded;
+    QVERIFY(embedded.loadFromData(QByteArray::fromBase64(match.captured(1).toLatin1()), "JPEG"));
+    QCOMPARE(embedded.size(), m_session.size);
+    // The zones are drawn on it: the OK button's outline is blue-ish, unlike the frame there.
+    const QImage original = test::syntheticFrame(m_session.size, 20);
+    const QColor drawn = embedded.pixelColor(240, 180);
+    const QColor plain = original.pixelColor(240, 180);
+    QVERIFY2(qAbs(drawn.blue() - drawn.red()) > qAbs(plain.blue() - plain.red()) + 20,
+             qPrintable(QStringLiteral("%1 vs %2").arg(drawn.name(), plain.name())));
+    QVERIFY(!html.contains(QStringLiteral("src=\"http")));
+}
+
+void TestSessionExporter::htmlWithProblems()
+{
+    QTemporaryDir dir;
+    QFile::copy(m_session.path + QStringLiteral("/events.jsonl"),
+                dir.filePath(QStringLiteral("events.jsonl")));
+    SessionReader reader;
+    QVERIFY(reader.open(dir.path())); // only events: everything else missing
+    QString error;
+    const QString file = dir.filePath(QStringLiteral("r.html"));
+    QVERIFY2(exportHtmlReport(reader, file, &error), qPrintable(error));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString html = QString::fromUtf8(f.readAll());
+    QVERIFY(html.contains(QStringLiteral("Problems reading this session")));
+    QVERIFY(html.contains(QStringLiteral("metadata.json is missing")));
+}
+
+void TestSessionExporter::mp4WithOverlay()
+{
+    SessionReader reader;
+    QVERIFY(reader.open(m_session.path));
+    const QString file = m_dir.filePath(QStringLiteral("overlay.mp4"));
+    QString error;
+    int calls = 0;
+    QVERIFY2(exportOverlayVideo(reader, file, &error, [&](qint64, qint64) { return ++calls > 0; }),
+             qPrintable(error));
+    QVERIFY(calls >= 60);
+    VideoDecoder decoder;
+    QVERIFY2(decoder.open(file), qPrintable(decoder.errorString()));
+    QCOMPARE(decoder.size(), m_session.size);
+    qint64 pts = -1;
+    const qint64 t = m_session.frameTimesNs.at(30);
+    const QImage exported = decoder.frameAt(t / 1'000'000, &pts);
+    QCOMPARE(pts * 1'000'000, t);
+    const QImage original = test::syntheticFrame(m_session.size, 30);
+    // Mostly the same picture...
+    QVERIFY(test::meanAbsDiff(exported, original) < 20.0);
+    // ...with the zone outline and the cursor drawn in.
+    const QColor outline = exported.pixelColor(240, 180);
+    const QColor plain = original.pixelColor(240, 180);
+    QVERIFY2(qAbs(outline.blue() - outline.red()) > qAbs(plain.blue() - plain.red()) + 20,
+             qPrintable(QStringLiteral("%1 vs %2").arg(outline.name(), plain.name())));
+    const CursorSample cursor = *reader.cursorAt(t);
+    const QColor atCursor = exported.pixelColor(cursor.pos);
+    QVERIFY2(atCursor.red() > 150 && atCursor.green() < 150, qPrintable(atCursor.name()));
+}
+
+void TestSessionExporter::cancel()
+{
+    SessionReader reader;
+    QVERIFY(reader.open(m_session.path));
+    const QString file = m_dir.filePath(QStringLiteral("cancelled.mp4"));
+    QString error;
+    QVERIFY(!exportOverlayVideo(reader, file, &error, [](qint64 done, qint64) { return done < 500; }));
+    QVERIFY(error.contains(QStringLiteral("cancel")));
+    QVERIFY(!QFile::exists(file));
+}
+
+void TestSessionExporter::errors()
+{
+    QTemporaryDir dir;
+    QFile::copy(m_session.path + QStringLiteral("/cursor.jsonl"),
+                dir.filePath(QStringLiteral("cursor.jsonl")));
+    SessionReader reader;
+    QVERIFY(reader.open(dir.path()));
+    QString error;
+    QVERIFY(!exportOverlayVideo(reader, dir.filePath(QStringLiteral("x.mp4")), &error));
+    QVERIFY(error.contains(QStringLiteral("no readable video")));
+    SessionReader good;
+    QVERIFY(good.open(m_session.path));
+    QVERIFY(!exportHtmlReport(good, QStringLiteral("/nonexistent-dir/r.html"), &error));
+    QVERIFY(error.contains(QStringLiteral("cannot write")));
+    QVERIFY(!exportOverlayVideo(good, QStringLiteral("/nonexistent-dir/r.mp4"), &error));
+    QVERIFY(!error.isEmpty());
+}
+
+QTEST_MAIN(TestSessionExporter)
+#include "tst_sessionexporter.moc"
