@@ -41,15 +41,12 @@ void ZoneMap::buildIndex()
     }
 }
 
-QList<int> ZoneMap::candidates(QPoint p) const
+const std::vector<int>* ZoneMap::cellAt(QPoint p) const
 {
-    QList<int> result = m_outside;
-    if (m_cols > 0 && p.x() >= 0 && p.y() >= 0 && p.x() < m_screenSize.width() && p.y() < m_screenSize.height()) {
-        const auto& cell = m_cells[size_t(p.y() / m_cellSize) * size_t(m_cols) + size_t(p.x() / m_cellSize)];
-        for (const int i : cell)
-            result << i;
-    }
-    return result;
+    if (m_cols > 0 && p.x() >= 0 && p.y() >= 0 && p.x() < m_screenSize.width() &&
+        p.y() < m_screenSize.height())
+        return &m_cells[size_t(p.y() / m_cellSize) * size_t(m_cols) + size_t(p.x() / m_cellSize)];
+    return nullptr;
 }
 
 const Zone* ZoneMap::find(const QString& id) const
@@ -60,11 +57,18 @@ const Zone* ZoneMap::find(const QString& id) const
 
 QList<const Zone*> ZoneMap::zonesAt(QPoint p) const
 {
+    // Iterates the point's grid cell and the zones outside the screen in place (no candidate copy).
     QList<const Zone*> result;
-    for (const int i : candidates(p)) {
+    auto consider = [&](int i) {
         const Zone& z = m_zones.at(i);
         if (z.bounds.contains(p) && !result.contains(&z))
             result << &z;
+    };
+    for (const int i : m_outside)
+        consider(i);
+    if (const std::vector<int>* cell = cellAt(p)) {
+        for (const int i : *cell)
+            consider(i);
     }
     // Outermost first: larger area first, then by depth of the parent chain.
     std::stable_sort(result.begin(), result.end(), [](const Zone* a, const Zone* b) {
@@ -77,15 +81,21 @@ const Zone* ZoneMap::zoneAt(QPoint p) const
 {
     const Zone* best = nullptr;
     qint64 bestArea = 0;
-    for (const int i : candidates(p)) {
+    auto consider = [&](int i) {
         const Zone& z = m_zones.at(i);
         if (!z.bounds.contains(p))
-            continue;
+            return;
         const qint64 area = qint64(z.bounds.width()) * z.bounds.height();
         if (!best || area < bestArea) {
             best = &z;
             bestArea = area;
         }
+    };
+    for (const int i : m_outside)
+        consider(i);
+    if (const std::vector<int>* cell = cellAt(p)) {
+        for (const int i : *cell)
+            consider(i);
     }
     return best;
 }
@@ -93,6 +103,26 @@ const Zone* ZoneMap::zoneAt(QPoint p) const
 QList<const Zone*> ZoneMap::zonesIntersecting(const QRect& rect) const
 {
     QList<const Zone*> result;
+    const QRect screen(QPoint(0, 0), m_screenSize);
+    const QRect r = rect.normalized();
+    // Small rectangles on the screen use the grid; the result keeps the map's order either way.
+    if (m_cols > 0 && screen.contains(r) &&
+        qint64(r.width()) * r.height() <= qint64(m_screenSize.width()) * m_screenSize.height() / 16) {
+        std::vector<int> indices(m_outside.cbegin(), m_outside.cend());
+        for (int cy = r.top() / m_cellSize; cy <= r.bottom() / m_cellSize; ++cy) {
+            for (int cx = r.left() / m_cellSize; cx <= r.right() / m_cellSize; ++cx) {
+                const auto& cell = m_cells[size_t(cy) * size_t(m_cols) + size_t(cx)];
+                indices.insert(indices.end(), cell.cbegin(), cell.cend());
+            }
+        }
+        std::sort(indices.begin(), indices.end());
+        indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+        for (const int i : indices) {
+            if (m_zones.at(i).bounds.intersects(rect))
+                result << &m_zones.at(i);
+        }
+        return result;
+    }
     for (const Zone& z : m_zones) {
         if (z.bounds.intersects(rect))
             result << &z;

@@ -36,7 +36,7 @@ public:
 
 private:
     void buildIndex();
-    QList<int> candidates(QPoint p) const;
+    const std::vector<int>* cellAt(QPoint p) const;  // the grid cell of an on-screen point
 
     quint64 m_version = 0;
     qint64 m_tNs = 0;

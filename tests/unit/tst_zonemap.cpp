@@ -93,6 +93,17 @@ void TestZoneMap::matchesBruteForce()
         }
         const Zone* actual = map.zoneAt(p);
         QCOMPARE(actual ? actual->id : QString(), expected ? expected->id : QString());
+        // Rectangle queries (grid-accelerated when small and on the screen) keep the map's order.
+        const QRect rect(p - QPoint(rng.bounded(300), rng.bounded(200)), QSize(1 + rng.bounded(400), 1 + rng.bounded(200)));
+        QStringList expectedIds;
+        for (const Zone& z : zones) {
+            if (z.bounds.intersects(rect))
+                expectedIds << z.id;
+        }
+        QStringList actualIds;
+        for (const Zone* z : map.zonesIntersecting(rect))
+            actualIds << z->id;
+        QCOMPARE(actualIds, expectedIds);
     }
 }
 
