@@ -88,8 +88,11 @@ X11Connection::X11Connection(xcb_connection_t* c, xcb_screen_t* screen, QString 
 
 X11Connection::~X11Connection()
 {
-    if (m_c)
+    if (m_c) {
+        if (m_probeWindow != XCB_NONE && !xcb_connection_has_error(m_c))
+            xcb_destroy_window(m_c, m_probeWindow);
         xcb_disconnect(m_c);
+    }
 }
 
 std::unique_ptr<X11Connection> X11Connection::open(const QString& displayName, QString* error)
@@ -203,6 +206,43 @@ bool X11Connection::sync()
         return false;
     Reply<xcb_get_input_focus_reply_t> r(xcb_get_input_focus_reply(m_c, xcb_get_input_focus(m_c), nullptr));
     return r != nullptr && isAlive();
+}
+
+bool X11Connection::syncWithWindowManager(int timeoutMs)
+{
+    if (!isAlive())
+        return false;
+    // The manager answers _NET_REQUEST_FRAME_EXTENTS for a window of ours by setting _NET_FRAME_EXTENTS
+    // on it, after everything queued before the request.
+    const xcb_atom_t request = atom("_NET_REQUEST_FRAME_EXTENTS");
+    const auto supported = property(root(), atom("_NET_SUPPORTED"), XCB_ATOM_ATOM);
+    if (!supported || !supported->values32().contains(request))
+        return false;
+    if (m_probeWindow == XCB_NONE) {
+        m_probeWindow = xcb_generate_id(m_c);
+        const quint32 mask = XCB_EVENT_MASK_PROPERTY_CHANGE;
+        xcb_create_window(m_c, XCB_COPY_FROM_PARENT, m_probeWindow, root(), -10, -10, 1, 1, 0,
+                          XCB_WINDOW_CLASS_INPUT_ONLY, XCB_COPY_FROM_PARENT, XCB_CW_EVENT_MASK, &mask);
+    }
+    const xcb_atom_t extents = atom("_NET_FRAME_EXTENTS");
+    xcb_client_message_event_t event{};
+    event.response_type = XCB_CLIENT_MESSAGE;
+    event.format = 32;
+    event.window = m_probeWindow;
+    event.type = request;
+    xcb_send_event(m_c, 0, root(), XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY,
+                   reinterpret_cast<const char*>(&event));
+    const auto answer = waitForEvent(
+        [&](const xcb_generic_event_t* e) {
+            if ((e->response_type & 0x7f) != XCB_PROPERTY_NOTIFY)
+                return false;
+            const auto* p = reinterpret_cast<const xcb_property_notify_event_t*>(e);
+            return p->window == m_probeWindow && p->atom == extents;
+        },
+        timeoutMs);
+    if (!answer)
+        qCDebug(lcX11) << "the window manager did not answer within" << timeoutMs << "ms";
+    return answer != nullptr;
 }
 
 xcb_atom_t X11Connection::atom(const char* name)

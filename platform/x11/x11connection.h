@@ -70,6 +70,9 @@ public:
     QString requestError(const QString& what);
     // Sends pending requests and waits until the server processed them.
     bool sync();
+    // Waits until the window manager has handled everything sent before (a _NET_REQUEST_FRAME_EXTENTS
+    // round trip). False when there is no EWMH window manager supporting it, or on timeout.
+    bool syncWithWindowManager(int timeoutMs);
 
     xcb_atom_t atom(const char* name);
     QString atomName(xcb_atom_t atom);
@@ -98,6 +101,7 @@ private:
     Extensions m_ext;
     bool m_lost = false;
     QHash<QByteArray, xcb_atom_t> m_atoms;
+    xcb_window_t m_probeWindow = XCB_NONE; // for window-manager round trips
     QList<std::pair<int, EventHandler>> m_handlers;
     int m_nextHandlerId = 1;
 };

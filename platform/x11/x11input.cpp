@@ -10,6 +10,9 @@
 namespace ciu::platform::x11 {
 namespace {
 constexpr int kPointerWaitMs = 300;
+// Window managers redo their key grabs after every keyboard-map change: right after typing characters
+// outside the map they may need seconds (on a loaded machine) before they handle a click.
+constexpr int kWindowManagerWaitMs = 10'000;
 constexpr int kGrabberGraceMs = 100;
 } // namespace
 
@@ -224,18 +227,26 @@ void X11Input::waitUntilPointerUnfrozen()
     // Probe with a grab of our own: it succeeds once no other client holds the pointer. Qt and most
     // toolkits ignore the crossing events of a grab.
     xcb_connection_t* c = m_conn.xcb();
-    QDeadlineTimer deadline(kPointerWaitMs);
-    while (m_conn.isAlive()) {
+    auto pointerFree = [&] {
         const auto cookie = xcb_grab_pointer(c, 0, m_conn.root(), 0, XCB_GRAB_MODE_ASYNC, XCB_GRAB_MODE_ASYNC,
                                              XCB_NONE, XCB_NONE, XCB_CURRENT_TIME);
         Reply<xcb_grab_pointer_reply_t> reply(xcb_grab_pointer_reply(c, cookie, nullptr));
         if (!reply)
-            return;
-        if (reply->status == XCB_GRAB_STATUS_SUCCESS) {
-            xcb_ungrab_pointer(c, XCB_CURRENT_TIME);
-            return;
-        }
+            return true; // connection trouble: reported by the key request itself
+        if (reply->status != XCB_GRAB_STATUS_SUCCESS)
+            return false;
+        xcb_ungrab_pointer(c, XCB_CURRENT_TIME);
+        return true;
+    };
+    if (pointerFree())
+        return;
+    // Held by the window manager's click-to-focus grab until it has handled the click, which may take
+    // a while after keyboard-map changes; a round trip through the manager says when.
+    m_conn.syncWithWindowManager(kWindowManagerWaitMs);
+    QDeadlineTimer deadline(kPointerWaitMs);
+    while (m_conn.isAlive() && !pointerFree()) {
         if (deadline.hasExpired()) {
+            // Someone else's grab (an open popup menu): keys go where the grabber wants them.
             qCDebug(lcX11) << "the pointer is still grabbed by another client; sending the key anyway";
             return;
         }

@@ -150,13 +150,81 @@ std::optional<quint8> X11Keymap::keycodeOf(Keysym keysym)
 
 void X11Keymap::waitSettled(const Slot& slot)
 {
-    if (slot.lastUsedMs < 0)
+    if (slot.lastUsedMs < 0 || slot.lastUsedMs < m_settledAtMs)
+        return; // not used since the focused client last caught up
+    // The window manager reloads the map and regrabs its keys on every change; let it catch up too, or
+    // clicks stay frozen in its button grabs while it works through a backlog of changes.
+    m_conn.syncWithWindowManager(kWindowManagerTimeoutMs);
+    if (pingFocusedClient()) {
+        m_settledAtMs = m_clock.elapsed();
         return;
+    }
+    // A client that does not answer pings: give it time.
     const qint64 waitMs = slot.lastUsedMs + kSettleMs - m_clock.elapsed();
     if (waitMs > 0) {
         m_conn.sync();
         QThread::msleep(static_cast<unsigned long>(waitMs));
     }
+}
+
+xcb_window_t X11Keymap::focusedPingableWindow()
+{
+    xcb_connection_t* c = m_conn.xcb();
+    Reply<xcb_get_input_focus_reply_t> focus(xcb_get_input_focus_reply(c, xcb_get_input_focus(c), nullptr));
+    if (!focus || focus->focus == XCB_NONE || focus->focus == XCB_INPUT_FOCUS_POINTER_ROOT)
+        return XCB_NONE;
+    const xcb_atom_t protocols = m_conn.atom("WM_PROTOCOLS");
+    const xcb_atom_t ping = m_conn.atom("_NET_WM_PING");
+    xcb_window_t window = focus->focus;
+    for (int depth = 0; depth < 16 && window != XCB_NONE && window != m_conn.root(); ++depth) {
+        const auto supported = m_conn.property(window, protocols, XCB_ATOM_ATOM);
+        if (supported && supported->values32().contains(ping))
+            return window;
+        Reply<xcb_query_tree_reply_t> tree(xcb_query_tree_reply(c, xcb_query_tree(c, window), nullptr));
+        if (!tree)
+            return XCB_NONE;
+        window = tree->parent;
+    }
+    return XCB_NONE;
+}
+
+bool X11Keymap::pingFocusedClient()
+{
+    // _NET_WM_PING: the client answers once it has handled every event queued before the ping, the key
+    // events we sent included, so their keysyms have been looked up and the keys can be rebound.
+    const xcb_window_t window = focusedPingableWindow();
+    if (window == XCB_NONE)
+        return false;
+    xcb_connection_t* c = m_conn.xcb();
+    const xcb_atom_t protocols = m_conn.atom("WM_PROTOCOLS");
+    const xcb_atom_t ping = m_conn.atom("_NET_WM_PING");
+    const quint32 token = ++m_pingToken;
+    // The answer goes to the root window, for the window manager: Qt sends it with StructureNotify, GTK
+    // and others with SubstructureNotify. Listen for both while waiting.
+    const quint32 listen = XCB_EVENT_MASK_STRUCTURE_NOTIFY | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
+    xcb_change_window_attributes(c, m_conn.root(), XCB_CW_EVENT_MASK, &listen);
+    xcb_client_message_event_t event{};
+    event.response_type = XCB_CLIENT_MESSAGE;
+    event.format = 32;
+    event.window = window;
+    event.type = protocols;
+    event.data.data32[0] = ping;
+    event.data.data32[1] = token;
+    event.data.data32[2] = window;
+    xcb_send_event(c, 0, window, XCB_EVENT_MASK_NO_EVENT, reinterpret_cast<const char*>(&event));
+    const auto pong = m_conn.waitForEvent(
+        [&](const xcb_generic_event_t* e) {
+            if ((e->response_type & 0x7f) != XCB_CLIENT_MESSAGE)
+                return false;
+            const auto* m = reinterpret_cast<const xcb_client_message_event_t*>(e);
+            return m->type == protocols && m->data.data32[0] == ping && m->data.data32[1] == token;
+        },
+        kPingTimeoutMs);
+    const quint32 none = XCB_EVENT_MASK_NO_EVENT;
+    xcb_change_window_attributes(c, m_conn.root(), XCB_CW_EVENT_MASK, &none);
+    if (!pong)
+        qCDebug(lcX11) << "the focused client did not answer a ping within" << kPingTimeoutMs << "ms";
+    return pong != nullptr;
 }
 
 bool X11Keymap::setMapping(quint8 keycode, Keysym keysym)

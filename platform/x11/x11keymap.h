@@ -44,8 +44,9 @@ private:
 // The server's keyboard map as input needs it: finds keys for keysyms and, for keysyms the map lacks
 // (e.g. "東" on a US keyboard), binds a spare keycode with ChangeKeyboardMapping the way xdotool does.
 // Bindings stay until the slots are needed for other keysyms or restore() (called by the destructor)
-// puts the empty entries back: a client must have read the new map before the key event arrives, and
-// undoing a binding too early would turn the typed character into nothing.
+// puts the empty entries back: a client looks a key event up in the map it has when it reads the event,
+// so changing a binding before the client has read the events that used it would turn the typed
+// character into another one.
 class X11Keymap final
 {
 public:
@@ -68,8 +69,12 @@ public:
     int spareCount() const { return int(m_slots.size()); }
     QString errorString() const { return m_error; }
 
-    // Time a binding must stay after its last key event before it is changed again.
+    // Before a binding changes, the focused client must have read the key events that used it: it is
+    // pinged (_NET_WM_PING) and its answer awaited; clients without ping support get kSettleMs.
     static constexpr int kSettleMs = 150;
+    static constexpr int kPingTimeoutMs = 2000;
+    // Window managers redo their key grabs on every map change, which can take a while under load.
+    static constexpr int kWindowManagerTimeoutMs = 10'000;
 
 private:
     struct Slot
@@ -82,6 +87,8 @@ private:
     bool load();
     void handleEvent(const xcb_generic_event_t* event);
     void waitSettled(const Slot& slot);
+    xcb_window_t focusedPingableWindow();
+    bool pingFocusedClient();
     bool setMapping(quint8 keycode, Keysym keysym);
 
     X11Connection& m_conn;
@@ -89,6 +96,9 @@ private:
     bool m_loaded = false;
     QList<Slot> m_slots;
     QElapsedTimer m_clock;
+    qint64 m_settledAtMs = -1; // when the focused client last confirmed it had read our key events
+    quint32 m_pingToken = 0x43495500;
+    xcb_window_t m_probeWindow = XCB_NONE; // for window-manager round trips
     int m_handlerId = 0;
     QString m_error;
 };

@@ -279,8 +279,9 @@ void X11SelectionOwner::answerRequest(const xcb_selection_request_event_t* reque
 {
     // Obsolete clients pass no property: use the target name.
     xcb_atom_t property = request->property != XCB_NONE ? request->property : request->target;
-    const bool valid = request->selection == m_clipboard && m_owning &&
-                       (request->time == XCB_CURRENT_TIME || request->time >= m_ownedSince);
+    // No check of the request time against the ownership time (ICCCM): readers such as Qt send their
+    // last seen server time, which may well predate our ownership, and would be refused for no reason.
+    const bool valid = request->selection == m_clipboard && m_owning;
     if (!valid || !writeTarget(request->requestor, property, request->target))
         property = XCB_NONE; // refused
     xcb_selection_notify_event_t notify{};

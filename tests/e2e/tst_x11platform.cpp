@@ -448,19 +448,18 @@ void TestX11Platform::typeLongUnicodeText()
         },
         10000);
     if (!typed) {
-        QString last;
+        // Diagnostics: the last text the fixture reported, and the keys it saw.
         for (const QJsonObject& o : m_app.allLines()) {
-            if (eventOf(o) == QLatin1String("text_changed"))
-                last = o.value(QLatin1String("text")).toString();
+            const QString event = eventOf(o);
+            if ((event == QLatin1String("key_press") && o.value(QLatin1String("qt_key")).toInt() > 0xffff) ||
+                event == QLatin1String("focused"))
+                qWarning("%s", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
         }
-        qWarning("typed %s\nexpected %s", qPrintable(last), qPrintable(expected));
-        for (const QJsonObject& o : m_app.allLines()) {
-            if (eventOf(o).startsWith(QLatin1String("key_")) &&
-                !o.value(QLatin1String("modifiers")).toArray().isEmpty())
-                qWarning("%s", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
-            if (eventOf(o) == QLatin1String("text_changed") &&
-                o.value(QLatin1String("text")).toString().size() < 3)
-                qWarning("%s", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
+        for (auto it = m_app.allLines().crbegin(); it != m_app.allLines().crend(); ++it) {
+            if (eventOf(*it) == QLatin1String("text_changed")) {
+                qWarning("last text: %s", QJsonDocument(*it).toJson(QJsonDocument::Compact).constData());
+                break;
+            }
         }
     }
     QVERIFY2(typed, "the text did not arrive");
