@@ -1,0 +1,140 @@
+#pragma once
+
+#include <QByteArray>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QPair>
+#include <QPointer>
+#include <QUrl>
+
+class QTcpServer;
+class QTcpSocket;
+
+namespace ciu::test {
+
+// A fake model API on 127.0.0.1 speaking real HTTP/1.1 (keep-alive, Content-Length and chunked bodies,
+// server-sent events). It answers each request with the next scripted Step and records every request
+// (headers and parsed JSON body) for assertions. It speaks the Claude Messages API (POST /v1/messages)
+// and OpenAI-compatible chat completions (POST /v1/chat/completions); the reply helpers build the real
+// wire formats of both (see claude-api.md). With no step left it answers 500 with an api_error body.
+class FakeApiServer : public QObject
+{
+    Q_OBJECT
+public:
+    using Headers = QList<QPair<QByteArray, QByteArray>>;
+
+    struct Step
+    {
+        enum class Kind : quint8
+        {
+            Reply = 1, // a complete body with Content-Length
+            Stream,    // chunked transfer of `chunks`, one write each, `chunkIntervalMs` apart
+            Drop,      // close the connection without answering
+            Hang,      // never answer (the client times out)
+        };
+        Kind kind = Kind::Reply;
+        int status = 200;
+        QByteArray contentType = "application/json";
+        QByteArray body;
+        QList<QByteArray> chunks;
+        Headers headers;
+        int delayMs = 0; // before the reply starts
+        int chunkIntervalMs = 2;
+    };
+
+    struct Request
+    {
+        QByteArray method;
+        QByteArray path;
+        QHash<QByteArray, QByteArray> headers; // names in lower case
+        QByteArray body;
+        QJsonObject json;   // the body parsed (empty when it is not a JSON object)
+        int connection = 0; // which TCP connection carried it (1, 2, ...)
+
+        QByteArray header(const QByteArray& name) const { return headers.value(name.toLower()); }
+    };
+
+    explicit FakeApiServer(QObject* parent = nullptr);
+    ~FakeApiServer() override;
+
+    bool start(); // listens on 127.0.0.1, a free port
+    quint16 port() const;
+    QUrl baseUrl() const; // http://127.0.0.1:PORT
+
+    void enqueue(const Step& step) { m_steps.append(step); }
+    void enqueue(const QList<Step>& steps) { m_steps.append(steps); }
+    qsizetype pendingSteps() const { return m_steps.size(); }
+
+    const QList<Request>& requests() const { return m_requests; }
+    qsizetype requestCount() const { return m_requests.size(); }
+    const Request& lastRequest() const { return m_requests.last(); }
+    int connectionCount() const { return m_connections; }
+    // Runs the event loop until `count` requests arrived (false on timeout).
+    bool waitForRequests(qsizetype count, int timeoutMs = 10'000);
+    void reset(); // forgets steps and requests
+
+    // ---- Claude Messages API ----
+    static QJsonObject usage(qint64 input, qint64 output, qint64 cacheWrite = 0, qint64 cacheRead = 0);
+    static QJsonObject messageJson(const QJsonArray& content, const QString& stopReason,
+                                   const QJsonObject& usage = FakeApiServer::usage(100, 20),
+                                   const QString& model = QStringLiteral("claude-sonnet-4-5-20250929"));
+    static QJsonObject textBlock(const QString& text);
+    static QJsonObject toolUseBlock(const QString& id, const QString& name, const QJsonObject& input);
+    static Step message(const QJsonObject& messageJson, const Headers& headers = {});
+    static Step textReply(const QString& text, const QString& stopReason = QStringLiteral("end_turn"),
+                          const QJsonObject& usage = FakeApiServer::usage(100, 20));
+    // A tool_use reply (stop_reason tool_use); an empty id gets "toolu_fake_N".
+    static Step toolUseReply(const QString& name, const QJsonObject& input, const QString& id = {},
+                             const QString& text = {},
+                             const QJsonObject& usage = FakeApiServer::usage(100, 20));
+    // The message as an event stream: message_start, a ping, per block start/deltas/stop (tool input JSON
+    // split into `jsonPiece`-character input_json_delta pieces), message_delta, message_stop. chunkBytes > 0
+    // re-cuts the byte stream into pieces of that size (events split across reads).
+    static Step streamedMessage(const QJsonObject& messageJson, int jsonPiece = 7, int chunkBytes = 0);
+    // An error reply with the real body {"type":"error","error":{...},"request_id":...}.
+    static Step error(int status, const QString& type, const QString& message, const Headers& headers = {});
+    // 200, then an `error` event after message_start.
+    static Step streamError(const QString& type, const QString& message);
+    static Step malformedJson();
+    static Step dropConnection();
+    static Step hang();
+    static Step redirect(const QUrl& location, int status = 307);
+    static Step delayed(Step step, int delayMs);
+    static QByteArray sseEvent(const QByteArray& name, const QJsonObject& data);
+
+    // ---- OpenAI-compatible chat completions ----
+    static QJsonObject chatUsage(qint64 prompt, qint64 completion, qint64 cached = 0);
+    static QJsonObject chatCompletionJson(const QJsonObject& message, const QString& finishReason,
+                                          const QJsonObject& usage = FakeApiServer::chatUsage(100, 20));
+    static Step chatReply(const QString& text, const QString& finishReason = QStringLiteral("stop"),
+                          const QJsonObject& usage = FakeApiServer::chatUsage(100, 20));
+    static Step chatToolCallReply(const QString& name, const QJsonObject& arguments, const QString& id = {},
+                                  const QJsonObject& usage = FakeApiServer::chatUsage(100, 20));
+    // Streamed: role chunk, text in pieces, tool call (id+name, then arguments in pieces), finish, usage,
+    // [DONE].
+    static Step chatStream(const QString& text, const QString& toolName = {},
+                           const QJsonObject& toolArguments = {},
+                           const QJsonObject& usage = chatUsage(100, 20));
+    static Step chatError(int status, const QString& type, const QString& message,
+                          const Headers& headers = {});
+
+private:
+    void onNewConnection();
+    void onReadyRead(QTcpSocket* socket);
+    void respond(QTcpSocket* socket, const Request& request);
+    void writeStep(QPointer<QTcpSocket> socket, const Step& step, bool keepAlive);
+    void writeChunks(QPointer<QTcpSocket> socket, QList<QByteArray> chunks, int intervalMs, bool keepAlive);
+
+    QTcpServer* m_server = nullptr;
+    QList<Step> m_steps;
+    QList<Request> m_requests;
+    QHash<QTcpSocket*, QByteArray> m_buffers;
+    QHash<QTcpSocket*, int> m_connectionIds;
+    int m_connections = 0;
+    int m_nextToolId = 1;
+};
+
+} // namespace ciu::test
