@@ -1,21 +1,54 @@
 #include "app/commands.h"
 #include "app/commonoptions.h"
+#include "core/director/providers/keystore.h"
+#include "ui/enginebridge.h"
 #include "ui/mainwindow.h"
+#include "ui/taskconsole.h"
 
 #include <QApplication>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QLoggingCategory>
+#include <QTranslator>
+
+Q_LOGGING_CATEGORY(lcGui, "ciu.gui")
 
 namespace ciu::app {
+namespace {
+
+// The app's own translation (compiled in by qt_add_translations) and Qt's, for the user's locale.
+void installTranslators(QApplication& app)
+{
+    auto* own = new QTranslator(&app);
+    if (own->load(QLocale(), QStringLiteral("ciu-agent"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        QApplication::installTranslator(own);
+    auto* qt = new QTranslator(&app);
+    if (qt->load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
+                 QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QApplication::installTranslator(qt);
+}
+
+} // namespace
 
 int runGui(const QStringList& arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("CIU Agent desktop app."));
     addCommonOptions(parser);
+    const QCommandLineOption taskOption(
+        QStringLiteral("task"), QStringLiteral("Put TASK into the task console."), QStringLiteral("TASK"));
+    const QCommandLineOption runOption(QStringLiteral("run"),
+                                       QStringLiteral("Run the task as soon as the engine is ready."));
+    const QCommandLineOption noEngineOption(
+        QStringLiteral("no-engine"),
+        QStringLiteral("Start the window without the engine (for screenshots)."));
+    parser.addOptions({taskOption, runOption, noEngineOption});
     int exitCode = ExitOk;
     if (!parseCommandLine(parser, arguments, &exitCode))
         return exitCode;
     if (!parser.positionalArguments().isEmpty()) {
-        printError(QStringLiteral("unexpected argument \"%1\" (see ciu-agent --help)").arg(parser.positionalArguments().first()));
+        printError(QStringLiteral("unexpected argument \"%1\" (see ciu-agent --help)")
+                       .arg(parser.positionalArguments().first()));
         return ExitUsage;
     }
     QString error;
@@ -24,11 +57,66 @@ int runGui(const QStringList& arguments)
         printError(error);
         return ExitUsage;
     }
+    if (parser.isSet(runOption) && !parser.isSet(taskOption)) {
+        printError(QStringLiteral("--run needs --task"));
+        return ExitUsage;
+    }
     applyVerbose(common->verbose);
+    auto* app = qobject_cast<QApplication*>(QCoreApplication::instance());
+    installTranslators(*app);
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/ciu-agent.svg")));
-    ui::MainWindow window({common->display, common->platform});
+
+    ui::MainWindowOptions windowOptions;
+    windowOptions.display = common->display;
+    windowOptions.platform = common->platform;
+    ui::MainWindow window(windowOptions);
+    // Command-line choices override the settings for this session.
+    ui::TaskConsole* console = window.taskConsole();
+    if (!common->provider.isEmpty())
+        console->setProvider(common->provider);
+    if (!common->speed.isEmpty())
+        console->setSpeed(common->speed);
+    if (common->dryRun)
+        console->setDryRun(*common->dryRun);
+    if (parser.isSet(taskOption))
+        console->setTask(parser.value(taskOption));
+
+    QObject::connect(&window, &ui::MainWindow::apiKeyEntered, &window,
+                     [&window](const QString& provider, const QString& key) {
+                         const auto kind = director::providerKindFromString(provider);
+                         if (!kind)
+                             return;
+                         director::keystore::writeKeychain(
+                             *kind, key, &window, [&window](const QString&, const QString& failure) {
+                                 window.setStatusMessage(
+                                     failure.isEmpty()
+                                         ? QObject::tr("The API key is stored in the keychain.")
+                                         : QObject::tr("Cannot store the API key: %1").arg(failure));
+                             });
+                     });
+    QObject::connect(&window, &ui::MainWindow::excludedRegionsChanged, &window,
+                     [](const QList<QRect>& rects, const QList<quint64>&) {
+                         qCDebug(lcGui) << "own windows on the target display:" << rects;
+                     });
+
+    std::unique_ptr<ui::EngineBridge> bridge;
+    if (!parser.isSet(noEngineOption)) {
+        ui::EngineBridge::Options bridgeOptions;
+        bridgeOptions.platform = common->platform;
+        bridgeOptions.sessionRoot = common->sessionDir;
+        bridgeOptions.record = !common->sessionDir.isEmpty();
+        bridge = std::make_unique<ui::EngineBridge>(&window, bridgeOptions);
+        if (parser.isSet(runOption)) {
+            QObject::connect(
+                bridge.get(), &ui::EngineBridge::ready, &window, [console] { console->run(); },
+                Qt::SingleShotConnection);
+        }
+        bridge->startOn(window.targetDisplay());
+    }
     window.show();
-    return QApplication::exec();
+    const int result = QApplication::exec();
+    bridge.reset();
+    return result;
 }
 
-}  // namespace ciu::app
+} // namespace ciu::app

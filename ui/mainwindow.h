@@ -1,15 +1,55 @@
 #pragma once
 
+#include "core/corrections/correctionstore.h"
+#include "core/model/action.h"
+#include "core/model/frame.h"
+#include "core/model/spatialevent.h"
+#include "core/model/zonemap.h"
+#include "platform/types.h"
+#include "ui/appsettings.h"
+#include "ui/enginestatus.h"
+#include "ui/taskconsole.h"
+
 #include <QMainWindow>
+#include <QPointer>
+#include <QTimer>
+
+#include <memory>
+
+class QAction;
+class QLabel;
+class QSettings;
+
+namespace ciu {
+class SandboxDisplay;
+class InputForwarder;
+namespace platform {
+class GlobalHotkey;
+}
+} // namespace ciu
 
 namespace ciu::ui {
 
+class ConfirmationDialog;
+class EngineStatusBar;
+class AgentIndicator;
+class EventLogView;
+class LiveView;
+class ZoneCorrections;
+class ZoneInspector;
+
 struct MainWindowOptions
 {
-    QString display;   // target display, empty: $DISPLAY
-    QString platform;  // backend override
+    QString display;              // target display, empty: $DISPLAY
+    QString platform;             // backend override
+    QString settingsFile;         // empty: the user's settings; tests pass a file in a temp dir
+    QString correctionsDirectory; // empty: $XDG_DATA_HOME/ciu-agent/corrections
+    bool globalHotkey = true;     // grab the emergency-stop hotkey
 };
 
+// The desktop app's window: the live view in the centre, the task console, zone inspector and event log
+// in docks, the engine's figures in the status bar. It takes the engine's values through its slots and
+// reports the user's intentions through its signals (see app/cmd_gui.cpp for the wiring).
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
@@ -17,8 +57,103 @@ public:
     explicit MainWindow(MainWindowOptions options, QWidget* parent = nullptr);
     ~MainWindow() override;
 
+    LiveView* liveView() const { return m_liveView; }
+    TaskConsole* taskConsole() const { return m_console; }
+    EventLogView* eventLog() const { return m_eventLog; }
+    ZoneInspector* zoneInspector() const { return m_inspector; }
+    ZoneCorrections* corrections() const { return m_corrections; }
+    EngineStatusBar* engineStatusBar() const { return m_statusFields; }
+    AgentIndicator* agentIndicator() const { return m_indicator; }
+    const AppSettings& settings() const { return m_settings; }
+    AgentState agentState() const { return m_state; }
+    // The display the agent works on: the sandbox while it runs, else the option's display.
+    QString targetDisplay() const;
+    bool targetIsOwnDisplay() const;
+    // Own top-level windows (root coordinates) while the target is the app's own display.
+    QList<QRect> excludedRegions() const { return m_excludedRects; }
+    QList<quint64> excludedWindowIds() const { return m_excludedIds; }
+    QAction* stopAction() const { return m_stopAction; }
+
+public slots:
+    // Engine → window.
+    void setFrame(const ciu::Frame& frame);
+    void addCursorSample(const ciu::CursorSample& sample);
+    void showChanges(const ciu::FrameDiff& diff);
+    void setZoneMap(ciu::ZoneMapPtr map);
+    void addEvent(const ciu::SpatialEvent& event);
+    void setPlannedTrajectory(const QList<QPoint>& path, const QString& targetZoneId);
+    void actionFinished();
+    void setPlan(const QStringList& steps, int currentStep);
+    void setEngineStatus(const ciu::ui::EngineStatus& status);
+    void setAgentState(ciu::ui::AgentState state);
+    void setStatusMessage(const QString& message);
+    void setWindows(const QList<ciu::platform::WindowInfo>& windows);
+    // Opens the confirmation dialog for a high-risk action (non-blocking); the answer comes back
+    // through confirmationAnswered(). A second request while one is open is denied at once.
+    void requestConfirmation(quint64 requestId, const ciu::Action& action, const QString& reason);
+    // The emergency stop (button, menu, global hotkey).
+    void emergencyStop();
+    void showSettings();
+    void startSandbox();
+    void stopSandbox();
+    void openProgramInSandbox();
+    void setTakeover(bool on);
+
+signals:
+    void runRequested(const ciu::ui::TaskRequest& request);
+    void pauseRequested();
+    void resumeRequested();
+    void stepRequested();
+    void stopRequested();
+    void confirmationAnswered(quint64 requestId, bool allowed);
+    // Hand corrections for the canvas mapper (CanvasMapper should apply them to its registry).
+    void correctionsChanged(const ciu::CorrectionSet& set);
+    // The app's own windows on the target display: mask them out of analysis, never click them.
+    void excludedRegionsChanged(const QList<QRect>& rects, const QList<quint64>& windowIds);
+    // The agent's display changed (sandbox started or stopped): restart the engine on it.
+    void targetDisplayChanged(const QString& displayName);
+    void settingsChanged(const ciu::ui::AppSettings& settings);
+    // A key typed in the settings dialog, for the keychain (never stored in the settings).
+    void apiKeyEntered(const QString& provider, const QString& key);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
 private:
+    void createActions();
+    void createDocks();
+    void restoreWindowState();
+    void applySettings();
+    void setupHotkey();
+    void updateExcludedRegions();
+    std::unique_ptr<QSettings> openSettings() const;
+
     MainWindowOptions m_options;
+    AppSettings m_settings;
+    AgentState m_state = AgentState::Idle;
+    LiveView* m_liveView = nullptr;
+    TaskConsole* m_console = nullptr;
+    EventLogView* m_eventLog = nullptr;
+    ZoneCorrections* m_corrections = nullptr;
+    ZoneInspector* m_inspector = nullptr;
+    EngineStatusBar* m_statusFields = nullptr;
+    AgentIndicator* m_indicator = nullptr;
+    QLabel* m_targetLabel = nullptr;
+    QAction* m_stopAction = nullptr;
+    QAction* m_takeoverAction = nullptr;
+    QAction* m_drawAction = nullptr;
+    QAction* m_sandboxAction = nullptr;
+    QAction* m_openInSandboxAction = nullptr;
+    QPointer<ConfirmationDialog> m_confirmation;
+    SandboxDisplay* m_sandbox = nullptr;
+    std::unique_ptr<platform::GlobalHotkey> m_hotkey;
+    InputForwarder* m_forwarder = nullptr;
+    std::unique_ptr<QThread, void (*)(QThread*)> m_forwardThread;
+    QString m_forwardDisplay;
+    Frame m_lastFrame;
+    QTimer m_excludedTimer;
+    QList<QRect> m_excludedRects;
+    QList<quint64> m_excludedIds;
 };
 
-}  // namespace ciu::ui
+} // namespace ciu::ui

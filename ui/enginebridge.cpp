@@ -1,0 +1,247 @@
+#include "ui/enginebridge.h"
+
+#include "core/brush/brushcontroller.h"
+#include "core/canvas/canvasmapper.h"
+#include "core/capture/captureengine.h"
+#include "core/director/engine.h"
+#include "ui/mainwindow.h"
+#include "ui/zonecorrections.h"
+
+#include <QLoggingCategory>
+
+Q_LOGGING_CATEGORY(lcBridge, "ciu.ui.engine")
+
+namespace ciu::ui {
+
+EngineBridge::EngineBridge(MainWindow* window, Options options, QObject* parent)
+    : QObject(parent)
+    , m_window(window)
+    , m_options(std::move(options))
+{
+    connect(m_window, &MainWindow::runRequested, this, &EngineBridge::run);
+    connect(m_window, &MainWindow::pauseRequested, this, [this] {
+        if (m_engine)
+            m_engine->pause();
+    });
+    connect(m_window, &MainWindow::resumeRequested, this, [this] {
+        if (m_engine)
+            m_engine->resume();
+    });
+    connect(m_window, &MainWindow::stepRequested, this, [this] {
+        if (m_engine)
+            m_engine->step();
+    });
+    connect(m_window, &MainWindow::stopRequested, this, [this] {
+        m_pending.reset();
+        if (m_engine)
+            m_engine->stop();
+    });
+    connect(m_window, &MainWindow::confirmationAnswered, this, [this](quint64 id, bool allowed) {
+        if (m_engine)
+            m_engine->answerConfirmation(id, allowed);
+    });
+    connect(m_window, &MainWindow::targetDisplayChanged, this, &EngineBridge::startOn);
+}
+
+EngineBridge::~EngineBridge()
+{
+    m_engine.reset();
+}
+
+DirectorOptions EngineBridge::directorOptions(const TaskRequest& request, int maxIterations,
+                                              double maxCostUsd)
+{
+    DirectorOptions o;
+    o.provider = request.provider.isEmpty() ? QStringLiteral("local") : request.provider;
+    o.model = request.model;
+    o.speed = speedModeFromString(request.speed).value_or(SpeedMode::Medium);
+    o.dryRun = request.dryRun;
+    o.maxIterations = std::max(1, maxIterations);
+    o.maxCostUsd = maxCostUsd;
+    // A person is at the window: high-risk actions are asked about, not refused.
+    o.confirmation = safety::ConfirmationMode::Ask;
+    return o;
+}
+
+AgentState EngineBridge::agentState(DirectorState state)
+{
+    switch (state) {
+    case DirectorState::Idle:
+        return AgentState::Idle;
+    case DirectorState::Paused:
+        return AgentState::Paused;
+    case DirectorState::Finished:
+        return AgentState::Finished;
+    case DirectorState::Starting:
+    case DirectorState::Planning:
+    case DirectorState::Executing:
+    case DirectorState::Verifying:
+    case DirectorState::Confirming:
+    case DirectorState::Recovering:
+        return AgentState::Running;
+    }
+    return AgentState::Idle;
+}
+
+QStringList EngineBridge::planSteps(const Plan& plan)
+{
+    QStringList steps;
+    steps.reserve(plan.steps.size());
+    for (const PlanStep& step : plan.steps)
+        steps << step.text();
+    return steps;
+}
+
+void EngineBridge::startOn(const QString& displayName)
+{
+    shutdown();
+    Engine::Options options;
+    options.platform = m_options.platform;
+    options.display = displayName;
+    const AppSettings& settings = m_window->settings();
+    options.record = m_options.record || !settings.recordingDirectory.isEmpty();
+    options.sessionRoot =
+        m_options.sessionRoot.isEmpty() ? settings.recordingDirectory : m_options.sessionRoot;
+    options.capture.fps = settings.fps;
+    m_engine = std::make_unique<Engine>(options);
+    m_ready = false;
+    m_status = {};
+    connectEngine();
+    m_window->setStatusMessage(tr("Connecting to %1…").arg(displayName));
+    m_engine->start();
+    // The workers exist once start() returned; they report through queued signals, so nothing is missed.
+    connectWorkers();
+}
+
+void EngineBridge::shutdown()
+{
+    if (!m_engine)
+        return;
+    m_engine->disconnect(this);
+    m_engine->shutdown();
+    m_engine.reset();
+    m_ready = false;
+    m_taskActive = false;
+}
+
+void EngineBridge::connectEngine()
+{
+    Engine* engine = m_engine.get();
+    MainWindow* w = m_window;
+    connect(engine, &Engine::ready, this, [this] {
+        m_ready = true;
+        m_window->setStatusMessage(tr("Connected: the agent sees %1.").arg(m_window->targetDisplay()));
+        emit ready();
+        if (m_pending) {
+            const TaskRequest request = *m_pending;
+            m_pending.reset();
+            run(request);
+        }
+    });
+    connect(engine, &Engine::failed, this, [this](const QString& error) {
+        m_window->setStatusMessage(tr("The engine failed: %1").arg(error));
+        m_window->setAgentState(AgentState::Idle);
+        emit failed(error);
+    });
+    connect(engine, &Engine::recordingStarted, this,
+            [w](const QString& path) { w->setStatusMessage(tr("Recording to %1").arg(path)); });
+    connect(engine, &Engine::taskFinished, this, [this](const TaskOutcome& outcome) {
+        m_taskActive = false;
+        m_window->setAgentState(AgentState::Finished);
+        m_window->setStatusMessage(tr("Task %1: %2").arg(toString(outcome.result), outcome.message));
+        emit taskFinished(outcome);
+    });
+}
+
+void EngineBridge::connectWorkers()
+{
+    Engine* engine = m_engine.get();
+    MainWindow* w = m_window;
+    // Worker → window: the workers live on their own threads, so these connections are queued.
+    if (CaptureEngine* capture = engine->capture()) {
+        connect(capture, &CaptureEngine::frameCaptured, w, &MainWindow::setFrame);
+        connect(capture, &CaptureEngine::cursorSampled, w, &MainWindow::addCursorSample);
+        connect(capture, &CaptureEngine::changesDetected, w, &MainWindow::showChanges);
+        connect(capture, &CaptureEngine::statsUpdated, this, [this](const CaptureStats& stats) {
+            m_status.fps = stats.fps;
+            publishStatus();
+        });
+    }
+    if (canvas::CanvasMapper* canvas = engine->canvas()) {
+        connect(canvas, &canvas::CanvasMapper::zoneMapUpdated, w, &MainWindow::setZoneMap);
+        connect(canvas, &canvas::CanvasMapper::eventOccurred, w, &MainWindow::addEvent);
+        connect(canvas, &canvas::CanvasMapper::eventOccurred, this, [this](const SpatialEvent& event) {
+            if (event.kind != SpatialEvent::Kind::TierDecision)
+                return;
+            const int tier = event.data.value(QStringLiteral("tier")).toInt();
+            (tier <= 0 ? m_status.tier0 : tier == 1 ? m_status.tier1 : m_status.tier2)++;
+            publishStatus();
+        });
+        // Hand corrections reach the canvas as user zones (root coordinates).
+        connect(w->corrections(), &ZoneCorrections::userZonesChanged, canvas,
+                &canvas::CanvasMapper::setUserZones);
+        QMetaObject::invokeMethod(canvas, "setUserZones", Qt::QueuedConnection,
+                                  Q_ARG(QList<ciu::Zone>, w->corrections()->userZones()));
+    }
+    if (BrushController* brush = engine->brush()) {
+        connect(brush, &BrushController::eventOccurred, w, &MainWindow::addEvent);
+        connect(brush, &BrushController::takeoverDetected, w, &MainWindow::addEvent);
+        connect(brush, &BrushController::trajectoryPlanned, w, &MainWindow::setPlannedTrajectory);
+        connect(brush, &BrushController::actionFinished, w, [w] { w->actionFinished(); });
+    }
+    if (Director* director = engine->director()) {
+        connect(director, &Director::eventOccurred, w, &MainWindow::addEvent);
+        connect(director, &Director::planUpdated, w,
+                [w](const Plan& plan) { w->setPlan(planSteps(plan), plan.currentStep - 1); });
+        connect(director, &Director::statusChanged, w, [w](DirectorState state, const QString& detail) {
+            w->setAgentState(agentState(state));
+            if (!detail.isEmpty())
+                w->setStatusMessage(detail);
+        });
+        connect(director, &Director::usageUpdated, this, [this](const DirectorUsage& usage) {
+            m_status.modelCalls = usage.modelCalls;
+            m_status.inputTokens = usage.inputTokens;
+            m_status.outputTokens = usage.outputTokens;
+            m_status.costUsd = usage.costUsd;
+            m_status.budgetUsd = std::max(0.0, usage.maxCostUsd);
+            m_status.iterations = usage.iterations;
+            m_status.maxIterations = usage.maxIterations;
+            publishStatus();
+        });
+        connect(director, &Director::confirmationRequested, w, &MainWindow::requestConfirmation);
+    }
+}
+
+void EngineBridge::publishStatus()
+{
+    m_window->setEngineStatus(m_status);
+}
+
+void EngineBridge::run(const TaskRequest& request)
+{
+    if (!m_engine) {
+        startOn(m_window->targetDisplay());
+    }
+    if (!m_ready) {
+        m_pending = request;
+        m_window->setStatusMessage(tr("The task starts once the engine sees the display."));
+        return;
+    }
+    const AppSettings& settings = m_window->settings();
+    const DirectorOptions options = directorOptions(request, settings.maxIterations, settings.maxCostUsd);
+    qCInfo(lcBridge) << "run" << options.provider << (options.dryRun ? "dry run" : "execute");
+    m_taskActive = true;
+    m_status.iterations = 0;
+    m_status.maxIterations = options.maxIterations;
+    m_status.budgetUsd = std::max(0.0, options.maxCostUsd);
+    publishStatus();
+    m_window->setPlan({}, -1);
+    m_window->setAgentState(AgentState::Running);
+    m_engine->runTask(request.task, options);
+    if (request.startPaused) {
+        m_engine->pause();
+        m_engine->step();
+    }
+}
+
+} // namespace ciu::ui

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "core/director/directortypes.h"
+#include "ui/enginestatus.h"
+#include "ui/taskconsole.h"
+
+#include <QObject>
+
+#include <memory>
+
+namespace ciu {
+class Engine;
+}
+
+namespace ciu::ui {
+
+class MainWindow;
+
+// Connects one MainWindow to the engine (DESIGN.md "Threads and data flow"): creates an Engine on the
+// window's target display, feeds the window the workers' values through queued connections and turns the
+// window's requests into engine calls. A new Engine is made when the target display changes.
+class EngineBridge final : public QObject
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        QString platform;    // backend override
+        bool record = false; // record sessions (the settings' recording directory)
+        QString sessionRoot;
+    };
+
+    EngineBridge(MainWindow* window, Options options, QObject* parent = nullptr);
+    ~EngineBridge() override;
+
+    Engine* engine() const { return m_engine.get(); }
+    bool isReady() const { return m_ready; }
+
+    // The task request as Director options, with the limits of the window's settings (pure).
+    static DirectorOptions directorOptions(const TaskRequest& request, int maxIterations, double maxCostUsd);
+    static AgentState agentState(DirectorState state);
+    static QStringList planSteps(const Plan& plan);
+
+public slots:
+    // (Re)creates the engine on `displayName` and starts it.
+    void startOn(const QString& displayName);
+    void shutdown();
+
+signals:
+    void ready();
+    void failed(const QString& error);
+    void taskFinished(const ciu::TaskOutcome& outcome);
+
+private:
+    void connectEngine();
+    void connectWorkers();
+    void run(const TaskRequest& request);
+    void publishStatus();
+
+    MainWindow* m_window;
+    Options m_options;
+    std::unique_ptr<Engine> m_engine;
+    bool m_ready = false;
+    bool m_taskActive = false;
+    std::optional<TaskRequest> m_pending; // a run requested before the engine was ready
+    EngineStatus m_status;
+};
+
+} // namespace ciu::ui

@@ -1,0 +1,217 @@
+#include "ui/eventlogmodel.h"
+
+#include <QColor>
+#include <QLocale>
+
+namespace ciu::ui {
+
+EventLogModel::EventLogModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+int EventLogModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_events.size());
+}
+
+int EventLogModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString EventLogModel::formatTime(qint64 tNs)
+{
+    return QString::number(double(tNs) / 1e9, 'f', 3);
+}
+
+QString EventLogModel::formatDetails(const SpatialEvent& event)
+{
+    QStringList parts;
+    for (auto it = event.data.cbegin(); it != event.data.cend(); ++it) {
+        QString value = it.value().toString();
+        if (value.isEmpty() && it.value().canConvert<QStringList>())
+            value = it.value().toStringList().join(QLatin1Char(','));
+        if (value.size() > 120)
+            value = value.left(119) + QChar(0x2026);
+        parts << it.key() + QLatin1Char('=') + value;
+    }
+    if (!event.point.isNull())
+        parts.prepend(QStringLiteral("@%1,%2").arg(event.point.x()).arg(event.point.y()));
+    return parts.join(QLatin1Char(' '));
+}
+
+QString EventLogModel::kindDisplayName(SpatialEvent::Kind kind)
+{
+    switch (kind) {
+    case SpatialEvent::Kind::ZoneEnter:
+        return tr("Zone enter");
+    case SpatialEvent::Kind::ZoneExit:
+        return tr("Zone exit");
+    case SpatialEvent::Kind::ZoneHover:
+        return tr("Hover");
+    case SpatialEvent::Kind::ZoneClick:
+        return tr("Click");
+    case SpatialEvent::Kind::ZoneType:
+        return tr("Typing");
+    case SpatialEvent::Kind::BrushLost:
+        return tr("Brush lost");
+    case SpatialEvent::Kind::Takeover:
+        return tr("Takeover");
+    case SpatialEvent::Kind::TierDecision:
+        return tr("Tier decision");
+    case SpatialEvent::Kind::Analysis:
+        return tr("Analysis");
+    case SpatialEvent::Kind::ModelCall:
+        return tr("Model call");
+    case SpatialEvent::Kind::Action:
+        return tr("Action");
+    case SpatialEvent::Kind::Error:
+        return tr("Error");
+    case SpatialEvent::Kind::Info:
+        return tr("Info");
+    }
+    return {};
+}
+
+QVariant EventLogModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= int(m_events.size()))
+        return {};
+    const SpatialEvent& e = m_events.at(size_t(index.row()));
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::ToolTipRole:
+        switch (index.column()) {
+        case TimeColumn:
+            return formatTime(e.tNs);
+        case KindColumn:
+            return kindDisplayName(e.kind);
+        case ZoneColumn:
+            return e.zoneId;
+        case DetailsColumn:
+            return formatDetails(e);
+        default:
+            return {};
+        }
+    case Qt::ForegroundRole:
+        if (e.kind == SpatialEvent::Kind::Error)
+            return QColor(0xc6, 0x28, 0x28);
+        if (e.kind == SpatialEvent::Kind::Takeover)
+            return QColor(0xe6, 0x51, 0x00);
+        return {};
+    case Qt::TextAlignmentRole:
+        return index.column() == TimeColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
+    case KindRole:
+        return int(e.kind);
+    case ZoneIdRole:
+        return e.zoneId;
+    case PointRole:
+        return e.point;
+    case TimeNsRole:
+        return e.tNs;
+    case SearchTextRole:
+        return QStringList{kindDisplayName(e.kind), toString(e.kind), e.zoneId, formatDetails(e)}.join(
+            QLatin1Char(' '));
+    default:
+        return {};
+    }
+}
+
+QVariant EventLogModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case TimeColumn:
+        return tr("Time (s)");
+    case KindColumn:
+        return tr("Kind");
+    case ZoneColumn:
+        return tr("Zone");
+    case DetailsColumn:
+        return tr("Details");
+    default:
+        return {};
+    }
+}
+
+void EventLogModel::setMaxRows(int maxRows)
+{
+    m_maxRows = std::max(100, maxRows);
+    trim();
+}
+
+void EventLogModel::appendEvent(const SpatialEvent& event)
+{
+    const int row = int(m_events.size());
+    beginInsertRows({}, row, row);
+    m_events.push_back(event);
+    endInsertRows();
+    trim();
+}
+
+void EventLogModel::appendEvents(const QList<SpatialEvent>& events)
+{
+    if (events.isEmpty())
+        return;
+    const int row = int(m_events.size());
+    beginInsertRows({}, row, row + int(events.size()) - 1);
+    m_events.insert(m_events.end(), events.cbegin(), events.cend());
+    endInsertRows();
+    trim();
+}
+
+void EventLogModel::clear()
+{
+    beginResetModel();
+    m_events.clear();
+    endResetModel();
+}
+
+void EventLogModel::trim()
+{
+    if (int(m_events.size()) <= m_maxRows)
+        return;
+    // Drop a tenth more than needed so that trimming is rare.
+    const int drop = std::min(int(m_events.size()), int(m_events.size()) - m_maxRows + m_maxRows / 10);
+    beginRemoveRows({}, 0, drop - 1);
+    m_events.erase(m_events.begin(), m_events.begin() + drop);
+    endRemoveRows();
+}
+
+// EventLogFilterModel
+
+EventLogFilterModel::EventLogFilterModel(QObject* parent)
+    : QSortFilterProxyModel(parent)
+{
+}
+
+void EventLogFilterModel::setKindFilter(std::optional<SpatialEvent::Kind> kind)
+{
+    if (kind == m_kind)
+        return;
+    m_kind = kind;
+    invalidateFilter();
+}
+
+void EventLogFilterModel::setTextFilter(const QString& text)
+{
+    const QString trimmed = text.trimmed();
+    if (trimmed == m_text)
+        return;
+    m_text = trimmed;
+    invalidateFilter();
+}
+
+bool EventLogFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
+{
+    const QModelIndex index = sourceModel()->index(sourceRow, 0, sourceParent);
+    if (m_kind && index.data(EventLogModel::KindRole).toInt() != int(*m_kind))
+        return false;
+    if (m_text.isEmpty())
+        return true;
+    return index.data(EventLogModel::SearchTextRole).toString().contains(m_text, Qt::CaseInsensitive);
+}
+
+} // namespace ciu::ui

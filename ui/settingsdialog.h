@@ -1,0 +1,62 @@
+#pragma once
+
+#include "ui/appsettings.h"
+
+#include <QDialog>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace ciu::ui {
+
+// Edits AppSettings. The API key field is write-only: a typed key is handed out through
+// apiKeyEntered() (for the keychain) and never stored in the settings.
+class SettingsDialog final : public QDialog
+{
+    Q_OBJECT
+public:
+    explicit SettingsDialog(const AppSettings& settings, QWidget* parent = nullptr);
+
+    AppSettings settings() const;
+    void setSettings(const AppSettings& settings);
+
+public slots:
+    void accept() override;
+    // Shows whether a key is stored for the current provider ("stored in the keychain", an error, ...).
+    void setKeyStatus(const QString& provider, const QString& status);
+
+signals:
+    void apiKeyEntered(const QString& provider, const QString& key);
+    void keyStatusWanted(const QString& provider);
+
+private:
+    void onProviderChanged();
+    void storeProviderFields();
+
+    AppSettings m_settings;
+    QString m_shownProvider;
+    QComboBox* m_provider;
+    QLineEdit* m_model;
+    QLineEdit* m_baseUrl;
+    QLineEdit* m_apiKey;
+    QLabel* m_keyStatus;
+    QSpinBox* m_fps;
+    QSpinBox* m_ring;
+    QDoubleSpinBox* m_tier1;
+    QDoubleSpinBox* m_tier2;
+    QComboBox* m_speed;
+    QCheckBox* m_dryRun;
+    QSpinBox* m_maxIterations;
+    QDoubleSpinBox* m_maxCost;
+    QLineEdit* m_recordingDir;
+    QSpinBox* m_trail;
+    QCheckBox* m_flash;
+    QLineEdit* m_hotkey;
+    QLabel* m_error;
+};
+
+} // namespace ciu::ui

@@ -1,0 +1,75 @@
+#pragma once
+
+#include "core/corrections/correctionstore.h"
+#include "core/model/zonemap.h"
+#include "platform/types.h"
+
+#include <QHash>
+#include <QObject>
+#include <QSet>
+
+namespace ciu::ui {
+
+// The zone inspector's document: the engine's latest zone map plus the user's corrections per
+// application, and the effective map that results. Edits replace one application's CorrectionSet at a
+// time (the undo commands keep the before and after sets); every change is saved to the store and
+// announced with correctionsChanged() so the canvas mapper can apply it to its registry.
+class ZoneCorrections final : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ZoneCorrections(CorrectionStore store, QObject* parent = nullptr);
+
+    ZoneMapPtr baseMap() const { return m_base; }
+    ZoneMapPtr effectiveMap() const { return m_effective; }
+    const Zone* zone(const QString& id) const;
+    CorrectionSet corrections(const QString& application) const;
+    // Every application's user zones in root coordinates (for CanvasMapper::setUserZones).
+    QList<Zone> userZones() const;
+    QStringList applications() const { return m_sets.keys(); }
+    const CorrectionStore& store() const { return m_store; }
+
+    // The application a zone's corrections belong to: its window class, else the active window's
+    // class, else "desktop".
+    QString applicationOf(const Zone& zone) const;
+    // Top-left of the application's window in root coordinates ((0,0) when unknown).
+    QPoint windowOrigin(const QString& application) const;
+
+    // The sets an edit would produce (nothing is changed).
+    CorrectionSet withZoneAdded(const Zone& rootZone) const;
+    CorrectionSet withZoneRemoved(const Zone& rootZone) const;
+    // `edited` keeps the original's id when that is already a user zone, else gets `newId`.
+    CorrectionSet withZoneReplaced(const Zone& original, Zone edited, const QString& newId) const;
+
+    // Replaces one application's corrections, recomputes the effective map, saves and announces it.
+    void setCorrections(const CorrectionSet& set);
+    // Asks the views to select a zone (after an edit gave it a new id, or after undo).
+    void requestSelection(const QString& zoneId) { emit selectionRequested(zoneId); }
+
+public slots:
+    void setBaseMap(ciu::ZoneMapPtr map);
+    // Window classes and positions of the target display (for window-relative corrections).
+    void setWindows(const QList<ciu::platform::WindowInfo>& windows);
+
+signals:
+    void effectiveMapChanged(ciu::ZoneMapPtr map);
+    void correctionsChanged(const ciu::CorrectionSet& set);
+    void userZonesChanged(const QList<ciu::Zone>& rootZones);
+    void errorOccurred(const QString& message);
+    void selectionRequested(const QString& zoneId);
+
+private:
+    void ensureLoaded(const QString& application);
+    void recompute();
+
+    CorrectionStore m_store;
+    ZoneMapPtr m_base;
+    ZoneMapPtr m_effective;
+    QHash<QString, CorrectionSet> m_sets;
+    QSet<QString> m_loaded;
+    QHash<QString, QPoint> m_origins;
+    QString m_activeApplication;
+    quint64 m_version = 0;
+};
+
+} // namespace ciu::ui
