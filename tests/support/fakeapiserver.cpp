@@ -1,10 +1,10 @@
 #include "tests/support/fakeapiserver.h"
 
+#include <QEventLoop>
 #include <QHostAddress>
 #include <QJsonDocument>
 #include <QTcpServer>
 #include <QTcpSocket>
-#include <QTest>
 #include <QTimer>
 
 #include <atomic>
@@ -114,7 +114,19 @@ QUrl FakeApiServer::baseUrl() const
 
 bool FakeApiServer::waitForRequests(qsizetype count, int timeoutMs)
 {
-    return QTest::qWaitFor([&] { return m_requests.size() >= count; }, timeoutMs);
+    if (m_requests.size() >= count)
+        return true;
+    QEventLoop loop;
+    QTimer timeout;
+    timeout.setSingleShot(true);
+    connect(&timeout, &QTimer::timeout, &loop, &QEventLoop::quit);
+    connect(this, &FakeApiServer::requestReceived, &loop, [&] {
+        if (m_requests.size() >= count)
+            loop.quit();
+    });
+    timeout.start(timeoutMs);
+    loop.exec();
+    return m_requests.size() >= count;
 }
 
 void FakeApiServer::reset()
@@ -127,6 +139,7 @@ void FakeApiServer::onNewConnection()
 {
     while (QTcpSocket* socket = m_server->nextPendingConnection()) {
         m_connectionIds.insert(socket, ++m_connections);
+        socket->setSocketOption(QAbstractSocket::LowDelayOption, 1); // small SSE writes go out at once
         connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadyRead(socket); });
         connect(socket, &QTcpSocket::disconnected, this, [this, socket] {
             m_buffers.remove(socket);
@@ -163,6 +176,7 @@ void FakeApiServer::onReadyRead(QTcpSocket* socket)
         request.json = QJsonDocument::fromJson(request.body).object();
         request.connection = m_connectionIds.value(socket);
         m_requests.append(request);
+        emit requestReceived(int(m_requests.size()));
         respond(socket, request);
     }
 }

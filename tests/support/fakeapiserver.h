@@ -121,6 +121,9 @@ public:
     static Step chatError(int status, const QString& type, const QString& message,
                           const Headers& headers = {});
 
+signals:
+    void requestReceived(int count);
+
 private:
     void onNewConnection();
     void onReadyRead(QTcpSocket* socket);
