@@ -299,10 +299,24 @@ void CaptureEngine::captureFrame(const QRegion* damage, qint64 tNs)
         ++m_stats.skippedGrabs;
         grabbed = false;
     } else if (patchable && area(changed) * 2 < area(m_target)) {
-        QImage image = m_previous.image.copy();
         if (changed.rectCount() > kMaxDamageRects)
             changed = changed.boundingRect();
-        for (const QRect& r : changed) {
+        // Recycle the frame before the previous one when nobody holds it any more (its areas damaged since
+        // then are grabbed again); else patch a copy of the previous frame.
+        QImage image;
+        QRegion toGrab = changed;
+        const QRegion recycled = changed | m_spareStale;
+        if (!m_spare.isNull() && m_spare.isDetached() && m_spare.size() == m_target.size() &&
+            area(recycled) * 2 < area(m_target)) {
+            image = std::move(m_spare);
+            toGrab = recycled.rectCount() > kMaxDamageRects ? QRegion(recycled.boundingRect()) : recycled;
+            ++m_stats.recycledBuffers;
+        } else {
+            image = m_previous.image.copy();
+        }
+        m_spare = QImage();
+        m_spareStale = QRegion();
+        for (const QRect& r : toGrab) {
             if (!screen.grabInto(image, m_target.topLeft(), r)) {
                 image = QImage();
                 break;
@@ -312,6 +326,8 @@ void CaptureEngine::captureFrame(const QRegion* damage, qint64 tNs)
         ++m_stats.damageGrabs;
     } else {
         frame.image = screen.grab(m_target);
+        m_spare = QImage();
+        m_spareStale = QRegion();
         ++m_stats.fullGrabs;
     }
     if (frame.image.isNull()) {
@@ -330,6 +346,7 @@ void CaptureEngine::captureFrame(const QRegion* damage, qint64 tNs)
             emit errorOccurred(QStringLiteral("grab failed: %1").arg(error));
         refreshTarget(); // the screen may have been resized
         m_previous = Frame();
+        m_spare = QImage();
         m_detector.reset();
         return;
     }
@@ -337,15 +354,27 @@ void CaptureEngine::captureFrame(const QRegion* damage, qint64 tNs)
     const auto t1 = Clock::now();
 
     const auto result = m_detector.process(frame, m_cursorRect, patchable ? &changed : nullptr);
+    const bool damagePatched = patchable && grabbed &&
+                               frame.image.cacheKey() != m_previous.image.cacheKey() &&
+                               area(changed) * 2 < area(m_target);
     if (result.identical && m_previous.isValid()) {
+        if (damagePatched) { // a patched buffer equal to the previous frame: the next spare, nothing stale
+            m_spare = frame.image;
+            m_spareStale = QRegion();
+        }
         frame.image = m_previous.image; // same pixels: share the buffer (the ring counts it once)
         ++m_stats.unchangedFrames;
+    } else if (damagePatched) {
+        m_spare = m_previous.image; // differs from this frame in `changed` only
+        m_spareStale = changed;
     }
     const auto t2 = Clock::now();
 
     ++m_nextIndex;
     m_previous = frame;
-    m_ring->push(frame);
+    // The ring may keep the previous frame as a delta: it needs every pixel that differs (the damage).
+    const QRegion none;
+    m_ring->push(frame, !patchable ? nullptr : result.identical ? &none : &changed);
     m_nextIdleFrameNs = tNs + m_idleIntervalNs;
     ++m_stats.frames;
     emit frameCaptured(frame);

@@ -105,7 +105,9 @@ private:
     QRect m_target; // root coordinates of what is captured
     Frame m_previous;
     quint64 m_nextIndex = 1;
-    QRect m_cursorRect; // latest cursor sprite, root coordinates
+    QRect m_cursorRect;   // latest cursor sprite, root coordinates
+    QImage m_spare;       // the frame before m_previous, for reuse once nobody else holds it
+    QRegion m_spareStale; // where m_spare differs from m_previous (root coordinates)
     int m_failures = 0;
 
     CaptureStats m_stats;

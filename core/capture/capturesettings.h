@@ -40,6 +40,7 @@ struct CaptureStats
     quint64 damageGrabs = 0;     // frames patched from damaged areas only (total)
     quint64 skippedGrabs = 0;    // frames with no damage: no grab, pixels shared with the previous frame
     quint64 unchangedFrames = 0; // frames whose pixels equal the previous frame (shared buffer)
+    quint64 recycledBuffers = 0; // damage frames patched into a recycled buffer instead of a copy
     quint64 cursorSamples = 0;   // (total)
     qint64 ringBytes = 0;
     qsizetype ringFrames = 0;

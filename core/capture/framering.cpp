@@ -1,6 +1,7 @@
 #include "core/capture/framering.h"
 
 #include <QMutexLocker>
+#include <QPainter>
 
 #include <algorithm>
 
@@ -16,10 +17,12 @@ QImage halfSizeRgb16(const QImage& source)
     QImage out((src.width() + 1) / 2, (src.height() + 1) / 2, QImage::Format_RGB16);
     if (out.isNull())
         return out;
-    for (int y = 0; y < out.height(); ++y) {
+    const int width = out.width();
+    const int height = out.height();
+    for (int y = 0; y < height; ++y) {
         const auto* in = reinterpret_cast<const quint32*>(src.constScanLine(y * 2));
         auto* line = reinterpret_cast<quint16*>(out.scanLine(y));
-        for (int x = 0; x < out.width(); ++x) {
+        for (int x = 0; x < width; ++x) {
             const quint32 p = in[x * 2];
             line[x] = quint16(((p >> 8) & 0xf800u) | ((p >> 5) & 0x07e0u) | ((p >> 3) & 0x001fu));
         }
@@ -81,17 +84,23 @@ void FrameRing::release(const QImage& image)
 
 void FrameRing::popFront()
 {
-    release(m_entries.front().image);
+    Entry& front = m_entries.front();
+    if (front.isDelta())
+        m_bytes -= front.patchBytes;
+    else
+        release(front.image);
     m_entries.pop_front();
 }
 
-bool FrameRing::push(const Frame& frame)
+bool FrameRing::push(const Frame& frame, const QRegion* changedSincePrevious)
 {
     if (frame.image.isNull())
         return false;
     QMutexLocker lock(&m_mutex);
     if (!m_entries.empty() && (frame.tNs < m_entries.back().tNs || frame.index < m_entries.back().index))
         return false;
+    if (changedSincePrevious && !m_entries.empty())
+        makeDeltaLocked(m_entries.back(), frame, *changedSincePrevious);
     Entry e;
     e.index = frame.index;
     e.tNs = frame.tNs;
@@ -102,6 +111,44 @@ bool FrameRing::push(const Frame& frame)
     m_entries.push_back(std::move(e));
     trimLocked();
     return true;
+}
+
+// Keeps `previous` (the newest so far) as its pixels in `changed` only, when that is small enough.
+void FrameRing::makeDeltaLocked(Entry& previous, const Frame& next, const QRegion& changed)
+{
+    if (previous.isDelta() || previous.degraded || previous.size != next.image.size() ||
+        previous.origin != next.origin) {
+        m_chainPatchBytes = 0;
+        return;
+    }
+    const QRect frameRect(QPoint(0, 0), previous.size);
+    QRegion local = changed.translated(-next.origin).intersected(frameRect);
+    if (local.rectCount() > 64)
+        local = local.boundingRect();
+    qint64 area = 0;
+    for (const QRect& r : local)
+        area += qint64(r.width()) * r.height();
+    const qint64 frameArea = qint64(frameRect.width()) * frameRect.height();
+    const qint64 bytes = area * previous.image.depth() / 8;
+    if (area * 4 > frameArea || m_chainPatchBytes + bytes > 4 * previous.image.sizeInBytes()) {
+        m_chainPatchBytes = 0; // stays a whole frame: a key
+        return;
+    }
+    QList<Patch> patches;
+    qint64 patchBytes = 0;
+    for (const QRect& r : local) {
+        Patch patch{r.topLeft(), previous.image.copy(r)};
+        if (patch.pixels.isNull())
+            return; // out of memory: keep the whole frame
+        patchBytes += patch.pixels.sizeInBytes();
+        patches << patch;
+    }
+    release(previous.image);
+    previous.image = QImage();
+    previous.patches = std::move(patches);
+    previous.patchBytes = patchBytes;
+    m_bytes += patchBytes;
+    m_chainPatchBytes += patchBytes;
 }
 
 void FrameRing::trimLocked()
@@ -126,7 +173,7 @@ bool FrameRing::degradeOldestLocked()
     const qint64 newestKey = m_entries.back().image.cacheKey();
     for (size_t i = 0; i + 1 < m_entries.size(); ++i) {
         Entry& e = m_entries[i];
-        if (e.degraded || e.image.cacheKey() == newestKey)
+        if (e.degraded || e.isDelta() || e.image.cacheKey() == newestKey)
             continue;
         const qint64 key = e.image.cacheKey();
         const QImage small = halfSizeRgb16(e.image);
@@ -134,7 +181,7 @@ bool FrameRing::degradeOldestLocked()
             return false;
         for (size_t j = i; j + 1 < m_entries.size(); ++j) {
             Entry& other = m_entries[j];
-            if (other.degraded || other.image.cacheKey() != key)
+            if (other.degraded || other.isDelta() || other.image.cacheKey() != key)
                 continue;
             release(other.image);
             other.image = small;
@@ -153,6 +200,7 @@ void FrameRing::clear()
     m_entries.clear();
     m_refs.clear();
     m_bytes = 0;
+    m_chainPatchBytes = 0;
 }
 
 qsizetype FrameRing::size() const
@@ -161,16 +209,41 @@ qsizetype FrameRing::size() const
     return qsizetype(m_entries.size());
 }
 
-Frame FrameRing::toFrame(const Entry& e) const
+// Whole frames are returned as held (scaled up when degraded); a delta is rebuilt from the next whole
+// frame by laying the patches of the deltas in between over it, newest first.
+Frame FrameRing::toFrameLocked(size_t position) const
 {
+    size_t key = position;
+    while (key + 1 < m_entries.size() && m_entries[key].isDelta())
+        ++key;
+    const Entry& e = m_entries[position];
+    const Entry& k = m_entries[key];
     Frame f;
     f.index = e.index;
     f.tNs = e.tNs;
     f.origin = e.origin;
-    f.image = e.degraded ? e.image.scaled(e.size, Qt::IgnoreAspectRatio, Qt::FastTransformation)
+    f.image = k.degraded ? k.image.scaled(k.size, Qt::IgnoreAspectRatio, Qt::FastTransformation)
                                .convertToFormat(QImage::Format_RGB32)
-                         : e.image;
+                         : k.image;
+    if (key == position)
+        return f;
+    if (!k.degraded)
+        f.image = f.image.copy();
+    QPainter painter(&f.image);
+    painter.setCompositionMode(QPainter::CompositionMode_Source);
+    for (size_t i = key; i-- > position;) {
+        for (const Patch& patch : m_entries[i].patches)
+            painter.drawImage(patch.pos, patch.pixels);
+    }
     return f;
+}
+
+bool FrameRing::degradedLocked(size_t position) const
+{
+    size_t key = position;
+    while (key + 1 < m_entries.size() && m_entries[key].isDelta())
+        ++key;
+    return m_entries[key].degraded;
 }
 
 std::optional<Frame> FrameRing::at(qsizetype position) const
@@ -178,7 +251,7 @@ std::optional<Frame> FrameRing::at(qsizetype position) const
     QMutexLocker lock(&m_mutex);
     if (position < 0 || size_t(position) >= m_entries.size())
         return std::nullopt;
-    return toFrame(m_entries[size_t(position)]);
+    return toFrameLocked(size_t(position));
 }
 
 std::optional<Frame> FrameRing::latest() const
@@ -186,7 +259,7 @@ std::optional<Frame> FrameRing::latest() const
     QMutexLocker lock(&m_mutex);
     if (m_entries.empty())
         return std::nullopt;
-    return toFrame(m_entries.back());
+    return toFrameLocked(m_entries.size() - 1);
 }
 
 std::optional<Frame> FrameRing::atOrBefore(qint64 tNs) const
@@ -197,7 +270,7 @@ std::optional<Frame> FrameRing::atOrBefore(qint64 tNs) const
                                      [](qint64 t, const Entry& e) { return t < e.tNs; });
     if (it == m_entries.begin())
         return std::nullopt;
-    return toFrame(*std::prev(it));
+    return toFrameLocked(size_t(std::prev(it) - m_entries.begin()));
 }
 
 std::optional<qsizetype> FrameRing::findIndexLocked(quint64 frameIndex) const
@@ -215,14 +288,14 @@ std::optional<Frame> FrameRing::byIndex(quint64 frameIndex) const
     const auto position = findIndexLocked(frameIndex);
     if (!position)
         return std::nullopt;
-    return toFrame(m_entries[size_t(*position)]);
+    return toFrameLocked(size_t(*position));
 }
 
 bool FrameRing::isDegraded(quint64 frameIndex) const
 {
     QMutexLocker lock(&m_mutex);
     const auto position = findIndexLocked(frameIndex);
-    return position && m_entries[size_t(*position)].degraded;
+    return position && degradedLocked(size_t(*position));
 }
 
 qint64 FrameRing::memoryBytes() const
@@ -236,8 +309,14 @@ FrameRing::Stats FrameRing::stats() const
     QMutexLocker lock(&m_mutex);
     Stats s;
     s.frames = qsizetype(m_entries.size());
-    for (const Entry& e : m_entries)
-        s.degradedFrames += e.degraded ? 1 : 0;
+    bool keyDegraded = false; // of the next whole frame, walking from the newest
+    for (size_t i = m_entries.size(); i-- > 0;) {
+        const Entry& e = m_entries[i];
+        if (!e.isDelta())
+            keyDegraded = e.degraded;
+        s.degradedFrames += keyDegraded ? 1 : 0;
+        s.deltaFrames += e.isDelta() ? 1 : 0;
+    }
     s.buffers = m_refs.size();
     s.bytes = m_bytes;
     s.maxBytes = m_settings.maxBytes;

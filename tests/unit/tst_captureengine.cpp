@@ -19,7 +19,11 @@ class Recorder : public QObject
 public:
     explicit Recorder(CaptureEngine* engine)
     {
-        connect(engine, &CaptureEngine::frameCaptured, this, [this](const Frame& f) { frames << f; });
+        connect(engine, &CaptureEngine::frameCaptured, this, [this](const Frame& f) {
+            if (keepFrames)
+                frames << f;
+            ++frameCount;
+        });
         connect(engine, &CaptureEngine::changesDetected, this, [this](const FrameDiff& d) { diffs << d; });
         connect(engine, &CaptureEngine::cursorSampled, this, [this](const CursorSample& c) { cursor << c; });
         connect(engine, &CaptureEngine::statsUpdated, this, [this](const CaptureStats& s) { stats << s; });
@@ -27,6 +31,8 @@ public:
         connect(engine, &CaptureEngine::started, this, [this](QRect r) { started << r; });
         connect(engine, &CaptureEngine::stopped, this, [this] { ++stopped; });
     }
+    bool keepFrames = true;
+    int frameCount = 0;
     QList<Frame> frames;
     QList<FrameDiff> diffs;
     QList<CursorSample> cursor;
@@ -49,6 +55,7 @@ private slots:
     void changeIsReportedAndPatchedFromDamage();
     void adaptiveRate();
     void withoutDamageFullGrabsStillShareUnchangedFrames();
+    void movingSquareFramesAreExact();
     void cursorSamplesOnOneClock();
     void monitorTarget();
     void liveSettings();
@@ -222,6 +229,46 @@ void TestCaptureEngine::withoutDamageFullGrabsStillShareUnchangedFrames()
     m_scene->fillRect(QRect(300, 200, 120, 90), Qt::yellow);
     QTRY_VERIFY(!r.diffs.isEmpty());
     QCOMPARE(r.diffs.first().regions.first().rect, QRect(300, 200, 120, 90));
+}
+
+void TestCaptureEngine::movingSquareFramesAreExact()
+{
+    // Nobody keeps the frames here, so the engine recycles old buffers and grabs only what went stale;
+    // every frame must still equal the scene exactly, and the ring must rebuild older frames exactly.
+    Run run = startEngine(fastSettings());
+    Recorder& r = *run.rec;
+    r.keepFrames = false;
+    QTRY_VERIFY(r.frameCount >= 3);
+    const QColor background(0x3a, 0x6e, 0xa5);
+    QPoint pos(20, 20);
+    QList<QPair<quint64, QImage>> expected;
+    for (int i = 0; i < 12; ++i) {
+        const QPoint next = pos + QPoint(23, 11);
+        r.diffs.clear();
+        m_scene->fillRect(QRect(pos, QSize(60, 60)), background);
+        m_scene->fillRect(QRect(next, QSize(60, 60)), QColor::fromHsv(i * 30, 255, 255));
+        const QImage truth = m_scene->render(QRect());
+        // The latest frame becomes exactly the scene (a wrong stale area would stay wrong for good).
+        QTRY_VERIFY(run.engine->ring()->latest()->image == truth);
+        const auto latest = run.engine->ring()->latest();
+        QRect reported;
+        for (const FrameDiff& d : std::as_const(r.diffs)) {
+            for (const ChangeRegion& region : d.regions)
+                reported |= region.rect;
+        }
+        const QRect moved =
+            i == 0 ? QRect(next, QSize(60, 60)) : QRect(pos, QSize(60, 60)) | QRect(next, QSize(60, 60));
+        QCOMPARE(reported, moved);
+        expected.append({latest->index, truth});
+        pos = next;
+        const int seen = r.frameCount;
+        QTRY_VERIFY(r.frameCount > seen + 1); // let the buffers go around
+    }
+    for (const auto& [index, truth] : std::as_const(expected))
+        QVERIFY2(run.engine->ring()->byIndex(index)->image == truth, qPrintable(QString::number(index)));
+    QVERIFY(run.engine->ring()->stats().deltaFrames > 10);
+    QTRY_VERIFY(!r.stats.isEmpty() && r.stats.last().damageGrabs >= 12);
+    QVERIFY2(r.stats.last().recycledBuffers > 0, qPrintable(QString::number(r.stats.last().recycledBuffers)));
 }
 
 void TestCaptureEngine::cursorSamplesOnOneClock()

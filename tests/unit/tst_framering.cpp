@@ -3,6 +3,7 @@
 
 #include "core/capture/framering.h"
 
+#include <QPainter>
 #include <QTest>
 
 using ciu::Frame;
@@ -51,6 +52,10 @@ private slots:
     void frameLargerThanBoundIsKeptAlone();
     void shrinkingSettingsApplyAtOnce();
     void refusesBadInput();
+    void deltasRebuildExactly();
+    void unchangedFramesWithDamageCostNothing();
+    void largeChangesStayWhole();
+    void deltaChainsGetKeys();
 };
 
 void TestFrameRing::orderingAndLookups()
@@ -243,6 +248,104 @@ void TestFrameRing::refusesBadInput()
     QVERIFY(FrameRing::validate(bad).contains(QStringLiteral("1 MiB")));
     QVERIFY(!ring.setSettings(bad));
     QCOMPARE(ring.settings().maxBytes, FrameRingSettings{}.maxBytes);
+}
+
+namespace {
+
+// A 512x512 scene with a 40x40 square at `pos` over a gradient.
+QImage scene(QPoint pos)
+{
+    QImage img(512, 512, QImage::Format_RGB32);
+    for (int y = 0; y < img.height(); ++y) {
+        auto* line = reinterpret_cast<QRgb*>(img.scanLine(y));
+        for (int x = 0; x < img.width(); ++x)
+            line[x] = qRgb(x / 2, y / 2, (x + y) / 4);
+    }
+    QPainter painter(&img);
+    painter.fillRect(QRect(pos, QSize(40, 40)), Qt::red);
+    return img;
+}
+
+} // namespace
+
+void TestFrameRing::deltasRebuildExactly()
+{
+    FrameRing ring;
+    QList<QImage> originals;
+    QPoint pos(10, 10);
+    for (int i = 1; i <= 30; ++i) {
+        const QPoint next = pos + QPoint(7, 5);
+        const QImage img = scene(next);
+        const QRegion damage = QRegion(QRect(pos, QSize(40, 40))) + QRect(next, QSize(40, 40));
+        QVERIFY(ring.push(frame(quint64(i), i * 33 * kMs, img), i == 1 ? nullptr : &damage));
+        originals << img;
+        pos = next;
+    }
+    const auto stats = ring.stats();
+    QCOMPARE(stats.frames, 30);
+    QCOMPARE(stats.deltaFrames, 29); // all but the newest
+    QVERIFY2(ring.memoryBytes() < kMiB + 29 * 2 * 52 * 52 * 4,
+             qPrintable(QString::number(ring.memoryBytes())));
+    QCOMPARE(ring.latest()->image.cacheKey(), originals.last().cacheKey());
+    for (int i = 0; i < 30; ++i)
+        QVERIFY2(ring.at(i)->image == originals.at(i), qPrintable(QString::number(i)));
+    QVERIFY(ring.atOrBefore(5 * 33 * kMs)->image == originals.at(4));
+
+    // Dropping the oldest frames leaves the others intact (deltas only depend on newer frames).
+    FrameRingSettings s;
+    s.durationNs = 10 * 33 * kMs;
+    QVERIFY(ring.setSettings(s));
+    QCOMPARE(ring.size(), 11);
+    for (qsizetype p = 0; p < ring.size(); ++p)
+        QVERIFY(ring.at(p)->image == originals.at(19 + p));
+}
+
+void TestFrameRing::unchangedFramesWithDamageCostNothing()
+{
+    FrameRing ring;
+    const QImage a = image(Qt::red);
+    const QRegion none;
+    for (int i = 1; i <= 10; ++i)
+        ring.push(frame(quint64(i), i * kMs, a), &none);
+    QCOMPARE(ring.memoryBytes(), kMiB);
+    QCOMPARE(ring.stats().deltaFrames, 9);
+    QCOMPARE(ring.at(0)->image.pixelColor(5, 5), QColor(Qt::red));
+}
+
+void TestFrameRing::largeChangesStayWhole()
+{
+    FrameRing ring;
+    const QRegion big(QRect(0, 0, 512, 200)); // 39 % of the frame
+    ring.push(frame(1, kMs, image(Qt::red)));
+    ring.push(frame(2, 2 * kMs, image(Qt::green)), &big);
+    ring.push(frame(3, 3 * kMs, image(Qt::blue)), &big);
+    QCOMPARE(ring.stats().deltaFrames, 0);
+    QCOMPARE(ring.memoryBytes(), 3 * kMiB);
+}
+
+void TestFrameRing::deltaChainsGetKeys()
+{
+    FrameRing ring;
+    QList<QImage> originals;
+    const QRect band(0, 0, 512, 64); // 1/8 of the frame per delta: 32 deltas reach the 4-frame budget
+    for (int i = 1; i <= 80; ++i) {
+        QImage next = originals.isEmpty() ? image(Qt::white) : originals.last().copy();
+        const QRect changed = band.translated(0, (i % 8) * 64);
+        {
+            QPainter painter(&next);
+            painter.fillRect(changed, colorFor(i));
+        }
+        const QRegion damage(changed);
+        ring.push(frame(quint64(i), i * 10 * kMs, next), originals.isEmpty() ? nullptr : &damage);
+        originals << next;
+    }
+    const auto stats = ring.stats();
+    QCOMPARE(stats.frames, 80);
+    QVERIFY(stats.deltaFrames < 79); // some keys were kept
+    QVERIFY(stats.deltaFrames > 60);
+    QVERIFY(ring.memoryBytes() < 80 * kMiB / 4);
+    for (int i = 0; i < 80; ++i)
+        QVERIFY2(ring.at(i)->image == originals.at(i), qPrintable(QString::number(i)));
 }
 
 QTEST_GUILESS_MAIN(TestFrameRing)
