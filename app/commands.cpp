@@ -7,6 +7,8 @@ int runGui(const QStringList& arguments);
 int runBench(const QStringList& arguments);
 int runAnalyze(const QStringList& arguments);
 int runReplay(const QStringList& arguments);
+int runRun(const QStringList& arguments);
+int runDemo(const QStringList& arguments);
 bool replayRunsHeadless(int argc, char* argv[]);
 
 const QList<Command>& commands()
@@ -14,6 +16,8 @@ const QList<Command>& commands()
     static const QList<Command> list = {
         {"gui", "Start the desktop app (the default).", Command::Needs::Gui, &runGui},
         {"bench", "Run benchmarks and print machine-readable figures.", Command::Needs::Core, &runBench},
+        {"run", "Run one task on the display (dry run unless --execute); exit 0 only if it completed.", Command::Needs::Core, &runRun},
+        {"demo", "Run a recorded multi-step task on the fixture app in a private X server.", Command::Needs::Core, &runDemo},
         {"analyze", "Print the zone inventory of the display (or of a screenshot).", Command::Needs::Core, &runAnalyze},
         {"replay", "Open a recorded session in the replay viewer, or export it.", Command::Needs::Gui, &runReplay, &replayRunsHeadless},
     };

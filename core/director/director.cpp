@@ -5,6 +5,7 @@
 
 #include <QJsonArray>
 #include <QLoggingCategory>
+#include <QProcess>
 
 namespace ciu {
 
@@ -158,6 +159,9 @@ void Director::startTask(const QString& task, const DirectorOptions& options)
             [this](const QJsonObject& call, const CallUsage& u) {
                 ++m_usage.modelCalls;
                 m_usage.inputTokens += u.inputTokens;
+                m_usage.estimatedInputTokens += u.estimatedInputTokens;
+                m_usage.screenshotsSent +=
+                    call.value(QStringLiteral("images_in_prompt")).toInt(); // actually sent
                 m_usage.outputTokens += u.outputTokens;
                 m_usage.costUsd += u.costUsd;
                 m_cost.add(u.costUsd);
@@ -364,10 +368,8 @@ void Director::requestDecision()
     world.screenSize = m_map ? m_map->screenSize() : m_lastFrame.image.size();
     world.speed = m_speed.mode();
     world.dryRun = m_options.dryRun;
-    if ((m_backend->wantsScreenshot() || m_screenshotForNext) && m_lastFrame.isValid()) {
+    if ((m_backend->wantsScreenshot() || m_screenshotForNext) && m_lastFrame.isValid())
         world.screenshot = m_lastFrame.image;
-        ++m_usage.screenshotsSent;
-    }
     m_screenshotForNext = false;
     m_awaitingDecision = true;
     setState(DirectorState::Planning,
@@ -601,9 +603,7 @@ void Director::runLocal(const ProposedAction& p)
     case Action::Type::Screenshot:
         o.screenshot = m_lastFrame.image;
         o.result.success = m_lastFrame.isValid();
-        if (o.result.success)
-            ++m_usage.screenshotsSent;
-        else
+        if (!o.result.success)
             o.result.error = QStringLiteral("no frame has been captured yet");
         o.mapAfter = m_map;
         finishAction(o);
@@ -637,6 +637,17 @@ void Director::dispatch(InFlight flight)
         o.message = QStringLiteral("dry run: not executed (%1)").arg(d);
         o.mapAfter = m_map;
         finishAction(o);
+        return;
+    }
+    if (flight.sent.type == Action::Type::Launch) {
+        // The brush does not start programs: the director does, on the target display.
+        emitEvent(SpatialEvent::Kind::Action,
+                  {{QStringLiteral("action"), flight.sent.toJson().toVariantMap()}});
+        record(QStringLiteral("action_requested"), {{QStringLiteral("action"), flight.sent.toJson()}});
+        m_eventsSinceDispatch.clear();
+        const ActionResult result = launch(flight.sent);
+        ++m_usage.actionsExecuted;
+        afterExecution(flight, result);
         return;
     }
     flight.id = ++m_nextActionId;
@@ -850,6 +861,33 @@ void Director::afterRecovery(const InFlight& recovery, const ActionResult& resul
     finishAction(o);
 }
 
+ActionResult Director::launch(const Action& action)
+{
+    ActionResult r;
+    r.startNs = m_clock.nowNs();
+    QStringList args = QProcess::splitCommand(action.text);
+    if (args.isEmpty()) {
+        r.error = QStringLiteral("launch needs a program");
+        return r;
+    }
+    const QString program = args.takeFirst();
+    QProcess process;
+    process.setProgram(program);
+    process.setArguments(args);
+    process.setProcessEnvironment(m_launchEnvironment);
+    process.setStandardInputFile(QProcess::nullDevice());
+    process.setStandardOutputFile(QProcess::nullDevice());
+    process.setStandardErrorFile(QProcess::nullDevice());
+    qint64 pid = 0;
+    r.success = process.startDetached(&pid);
+    if (!r.success)
+        r.error = QStringLiteral("cannot start \"%1\": %2").arg(program, process.errorString());
+    else
+        r.output = QStringLiteral("started %1 (pid %2)").arg(program).arg(pid);
+    r.durationNs = m_clock.nowNs() - r.startNs;
+    return r;
+}
+
 bool Director::canReexecute(const InFlight& flight) const
 {
     switch (flight.sent.type) {
@@ -865,13 +903,10 @@ bool Director::canReexecute(const InFlight& flight) const
         break;
     }
     const Expectation::Kind kind = flight.proposed.expect.kind;
-    if (kind == Expectation::Kind::StateChecked || kind == Expectation::Kind::StateUnchecked) {
-        // Click a check box again only when the map shows it still in the wrong state.
-        const Zone* z = m_map && flight.target ? m_map->find(flight.target->id) : nullptr;
-        if (!z || !hasCheckState(*z))
-            return false;
-        return z->state.testFlag(ZoneStateFlag::Checked) != (kind == Expectation::Kind::StateChecked);
-    }
+    if (kind == Expectation::Kind::StateChecked || kind == Expectation::Kind::StateUnchecked)
+        return false; // a second click would toggle it back: the planner re-plans from the map instead
+    if (flight.target && flight.target->type == ZoneType::CheckBox)
+        return false;
     return true;
 }
 
@@ -905,14 +940,27 @@ void Director::verify(InFlight flight, const ActionResult& result)
         const bool modelCheck = verification == Verification::Model;
         if (modelCheck && m_speed.screenshotForVerification(context) && m_lastFrame.isValid()) {
             o.screenshot = m_lastFrame.image;
-            ++m_usage.screenshotsSent;
         }
         record(QStringLiteral("verification"), {{QStringLiteral("action"), proposedJson(flight.proposed)},
                                                 {QStringLiteral("verification"), toString(verification)},
                                                 {QStringLiteral("speed"), toString(m_speed.mode())},
                                                 {QStringLiteral("met"), met},
                                                 {QStringLiteral("why"), why}});
-        finishAction(o, modelCheck || !met);
+        // A model verification point ends the batch unless the rest of the batch still fits the screen (every
+        // zone it names is still there): then the change is explained locally and the model sees it in the
+        // next call anyway. SPEED-LOW always asks the model before the next action.
+        bool cut = !met;
+        if (modelCheck && !cut) {
+            cut = m_speed.mode() == SpeedMode::Low;
+            for (qsizetype i = 1; i < m_queue.size(); ++i) { // the front is this action
+                const ProposedAction& next = m_queue.at(i);
+                for (const QString& id : {next.action.zoneId, next.action.endZoneId, next.focusZoneId}) {
+                    if (!id.isEmpty() && (!m_map || !m_map->find(id)))
+                        cut = true;
+                }
+            }
+        }
+        finishAction(o, cut);
     };
     if (verification == Verification::None) {
         complete();
@@ -933,6 +981,26 @@ bool Director::expectationMet(const ProposedAction& p, const ActionResult& resul
                          (before && after && before->version() != after->version()) || (!before && after);
     const QString expected =
         p.expect.description.isEmpty() ? QStringLiteral("a change") : p.expect.description;
+    // Tier 0 reports nothing below its threshold (0.5 % of the screen by default): a change confined to a
+    // small zone (a check mark, a few typed letters) cannot be seen, so its absence proves nothing.
+    if (!changed && p.expect.kind != Expectation::Kind::ZoneAppears) {
+        const QString id = p.action.zoneId.isEmpty() ? p.focusZoneId : p.action.zoneId;
+        const ZoneMap* map = after ? after.get() : before.get();
+        const Zone* z = map && !id.isEmpty() ? map->find(id) : nullptr;
+        const QSize screen = map ? map->screenSize() : QSize();
+        const qint64 screenArea = qint64(screen.width()) * screen.height();
+        const bool small =
+            !z || screenArea <= 0 || qint64(z->bounds.width()) * z->bounds.height() * 200 < screenArea;
+        const bool opensSomething =
+            z && (z->type == ZoneType::Dropdown || z->type == ZoneType::MenuItem || z->type == ZoneType::Tab);
+        const bool partial = p.action.type == Action::Type::TypeText || p.action.type == Action::Type::Key ||
+                             (z && (z->type == ZoneType::CheckBox || z->type == ZoneType::TextField));
+        if ((small || partial) && !opensSomething) {
+            qCDebug(lcDirector) << "no change seen after" << p.action.describe()
+                                << "but the zone is too small to tell";
+            return true;
+        }
+    }
     switch (p.expect.kind) {
     case Expectation::Kind::None:
         return true;
@@ -943,7 +1011,12 @@ bool Director::expectationMet(const ProposedAction& p, const ActionResult& resul
     case Expectation::Kind::StateChecked:
     case Expectation::Kind::StateUnchecked: {
         const Zone* z = after ? after->find(p.action.zoneId) : nullptr;
-        if (z && hasCheckState(*z)) {
+        const Zone* was = before ? before->find(p.action.zoneId) : nullptr;
+        // The canvas' check state is trusted only when it moved: a state that did not follow a visible
+        // change of the box is more likely a detection miss than a missed click.
+        const bool stateMoved =
+            z && was && hasCheckState(*z) && hasCheckState(*was) && z->state != was->state;
+        if (z && hasCheckState(*z) && (stateMoved || !changed)) {
             const bool wantChecked = p.expect.kind == Expectation::Kind::StateChecked;
             if (z->state.testFlag(ZoneStateFlag::Checked) != wantChecked) {
                 *why = QStringLiteral("zone %1 is still %2")
@@ -1066,7 +1139,9 @@ void Director::finish(TaskOutcome::Result result, const QString& message)
     o.finalSpeed = m_speed.mode();
     o.planner = m_backend ? m_backend->name() : m_options.provider;
     o.loop = toString(m_options.loop);
-    record(QStringLiteral("finished"), o.toJson());
+    QJsonObject summary = o.toJson();
+    summary.insert(QStringLiteral("totals"), summary.take(QStringLiteral("usage"))); // "usage" means one call
+    record(QStringLiteral("finished"), summary);
     if (result == TaskOutcome::Result::Completed)
         emitInfo(QStringLiteral("finished"), QStringLiteral("%1: %2").arg(toString(result), message));
     else

@@ -12,6 +12,7 @@
 #include <QHash>
 #include <QJsonObject>
 #include <QObject>
+#include <QProcessEnvironment>
 #include <QTimer>
 
 #include <functional>
@@ -44,6 +45,8 @@ public:
 
     void setBackendFactory(BackendFactory factory) { m_factory = std::move(factory); }
     void setSessionClock(const SessionClock& clock) { m_clock = clock; }
+    // Where `launch` starts programs (DISPLAY of the target display).
+    void setLaunchEnvironment(const QProcessEnvironment& environment) { m_launchEnvironment = environment; }
 
     DirectorState state() const { return m_state; }
     Plan plan() const;
@@ -126,7 +129,10 @@ private:
                         const ZoneMapPtr& after, QString* why) const;
     std::unique_ptr<PlanBackend> defaultBackend(const DirectorOptions& options, QString* error) const;
 
+    ActionResult launch(const Action& action);
+
     BackendFactory m_factory;
+    QProcessEnvironment m_launchEnvironment = QProcessEnvironment::systemEnvironment();
     SessionClock m_clock;
     DirectorOptions m_options;
     DirectorState m_state = DirectorState::Idle;

@@ -51,6 +51,7 @@ QJsonObject DirectorUsage::toJson() const
 {
     return {{QStringLiteral("model_calls"), modelCalls},
             {QStringLiteral("input_tokens"), double(inputTokens)},
+            {QStringLiteral("estimated_input_tokens"), double(estimatedInputTokens)},
             {QStringLiteral("output_tokens"), double(outputTokens)},
             {QStringLiteral("cost_usd"), costUsd},
             {QStringLiteral("iterations"), iterations},

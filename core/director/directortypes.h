@@ -58,6 +58,7 @@ struct DirectorUsage
 {
     int modelCalls = 0;
     qint64 inputTokens = 0;
+    qint64 estimatedInputTokens = 0; // from the requests themselves (comparable across fake servers)
     qint64 outputTokens = 0;
     double costUsd = 0;
     int iterations = 0;

@@ -290,6 +290,7 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
         }
         p.action.type = Action::Type::TypeText;
         p.action.text = c.text;
+        p.focusZoneId = st.zoneId;
         p.expect.kind = Expectation::Kind::AnyChange;
         p.expect.description = QStringLiteral("typed text");
         return act(p);
@@ -368,7 +369,9 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
             }
             const ZoneMap options(map.version(), map.tNs(), map.screenSize(), zones);
             const auto r = ZoneResolver::resolve(c.text, options, ZoneResolver::Purpose::Option);
-            if (r.zone) {
+            // Only an exact label: OCR merges list items into one zone ("Green Blue"), and clicking such a
+            // zone picks the wrong item.
+            if (r.zone && labelsMatch(r.zone->label, c.text)) {
                 st.phase = 3; // clicking the option finishes the step
                 p.undoable = false;
                 return onZone(Action::Type::LeftClick, *r.zone);

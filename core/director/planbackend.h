@@ -103,7 +103,8 @@ struct WorldState
 // Token usage and cost of one model call, as the Director accounts for it.
 struct CallUsage
 {
-    qint64 inputTokens = 0; // all input tokens (cached ones included)
+    qint64 inputTokens = 0;          // all input tokens (cached ones included)
+    qint64 estimatedInputTokens = 0; // estimated from the request itself (text / 4, images w*h / 750)
     qint64 outputTokens = 0;
     double costUsd = 0;
 };

@@ -212,7 +212,7 @@ ZoneResolver::Result ZoneResolver::resolve(const QString& name, const ZoneMap& m
     }
     r.zone = best.zone;
     r.score = best.score;
-    if (purpose == Purpose::TypeInto && best.zone.type == ZoneType::Static) {
+    if ((purpose == Purpose::TypeInto || purpose == Purpose::Click) && best.zone.type == ZoneType::Static) {
         if (auto field = fieldForLabel(best.zone, map))
             r.zone = *field;
     }

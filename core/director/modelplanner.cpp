@@ -1,0 +1,837 @@
+#include "core/director/modelplanner.h"
+
+#include "core/director/providers/screenshotscaler.h"
+#include "core/director/safety/untrusted.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+
+namespace ciu {
+
+Q_LOGGING_CATEGORY(lcModelPlanner, "ciu.director.model")
+
+using director::ContentBlock;
+using director::Message;
+using director::ProviderRequest;
+using director::ProviderResponse;
+using director::StopReason;
+using director::ToolDefinition;
+
+namespace {
+
+QJsonObject schema(const QJsonObject& properties, const QStringList& required)
+{
+    return {{QStringLiteral("type"), QStringLiteral("object")},
+            {QStringLiteral("properties"), properties},
+            {QStringLiteral("required"), QJsonArray::fromStringList(required)}};
+}
+
+QJsonObject prop(const QString& type, const QString& description)
+{
+    return {{QStringLiteral("type"), type}, {QStringLiteral("description"), description}};
+}
+
+QJsonObject enumProp(const QStringList& values, const QString& description)
+{
+    return {{QStringLiteral("type"), QStringLiteral("string")},
+            {QStringLiteral("enum"), QJsonArray::fromStringList(values)},
+            {QStringLiteral("description"), description}};
+}
+
+QString quotedLabel(const QString& label)
+{
+    QString l = safety::defuseUntrusted(label);
+    l.replace(QLatin1Char('\\'), QLatin1String("\\\\")).replace(QLatin1Char('"'), QLatin1String("\\\""));
+    l.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    return QLatin1Char('"') + l + QLatin1Char('"');
+}
+
+QString zoneLine(const Zone& z)
+{
+    QStringList states = zoneStateNames(z.state);
+    states.removeAll(QStringLiteral("enabled"));
+    QString line = QStringLiteral("%1 %2 %3 [%4,%5,%6,%7]")
+                       .arg(z.id, toString(z.type),
+                            z.isPassword ? QStringLiteral("\"(password field)\"") : quotedLabel(z.label))
+                       .arg(z.bounds.x())
+                       .arg(z.bounds.y())
+                       .arg(z.bounds.width())
+                       .arg(z.bounds.height());
+    if (!states.isEmpty())
+        line += QLatin1Char(' ') + states.join(QLatin1Char(','));
+    if (!z.parentId.isEmpty())
+        line += QStringLiteral(" in ") + z.parentId;
+    return line;
+}
+
+QString textOf(const QList<ContentBlock>& blocks, int* images)
+{
+    QStringList parts;
+    for (const ContentBlock& b : blocks) {
+        switch (b.type) {
+        case ContentBlock::Type::Text:
+            parts << b.text;
+            break;
+        case ContentBlock::Type::Image:
+            ++*images;
+            parts << QStringLiteral("[image]");
+            break;
+        case ContentBlock::Type::ToolResult:
+            parts << QStringLiteral("[tool_result %1%2] %3")
+                         .arg(b.toolUseId, b.isError ? QStringLiteral(" error") : QString(),
+                              textOf(b.content, images));
+            break;
+        default:
+            break;
+        }
+    }
+    return parts.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+ModelPlanner::ModelPlanner(std::unique_ptr<director::Provider> provider, DirectorOptions::Loop loop,
+                           QString model, QObject* parent)
+    : PlanBackend(parent)
+    , m_provider(std::move(provider))
+    , m_loop(loop)
+    , m_model(std::move(model))
+{
+    m_provider->setParent(nullptr);
+    connect(m_provider.get(), &director::Provider::finished, this, &ModelPlanner::onFinished);
+}
+
+ModelPlanner::~ModelPlanner()
+{
+    if (m_provider)
+        m_provider->disconnect(this);
+}
+
+QString ModelPlanner::name() const
+{
+    return director::toString(m_provider->kind());
+}
+
+bool ModelPlanner::wantsScreenshot() const
+{
+    return m_loop == DirectorOptions::Loop::Classic;
+}
+
+bool ModelPlanner::begin(const QString& task, QString* error)
+{
+    if (task.trimmed().isEmpty()) {
+        *error = QStringLiteral("the task is empty");
+        return false;
+    }
+    m_task = task.trimmed();
+    m_plan = Plan();
+    m_plan.task = m_task.simplified();
+    m_plan.status = Plan::Status::Planning;
+    m_messages.clear();
+    m_calls.clear();
+    m_first = true;
+    emit planChanged();
+    return true;
+}
+
+void ModelPlanner::cancel()
+{
+    if (m_requestId != 0)
+        m_provider->cancel(m_requestId);
+    m_requestId = 0;
+}
+
+QList<ToolDefinition> ModelPlanner::zoneTools()
+{
+    const QJsonObject zoneId =
+        prop(QStringLiteral("string"), QStringLiteral("a zone id from the zone map, e.g. \"z12\""));
+    return {
+        ToolDefinition::function(
+            QStringLiteral("click_zone"), QStringLiteral("Click a zone of the zone map."),
+            schema({{QStringLiteral("zone_id"), zoneId},
+                    {QStringLiteral("button"),
+                     enumProp({QStringLiteral("left"), QStringLiteral("right"), QStringLiteral("middle")},
+                              QStringLiteral("default left"))},
+                    {QStringLiteral("clicks"),
+                     prop(QStringLiteral("integer"), QStringLiteral("1, 2 or 3 (default 1)"))}},
+                   {QStringLiteral("zone_id")})),
+        ToolDefinition::function(
+            QStringLiteral("type_in_zone"),
+            QStringLiteral("Click a text zone to focus it, then type the text (optionally press Enter)."),
+            schema(
+                {{QStringLiteral("zone_id"), zoneId},
+                 {QStringLiteral("text"), prop(QStringLiteral("string"), QStringLiteral("the text to type"))},
+                 {QStringLiteral("press_enter"),
+                  prop(QStringLiteral("boolean"), QStringLiteral("press Enter afterwards"))}},
+                {QStringLiteral("zone_id"), QStringLiteral("text")})),
+        ToolDefinition::function(
+            QStringLiteral("scroll_zone"), QStringLiteral("Scroll inside a zone."),
+            schema({{QStringLiteral("zone_id"), zoneId},
+                    {QStringLiteral("direction"), enumProp({QStringLiteral("up"), QStringLiteral("down"),
+                                                            QStringLiteral("left"), QStringLiteral("right")},
+                                                           {})},
+                    {QStringLiteral("amount"),
+                     prop(QStringLiteral("integer"), QStringLiteral("wheel clicks, 1..50 (default 3)"))}},
+                   {QStringLiteral("zone_id"), QStringLiteral("direction")})),
+        ToolDefinition::function(
+            QStringLiteral("drag_zone"), QStringLiteral("Drag one zone onto another."),
+            schema({{QStringLiteral("from_zone_id"), zoneId}, {QStringLiteral("to_zone_id"), zoneId}},
+                   {QStringLiteral("from_zone_id"), QStringLiteral("to_zone_id")})),
+        ToolDefinition::function(
+            QStringLiteral("press_keys"),
+            QStringLiteral("Press keys in xdotool syntax: \"ctrl+s\", \"Return\", \"alt+Tab\"."),
+            schema({{QStringLiteral("keys"), prop(QStringLiteral("string"), {})}}, {QStringLiteral("keys")})),
+        ToolDefinition::function(
+            QStringLiteral("wait_for_change"),
+            QStringLiteral("Wait until the screen changes, or until a zone with this text appears."),
+            schema({{QStringLiteral("timeout_ms"),
+                     prop(QStringLiteral("integer"), QStringLiteral("default 5000, at most 100000"))},
+                    {QStringLiteral("text"),
+                     prop(QStringLiteral("string"), QStringLiteral("optional label to wait for"))}},
+                   {})),
+        ToolDefinition::function(
+            QStringLiteral("request_reanalysis"),
+            QStringLiteral("The zone map looks wrong or incomplete: analyse the whole screen again."),
+            schema({{QStringLiteral("reason"), prop(QStringLiteral("string"), {})}},
+                   {QStringLiteral("reason")})),
+        ToolDefinition::function(
+            QStringLiteral("update_plan"),
+            QStringLiteral("Record your plan: the steps and the current step (1-based)."),
+            schema({{QStringLiteral("steps"),
+                     QJsonObject{
+                         {QStringLiteral("type"), QStringLiteral("array")},
+                         {QStringLiteral("items"),
+                          schema({{QStringLiteral("description"), prop(QStringLiteral("string"), {})},
+                                  {QStringLiteral("zone_id"), zoneId},
+                                  {QStringLiteral("expected_change"), prop(QStringLiteral("string"), {})}},
+                                 {QStringLiteral("description")})}}},
+                    {QStringLiteral("current_step"), prop(QStringLiteral("integer"), {})}},
+                   {QStringLiteral("steps")})),
+        ToolDefinition::function(QStringLiteral("task_complete"), QStringLiteral("The task is done."),
+                                 schema({{QStringLiteral("summary"), prop(QStringLiteral("string"), {})}},
+                                        {QStringLiteral("summary")})),
+        ToolDefinition::function(
+            QStringLiteral("task_impossible"),
+            QStringLiteral("The task cannot be done on this screen; explain why to the user."),
+            schema({{QStringLiteral("explanation"), prop(QStringLiteral("string"), {})}},
+                   {QStringLiteral("explanation")})),
+    };
+}
+
+QString ModelPlanner::describeZones(const ZoneMap& map, int maxZones)
+{
+    QStringList lines;
+    lines << QStringLiteral("zone map v%1, screen %2x%3, %4 zones (id type label [x,y,w,h] state):")
+                 .arg(map.version())
+                 .arg(map.screenSize().width())
+                 .arg(map.screenSize().height())
+                 .arg(map.size());
+    int n = 0;
+    for (const Zone& z : map.zones()) {
+        if (n++ >= maxZones) {
+            lines << QStringLiteral("… %1 more zones not listed").arg(map.size() - maxZones);
+            break;
+        }
+        lines << zoneLine(z);
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString ModelPlanner::describeDelta(const ZoneMap& before, const ZoneMap& after)
+{
+    QStringList lines;
+    for (const Zone& z : after.zones()) {
+        const Zone* old = before.find(z.id);
+        if (!old)
+            lines << QStringLiteral("+ ") + zoneLine(z);
+        else if (old->label != z.label || old->state != z.state || old->bounds != z.bounds ||
+                 old->type != z.type)
+            lines << QStringLiteral("~ ") + zoneLine(z);
+    }
+    for (const Zone& z : before.zones()) {
+        if (!after.find(z.id))
+            lines << QStringLiteral("- %1").arg(z.id);
+    }
+    if (lines.isEmpty())
+        return {};
+    return QStringLiteral("zone map v%1 → v%2 changes (+ added, ~ changed, - removed):\n%3")
+        .arg(before.version())
+        .arg(after.version())
+        .arg(lines.join(QLatin1Char('\n')));
+}
+
+QString ModelPlanner::systemPrompt(const WorldState& world) const
+{
+    QString s;
+    if (m_loop == DirectorOptions::Loop::Classic) {
+        s = QStringLiteral(
+                "You operate a Linux desktop (X11) with the computer tool. The screen is %1x%2. After each "
+                "action you receive a screenshot. When the task is done, answer with a short summary and no "
+                "tool call.")
+                .arg(world.screenSize.width())
+                .arg(world.screenSize.height());
+    } else {
+        s = QStringLiteral(
+            "You operate a Linux desktop (X11) through a zone map: the interactive elements of the screen "
+            "with an id, "
+            "type, label, bounds [x,y,w,h] in screen pixels and state. Act on zones with the zone tools "
+            "(click_zone, type_in_zone, scroll_zone, drag_zone, press_keys, wait_for_change). Plan ahead: "
+            "call "
+            "update_plan once, then issue every action you can decide now in ONE reply (several tool calls); "
+            "the "
+            "director executes them in order, verifies them and stops early when the screen changes "
+            "unexpectedly. "
+            "After the results you get the changes of the zone map, and a screenshot only when a "
+            "verification needs "
+            "one. Use the computer tool only for what no zone covers (raw coordinates). Use "
+            "request_reanalysis when "
+            "the map looks wrong. Finish with task_complete (you may put it in the same reply as the last "
+            "actions) "
+            "or task_impossible with an explanation.");
+    }
+    s += QLatin1Char(' ') + safety::untrustedPolicy();
+    s += QStringLiteral(
+        " High-risk actions (deleting, sending, paying, system commands, credentials) need a human's "
+        "confirmation and may be refused.");
+    if (world.dryRun)
+        s += QStringLiteral(
+            " This is a DRY RUN: actions are logged, not executed, so the screen will not change.");
+    return s;
+}
+
+void ModelPlanner::decide(const WorldState& world)
+{
+    if (!world.screenSize.isEmpty())
+        m_screenSize = world.screenSize;
+    // A task_complete that came with the last actions ends the task once they all succeeded.
+    if (!m_calls.isEmpty()) {
+        bool completed = false;
+        bool clean = true;
+        QString summary;
+        for (const ToolCall& c : std::as_const(m_calls)) {
+            if (c.name == QLatin1String("task_complete")) {
+                completed = true;
+                summary = c.result ? c.result->content.value(0).text : QString();
+            } else if (!c.result || c.result->isError) {
+                clean = false;
+            }
+        }
+        if (completed && clean) {
+            m_plan.status = Plan::Status::Completed;
+            emit planChanged();
+            emit decided({Decision::Kind::Complete, {}, summary});
+            return;
+        }
+    }
+    send(world);
+}
+
+void ModelPlanner::send(const WorldState& world)
+{
+    if (!m_continuePaused) {
+        QList<ContentBlock> blocks;
+        for (const ToolCall& c : std::as_const(m_calls)) {
+            if (c.result)
+                blocks.append(*c.result);
+            else
+                blocks.append(ContentBlock::makeToolResultText(c.id, QStringLiteral("not executed"), true));
+        }
+        m_calls.clear();
+        if (m_first) {
+            blocks.append(ContentBlock::makeText(QStringLiteral("Task: %1").arg(m_task)));
+        }
+        if (m_loop == DirectorOptions::Loop::Zones && world.map) {
+            QString zones;
+            if (m_first || !m_lastSentMap)
+                zones = describeZones(*world.map);
+            else if (m_lastSentMap->version() != world.map->version())
+                zones = describeDelta(*m_lastSentMap, *world.map);
+            if (zones.isEmpty() && !m_first)
+                zones = QStringLiteral("zone map unchanged (v%1)").arg(world.map->version());
+            blocks.append(ContentBlock::makeText(safety::wrapUntrusted(zones, QStringLiteral("zone_map"))));
+            m_lastSentMap = world.map;
+        } else if (m_loop == DirectorOptions::Loop::Zones && m_first) {
+            blocks.append(
+                ContentBlock::makeText(QStringLiteral("No zone map is available yet; use request_reanalysis "
+                                                      "or the computer tool.")));
+        }
+        if (!world.screenshot.isNull()) {
+            // The classic loop puts the screenshot into the last computer tool result, like the reference
+            // demo.
+            bool placed = false;
+            if (m_loop == DirectorOptions::Loop::Classic) {
+                for (qsizetype i = blocks.size() - 1; i >= 0 && !placed; --i) {
+                    if (blocks[i].type == ContentBlock::Type::ToolResult) {
+                        blocks[i].content.append(ContentBlock::makeImage(world.screenshot));
+                        placed = true;
+                    }
+                }
+            }
+            if (!placed)
+                blocks.append(ContentBlock::makeImage(world.screenshot));
+        }
+        if (!m_nudge.isEmpty()) {
+            blocks.append(ContentBlock::makeText(m_nudge));
+            m_nudge.clear();
+        }
+        if (blocks.isEmpty())
+            blocks.append(ContentBlock::makeText(QStringLiteral("Continue.")));
+        m_messages.append(Message::user(blocks));
+    }
+    m_continuePaused = false;
+    m_first = false;
+
+    ProviderRequest r;
+    r.model = m_model;
+    r.system = systemPrompt(world);
+    r.maxTokens = 2048;
+    r.purpose = m_loop == DirectorOptions::Loop::Classic ? QStringLiteral("classic") : QStringLiteral("plan");
+    const QSize screen = m_screenSize.isEmpty() ? QSize(1280, 800) : m_screenSize;
+    if (m_loop == DirectorOptions::Loop::Zones)
+        r.tools = zoneTools();
+    r.tools.append(ToolDefinition::computer(screen));
+    r.messages = m_messages;
+    m_lastRequest = r;
+    m_requestId = m_provider->send(r);
+}
+
+void ModelPlanner::onFinished(quint64 requestId, const ProviderResponse& response)
+{
+    if (requestId != m_requestId)
+        return;
+    m_requestId = 0;
+    if (response.error == director::ProviderError::Canceled)
+        return;
+    m_lastResponse = response;
+    CallUsage usage;
+    usage.inputTokens = response.usage.totalInputTokens();
+    usage.outputTokens = response.usage.outputTokens;
+    usage.costUsd = response.usage.costUsd;
+    usage.estimatedInputTokens = estimateTokens(m_lastRequest);
+    emit modelCalled(recordFor(m_lastRequest, response), usage);
+    if (!response.ok()) {
+        emit decided({Decision::Kind::Failed,
+                      {},
+                      QStringLiteral("%1 provider: %2 (%3)")
+                          .arg(name(), response.errorMessage, director::toString(response.error))});
+        return;
+    }
+    m_messages.append(response.assistantMessage());
+    emit decided(interpret(response));
+}
+
+Decision ModelPlanner::interpret(const ProviderResponse& response)
+{
+    switch (response.stopReason) {
+    case StopReason::Refusal:
+        return {Decision::Kind::Failed,
+                {},
+                QStringLiteral("the model refused the task%1")
+                    .arg(response.text().isEmpty() ? QString() : QStringLiteral(": ") + response.text())};
+    case StopReason::ContextWindowExceeded:
+        return {Decision::Kind::Failed,
+                {},
+                QStringLiteral("the conversation exceeded the model's context window")};
+    case StopReason::PauseTurn:
+        m_continuePaused = true; // send the paused reply back unchanged
+        return {Decision::Kind::Act, {}, QStringLiteral("pause_turn: continuing")};
+    default:
+        break;
+    }
+    const QList<ContentBlock> uses = response.toolUses();
+    if (response.stopReason == StopReason::MaxTokens) {
+        bool complete = !uses.isEmpty();
+        for (const ContentBlock& u : uses)
+            complete = complete && u.inputError.isEmpty();
+        if (!complete) {
+            if (++m_maxTokensRetries > 2)
+                return {Decision::Kind::Failed,
+                        {},
+                        QStringLiteral("the model's replies were cut at max_tokens three times")};
+            m_nudge = QStringLiteral(
+                "Your reply was cut off (max_tokens). Answer briefly: fewer tool calls, no long text.");
+        }
+    }
+    if (uses.isEmpty()) {
+        if (!m_nudge.isEmpty()) {
+            // Only the cut text came back: ask again (the assistant turn is in the history).
+            return {Decision::Kind::Act, {}, QStringLiteral("max_tokens: asking again")};
+        }
+        // No tool call: the model considers the task finished (classic loop convention).
+        m_plan.status = Plan::Status::Completed;
+        emit planChanged();
+        return {Decision::Kind::Complete, {}, response.text()};
+    }
+
+    Decision d;
+    d.kind = Decision::Kind::Act;
+    const auto scaler = response.scaler;
+    for (const ContentBlock& u : uses) {
+        ToolCall call;
+        call.id = u.id;
+        call.name = u.name;
+        m_calls.append(call);
+        ToolCall& c = m_calls.last();
+        auto error = [&](const QString& text) {
+            c.result = ContentBlock::makeToolResultText(c.id, text, true);
+        };
+        if (!u.inputError.isEmpty()) {
+            error(QStringLiteral("the arguments were not a JSON object: %1").arg(u.inputError));
+            continue;
+        }
+        const QJsonObject in = u.input;
+        auto zoneAction = [&](Action::Type type, const QString& zone) {
+            ProposedAction p;
+            p.action.type = type;
+            p.action.zoneId = zone;
+            p.toolUseId = u.id;
+            p.toolName = u.name;
+            return p;
+        };
+        QList<ProposedAction> actions;
+        const QString zone = in.value(QStringLiteral("zone_id")).toString();
+        if (u.name == QLatin1String("task_complete")) {
+            c.result = ContentBlock::makeToolResultText(c.id, in.value(QStringLiteral("summary")).toString());
+            continue;
+        }
+        if (u.name == QLatin1String("task_impossible")) {
+            m_plan.status = Plan::Status::Failed;
+            emit planChanged();
+            return {Decision::Kind::Impossible, {}, in.value(QStringLiteral("explanation")).toString()};
+        }
+        if (u.name == QLatin1String("update_plan")) {
+            m_plan.steps.clear();
+            for (const QJsonValue& v : in.value(QStringLiteral("steps")).toArray()) {
+                const QJsonObject o = v.toObject();
+                PlanStep s;
+                s.description = o.value(QStringLiteral("description")).toString();
+                s.zoneId = o.value(QStringLiteral("zone_id")).toString();
+                s.expectedChange = o.value(QStringLiteral("expected_change")).toString();
+                m_plan.steps.append(s);
+            }
+            m_plan.currentStep =
+                std::clamp(in.value(QStringLiteral("current_step")).toInt(1), 0, int(m_plan.steps.size()));
+            m_plan.status = Plan::Status::Executing;
+            emit planChanged();
+            c.result = ContentBlock::makeToolResultText(c.id, QStringLiteral("plan recorded"));
+            continue;
+        }
+        if (u.name == QLatin1String("request_reanalysis")) {
+            c.result = ContentBlock::makeToolResultText(
+                c.id, QStringLiteral("re-analysis requested; the new zone map follows"));
+            if (uses.size() == 1)
+                return {Decision::Kind::Reanalyze, {}, in.value(QStringLiteral("reason")).toString()};
+            continue;
+        }
+        if (u.name == QLatin1String("click_zone")) {
+            const QString button = in.value(QStringLiteral("button")).toString(QStringLiteral("left"));
+            const int clicks = in.value(QStringLiteral("clicks")).toInt(1);
+            Action::Type type = Action::Type::LeftClick;
+            if (button == QLatin1String("right"))
+                type = Action::Type::RightClick;
+            else if (button == QLatin1String("middle"))
+                type = Action::Type::MiddleClick;
+            else if (clicks == 2)
+                type = Action::Type::DoubleClick;
+            else if (clicks == 3)
+                type = Action::Type::TripleClick;
+            if (zone.isEmpty() || clicks < 1 || clicks > 3 ||
+                (button != QLatin1String("left") && button != QLatin1String("right") &&
+                 button != QLatin1String("middle"))) {
+                error(QStringLiteral("click_zone needs zone_id, button left/right/middle and clicks 1..3"));
+                continue;
+            }
+            actions << zoneAction(type, zone);
+        } else if (u.name == QLatin1String("type_in_zone")) {
+            const QString text = in.value(QStringLiteral("text")).toString();
+            if (zone.isEmpty() || text.isEmpty()) {
+                error(QStringLiteral("type_in_zone needs zone_id and text"));
+                continue;
+            }
+            actions << zoneAction(Action::Type::LeftClick, zone);
+            ProposedAction t = zoneAction(Action::Type::TypeText, {});
+            t.action.text = text;
+            t.focusZoneId = zone;
+            t.expect.kind = Expectation::Kind::AnyChange;
+            t.expect.description = QStringLiteral("typed text");
+            actions << t;
+            if (in.value(QStringLiteral("press_enter")).toBool()) {
+                ProposedAction k = zoneAction(Action::Type::Key, {});
+                k.action.text = QStringLiteral("Return");
+                actions << k;
+            }
+        } else if (u.name == QLatin1String("scroll_zone")) {
+            const auto dir =
+                platform::scrollDirectionFromString(in.value(QStringLiteral("direction")).toString());
+            if (zone.isEmpty() || !dir) {
+                error(QStringLiteral("scroll_zone needs zone_id and direction up/down/left/right"));
+                continue;
+            }
+            ProposedAction p = zoneAction(Action::Type::Scroll, zone);
+            p.action.scrollDirection = *dir;
+            p.action.amount = in.value(QStringLiteral("amount")).toInt(3);
+            actions << p;
+        } else if (u.name == QLatin1String("drag_zone")) {
+            ProposedAction p =
+                zoneAction(Action::Type::LeftClickDrag, in.value(QStringLiteral("from_zone_id")).toString());
+            p.action.endZoneId = in.value(QStringLiteral("to_zone_id")).toString();
+            if (p.action.zoneId.isEmpty() || p.action.endZoneId.isEmpty()) {
+                error(QStringLiteral("drag_zone needs from_zone_id and to_zone_id"));
+                continue;
+            }
+            actions << p;
+        } else if (u.name == QLatin1String("press_keys")) {
+            ProposedAction p = zoneAction(Action::Type::Key, {});
+            p.action.text = in.value(QStringLiteral("keys")).toString();
+            actions << p;
+        } else if (u.name == QLatin1String("wait_for_change")) {
+            ProposedAction p = zoneAction(Action::Type::WaitForChange, {});
+            p.action.text = in.value(QStringLiteral("text")).toString();
+            p.action.durationMs = in.value(QStringLiteral("timeout_ms")).toInt(5000);
+            p.local = true;
+            if (p.action.durationMs < 0 || p.action.durationMs > 100'000) {
+                error(QStringLiteral("timeout_ms must be 0..100000"));
+                continue;
+            }
+            actions << p;
+        } else if (u.name == QLatin1String("computer")) {
+            QString mapError;
+            const auto mapped = scaler.mapInputToScreen(in, &mapError);
+            if (!mapped) {
+                error(QStringLiteral("refused: %1").arg(mapError));
+                continue;
+            }
+            QString actionError;
+            auto p = computerAction(*mapped, &actionError);
+            if (!p) {
+                error(actionError);
+                continue;
+            }
+            p->toolUseId = u.id;
+            actions << *p;
+        } else {
+            error(QStringLiteral("unknown tool \"%1\"").arg(u.name));
+            continue;
+        }
+        c.expected = int(actions.size());
+        d.actions.append(actions);
+    }
+    if (m_plan.steps.isEmpty() || m_plan.status == Plan::Status::Planning) {
+        m_plan.status = Plan::Status::Executing;
+        emit planChanged();
+    }
+    return d;
+}
+
+std::optional<ProposedAction> ModelPlanner::computerAction(const QJsonObject& in, QString* error)
+{
+    const QString name = in.value(QStringLiteral("action")).toString();
+    ProposedAction p;
+    p.toolName = QStringLiteral("computer");
+    auto point = [&](const char* key) -> std::optional<QPoint> {
+        const QJsonArray a = in.value(QLatin1String(key)).toArray();
+        if (a.size() != 2)
+            return std::nullopt;
+        return QPoint(a.at(0).toInt(), a.at(1).toInt());
+    };
+    const QString held = in.contains(QStringLiteral("key")) ? in.value(QStringLiteral("key")).toString()
+                                                            : in.value(QStringLiteral("text")).toString();
+    auto seconds = [&] { return int(in.value(QStringLiteral("duration")).toDouble(0) * 1000.0); };
+    Action& a = p.action;
+    static const QList<std::pair<const char*, Action::Type>> clicks = {
+        {"left_click", Action::Type::LeftClick},     {"right_click", Action::Type::RightClick},
+        {"middle_click", Action::Type::MiddleClick}, {"double_click", Action::Type::DoubleClick},
+        {"triple_click", Action::Type::TripleClick},
+    };
+    for (const auto& [n, t] : clicks) {
+        if (name == QLatin1String(n)) {
+            a.type = t;
+            a.point = point("coordinate");
+            a.heldKeys = held;
+            return p;
+        }
+    }
+    if (name == QLatin1String("screenshot")) {
+        a.type = Action::Type::Screenshot;
+        p.local = true;
+    } else if (name == QLatin1String("cursor_position")) {
+        a.type = Action::Type::CursorPosition;
+        p.local = true;
+    } else if (name == QLatin1String("mouse_move")) {
+        a.type = Action::Type::MouseMove;
+        a.point = point("coordinate");
+        if (!a.point) {
+            *error = QStringLiteral("mouse_move needs coordinate");
+            return std::nullopt;
+        }
+    } else if (name == QLatin1String("left_click_drag")) {
+        a.type = Action::Type::LeftClickDrag;
+        a.point = point("start_coordinate");
+        a.endPoint = point("coordinate");
+        if (!a.endPoint) {
+            *error = QStringLiteral("left_click_drag needs coordinate");
+            return std::nullopt;
+        }
+    } else if (name == QLatin1String("left_mouse_down") || name == QLatin1String("left_mouse_up")) {
+        a.type = name == QLatin1String("left_mouse_down") ? Action::Type::LeftMouseDown
+                                                          : Action::Type::LeftMouseUp;
+        a.point = point("coordinate");
+    } else if (name == QLatin1String("scroll")) {
+        a.type = Action::Type::Scroll;
+        a.point = point("coordinate");
+        const auto dir =
+            platform::scrollDirectionFromString(in.value(QStringLiteral("scroll_direction")).toString());
+        if (!dir) {
+            *error = QStringLiteral("scroll needs scroll_direction up/down/left/right");
+            return std::nullopt;
+        }
+        a.scrollDirection = *dir;
+        a.amount = in.value(QStringLiteral("scroll_amount")).toInt(3);
+        a.heldKeys = in.value(QStringLiteral("key")).toString();
+    } else if (name == QLatin1String("type") || name == QLatin1String("key")) {
+        a.type = name == QLatin1String("type") ? Action::Type::TypeText : Action::Type::Key;
+        a.text = in.value(QStringLiteral("text")).toString();
+    } else if (name == QLatin1String("hold_key")) {
+        a.type = Action::Type::HoldKey;
+        a.text = in.value(QStringLiteral("text")).toString();
+        a.durationMs = seconds();
+    } else if (name == QLatin1String("wait")) {
+        a.type = Action::Type::Wait;
+        a.durationMs = seconds();
+        p.local = true;
+    } else {
+        *error = QStringLiteral("computer action \"%1\" is not supported").arg(name);
+        return std::nullopt;
+    }
+    return p;
+}
+
+void ModelPlanner::answer(const QString& toolUseId, const QString& text, bool isError, const QImage& image)
+{
+    for (ToolCall& c : m_calls) {
+        if (c.id != toolUseId)
+            continue;
+        QList<ContentBlock> content{ContentBlock::makeText(text)};
+        if (!image.isNull())
+            content.append(ContentBlock::makeImage(image));
+        c.result = ContentBlock::makeToolResult(toolUseId, content, isError);
+        return;
+    }
+}
+
+void ModelPlanner::report(const ProposedAction& action, const ActionOutcome& outcome)
+{
+    for (ToolCall& c : m_calls) {
+        if (c.id != action.toolUseId || c.result)
+            continue;
+        c.outcomes.append(outcome);
+        if (int(c.outcomes.size()) < c.expected && !outcome.isError())
+            return;
+        QStringList lines;
+        bool isError = false;
+        QImage image;
+        for (const ActionOutcome& o : std::as_const(c.outcomes)) {
+            QString line = o.isError() ? QStringLiteral("error: ") : QStringLiteral("ok: ");
+            line += o.message.isEmpty() ? (o.result.error.isEmpty() ? QStringLiteral("done") : o.result.error)
+                                        : o.message;
+            if (!o.result.output.isEmpty())
+                line += QStringLiteral(" (%1)").arg(o.result.output);
+            if (o.status == ActionOutcome::Status::Executed && o.result.success)
+                line += o.result.changeObserved ? QStringLiteral("; the screen changed")
+                                                : QStringLiteral("; no change seen");
+            lines << line;
+            isError = isError || o.isError();
+            if (!o.screenshot.isNull())
+                image = o.screenshot;
+        }
+        answer(c.id, lines.join(QLatin1Char('\n')), isError, image);
+        if (m_plan.steps.isEmpty() || m_plan.status != Plan::Status::Executing) {
+            PlanStep s;
+            s.description = action.action.describe();
+            s.status = isError ? PlanStep::Status::Failed : PlanStep::Status::Done;
+            m_plan.steps.append(s);
+            m_plan.currentStep = int(m_plan.steps.size());
+            emit planChanged();
+        } else if (!isError && m_plan.currentStep < m_plan.steps.size()) {
+            m_plan.steps[std::max(0, m_plan.currentStep - 1)].status = PlanStep::Status::Done;
+            ++m_plan.currentStep;
+            emit planChanged();
+        }
+        return;
+    }
+}
+
+qint64 ModelPlanner::estimateTokens(const ProviderRequest& request)
+{
+    qint64 chars = request.system.size();
+    QList<QSize> images;
+    std::function<void(const QList<ContentBlock>&)> walk = [&](const QList<ContentBlock>& blocks) {
+        for (const ContentBlock& b : blocks) {
+            chars += b.text.size();
+            if (b.type == ContentBlock::Type::ToolUse)
+                chars += QJsonDocument(b.input).toJson(QJsonDocument::Compact).size() + b.name.size();
+            if (b.isImage())
+                images.append(b.imageSize());
+            walk(b.content);
+        }
+    };
+    for (const Message& m : request.messages)
+        walk(m.blocks);
+    for (const ToolDefinition& t : request.tools)
+        chars += t.name.size() + t.description.size() +
+                 QJsonDocument(t.inputSchema).toJson(QJsonDocument::Compact).size();
+    qint64 tokens = chars / 4;
+    // Only the most recent screenshots stay in the history on the wire.
+    const qsizetype keep = request.keepScreenshots < 0
+                               ? images.size()
+                               : std::min<qsizetype>(images.size(), request.keepScreenshots);
+    for (qsizetype i = images.size() - keep; i < images.size(); ++i) {
+        const QSize target = director::ScreenshotScaler(images[i]).targetSize();
+        tokens += qint64(target.width()) * target.height() / 750;
+    }
+    return tokens;
+}
+
+QJsonObject ModelPlanner::recordFor(const ProviderRequest& request, const ProviderResponse& response) const
+{
+    int images = 0;
+    const QString lastUser =
+        request.messages.isEmpty() ? QString() : textOf(request.messages.last().blocks, &images);
+    QJsonArray reply;
+    for (const ContentBlock& b : response.content) {
+        if (b.type == ContentBlock::Type::Text)
+            reply.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                     {QStringLiteral("text"), b.text}});
+        else if (b.type == ContentBlock::Type::ToolUse)
+            reply.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_use")},
+                                     {QStringLiteral("id"), b.id},
+                                     {QStringLiteral("name"), b.name},
+                                     {QStringLiteral("input"), b.input}});
+    }
+    QJsonArray tools;
+    for (const ToolDefinition& t : request.tools)
+        tools.append(t.name);
+    return {
+        {QStringLiteral("provider"), name()},
+        {QStringLiteral("loop"), toString(m_loop)},
+        {QStringLiteral("model"), response.model.isEmpty() ? m_provider->modelFor(request) : response.model},
+        {QStringLiteral("purpose"), request.purpose},
+        {QStringLiteral("messages"), int(request.messages.size())},
+        {QStringLiteral("tools"), tools},
+        {QStringLiteral("prompt"), lastUser.left(8000)},
+        {QStringLiteral("images_in_prompt"), images},
+        {QStringLiteral("reply"), reply},
+        {QStringLiteral("stop_reason"), director::toString(response.stopReason)},
+        {QStringLiteral("usage"),
+         QJsonObject{{QStringLiteral("input_tokens"), double(response.usage.totalInputTokens())},
+                     {QStringLiteral("output_tokens"), double(response.usage.outputTokens)},
+                     {QStringLiteral("cost_usd"), response.usage.costUsd}}},
+        {QStringLiteral("estimated_input_tokens"), double(estimateTokens(request))},
+        {QStringLiteral("api_request_id"), response.apiRequestId},
+        {QStringLiteral("latency_ms"), double(response.latencyMs)},
+        {QStringLiteral("attempts"), response.attempts},
+        {QStringLiteral("error"), response.ok() ? QString() : response.errorMessage}};
+}
+
+} // namespace ciu

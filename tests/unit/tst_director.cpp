@@ -1,0 +1,781 @@
+// The Director loop with a fake executor (standing in for the brush) and hand-made zone maps: the local
+// planner end to end, the seed's error table, safety (dry run, confirmations, refusal, limits), pause and
+// step, speed-mode escalation; and the model loops against the fake Claude server: tool_use chains,
+// is_error tool results, refusal, max_tokens, pause_turn, the cost limit, and the call count of the zone
+// loop against the classic screenshot loop.
+
+#include "core/director/director.h"
+#include "core/director/modelplanner.h"
+#include "core/director/providers/anthropicprovider.h"
+#include "core/model/metatypes.h"
+#include "tests/support/fakeapiserver.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTimer>
+
+using namespace ciu;
+using ciu::test::FakeApiServer;
+
+namespace {
+
+Zone zone(const QString& id, ZoneType type, const QString& label, QRect bounds,
+          ZoneState state = ZoneStateFlag::Enabled)
+{
+    Zone z;
+    z.id = id;
+    z.type = type;
+    z.label = label;
+    z.bounds = bounds;
+    z.state = state;
+    z.confidence = 0.9;
+    return z;
+}
+
+QList<Zone> formZones()
+{
+    return {
+        zone(QStringLiteral("z1"), ZoneType::Static, QStringLiteral("Name:"), QRect(20, 60, 50, 20)),
+        zone(QStringLiteral("z2"), ZoneType::TextField, QString(), QRect(90, 58, 300, 24)),
+        zone(QStringLiteral("z3"), ZoneType::Static, QStringLiteral("Color:"), QRect(20, 120, 50, 20)),
+        zone(QStringLiteral("z4"), ZoneType::Dropdown, QStringLiteral("Red"), QRect(90, 118, 300, 24)),
+        zone(QStringLiteral("z5"), ZoneType::CheckBox, QStringLiteral("Subscribe"), QRect(20, 200, 120, 22)),
+        zone(QStringLiteral("z7"), ZoneType::Button, QStringLiteral("OK"), QRect(20, 500, 80, 30)),
+        zone(QStringLiteral("z8"), ZoneType::Button, QStringLiteral("Delete"), QRect(110, 500, 80, 30)),
+        zone(QStringLiteral("z9"), ZoneType::Button, QStringLiteral("Submit"), QRect(200, 500, 80, 30))};
+}
+
+// The Director with a fake brush: answers every actionRequested on the next event-loop turn, and
+// publishes a new zone map version after each action (the canvas saw a change).
+class Harness : public QObject
+{
+public:
+    explicit Harness(QList<Zone> zones = formZones())
+        : m_zones(std::move(zones))
+    {
+        registerMetaTypes();
+        publish();
+        QObject::connect(&director, &Director::actionRequested, this, [this](quint64 id, const Action& a) {
+            requested.append(a);
+            if (!answer)
+                return;
+            QTimer::singleShot(0, this, [this, id, a] {
+                const ActionResult r = answer(a);
+                if (r.changeObserved)
+                    publish();
+                director.onActionFinished(id, r);
+            });
+        });
+        QObject::connect(&director, &Director::finished, this, [this](const TaskOutcome& o) { outcome = o; });
+        QObject::connect(&director, &Director::eventOccurred, this,
+                         [this](const SpatialEvent& e) { events.append(e); });
+        QObject::connect(&director, &Director::analysisRequested, this, [this](const QString& r) {
+            analyses.append(r);
+            if (onAnalysis)
+                onAnalysis();
+        });
+        QObject::connect(&director, &Director::decisionRecorded, this,
+                         [this](const QJsonObject& r) { records.append(r); });
+        answer = [](const Action&) {
+            ActionResult r;
+            r.success = true;
+            r.changeObserved = true;
+            return r;
+        };
+        options.settleTimeoutMs = 30;
+        options.reanalysisTimeoutMs = 100;
+        options.actionTimeoutMs = 300;
+        options.firstMapTimeoutMs = 100;
+        options.dryRun = false;
+    }
+
+    void publish()
+    {
+        ++m_version;
+        director.onZoneMap(std::make_shared<const ZoneMap>(m_version, 0, QSize(1280, 800), m_zones));
+    }
+    void setZones(QList<Zone> zones)
+    {
+        m_zones = std::move(zones);
+        publish();
+    }
+    bool run(const QString& task, int timeoutMs = 5000)
+    {
+        outcome.reset();
+        director.startTask(task, options);
+        return QTest::qWaitFor([this] { return outcome.has_value(); }, timeoutMs);
+    }
+    QStringList infos(const QString& what) const
+    {
+        QStringList out;
+        for (const SpatialEvent& e : events) {
+            if (e.data.value(QStringLiteral("what")).toString() == what)
+                out << e.data.value(QStringLiteral("message")).toString();
+        }
+        return out;
+    }
+
+    Director director;
+    DirectorOptions options;
+    QList<Action> requested;
+    std::function<ActionResult(const Action&)> answer;
+    std::function<void()> onAnalysis;
+    std::optional<TaskOutcome> outcome;
+    QList<SpatialEvent> events;
+    QStringList analyses;
+    QList<QJsonObject> records;
+
+private:
+    QList<Zone> m_zones;
+    quint64 m_version = 0;
+};
+
+ActionResult okResult(bool changed = true)
+{
+    ActionResult r;
+    r.success = true;
+    r.changeObserved = changed;
+    return r;
+}
+
+} // namespace
+
+class TestDirector : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void localTaskCompletes();
+    void dryRunExecutesNothing();
+    void zoneNotFoundReanalyzesAndReplans();
+    void impossibleWhenStillMissing();
+    void wrongZoneUndoesAndReplans();
+    void brushLostRecalibrates();
+    void timeoutReexecutesThenFails();
+    void noChangeReexecutesAndEscalates();
+    void disabledZoneWaitsThenFails();
+    void highRiskRefusedHeadless();
+    void highRiskConfirmed();
+    void highRiskDeclined();
+    void iterationLimitNeverExceeded();
+    void pauseStepResume();
+    void stopEndsTheTask();
+    void takeoverPauses();
+    void parseErrorFails();
+    void model_toolUseChain();
+    void model_unknownZoneIsError();
+    void model_offScreenRefused();
+    void model_refusal();
+    void model_maxTokens();
+    void model_pauseTurn();
+    void model_costLimit();
+    void model_providerError();
+    void model_callsVersusClassic();
+
+private:
+    Director::BackendFactory modelFactory(FakeApiServer& server, DirectorOptions::Loop loop);
+};
+
+void TestDirector::initTestCase()
+{
+    registerMetaTypes();
+}
+
+void TestDirector::localTaskCompletes()
+{
+    Harness h;
+    QVERIFY(h.run(QStringLiteral("type \"Ada\" into Name; check Subscribe; click Submit")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QCOMPARE(h.requested.size(), 4);
+    QCOMPARE(h.requested[0].zoneId, QStringLiteral("z2"));
+    QCOMPARE(int(h.requested[1].type), int(Action::Type::TypeText));
+    QCOMPARE(h.requested[1].text, QStringLiteral("Ada"));
+    QCOMPARE(h.requested[2].zoneId, QStringLiteral("z5"));
+    QCOMPARE(h.requested[3].zoneId, QStringLiteral("z9"));
+    QCOMPARE(h.outcome->usage.modelCalls, 0); // the local planner never calls a model
+    QCOMPARE(h.outcome->usage.actionsExecuted, 4);
+    QCOMPARE(h.outcome->plan.count(PlanStep::Status::Done), 3);
+    QCOMPARE(int(h.outcome->plan.status), int(Plan::Status::Completed));
+    QCOMPARE(int(h.director.state()), int(DirectorState::Finished));
+    // director.jsonl gets the decisions, never a key.
+    QVERIFY(!h.records.isEmpty());
+    QCOMPARE(h.records.first().value(QStringLiteral("type")).toString(), QStringLiteral("task_started"));
+    QCOMPARE(h.records.last().value(QStringLiteral("type")).toString(), QStringLiteral("finished"));
+}
+
+void TestDirector::dryRunExecutesNothing()
+{
+    Harness h;
+    h.options.dryRun = true;
+    QVERIFY(h.run(QStringLiteral("click OK; press ctrl+s; click Delete")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QVERIFY(h.outcome->dryRun);
+    QVERIFY(h.requested.isEmpty());
+    // The would-be confirmation of the Delete click is logged, not asked.
+    QCOMPARE(h.infos(QStringLiteral("would_confirm")).size(), 1);
+}
+
+void TestDirector::zoneNotFoundReanalyzesAndReplans()
+{
+    Harness h;
+    // The re-analysis finds the missing button.
+    h.onAnalysis = [&h] {
+        QList<Zone> zones = formZones();
+        zones.append(
+            zone(QStringLiteral("z20"), ZoneType::Button, QStringLiteral("Apply"), QRect(600, 500, 80, 30)));
+        QTimer::singleShot(10, &h, [&h, zones] { h.setZones(zones); });
+    };
+    QVERIFY(h.run(QStringLiteral("click Apply")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QCOMPARE(h.analyses.size(), 1);
+    QVERIFY(h.analyses.first().contains(QStringLiteral("Apply")));
+    QCOMPARE(h.requested.size(), 1);
+    QCOMPARE(h.requested.first().zoneId, QStringLiteral("z20"));
+}
+
+void TestDirector::impossibleWhenStillMissing()
+{
+    Harness h;
+    QVERIFY(h.run(QStringLiteral("click Apply")));
+    QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::Impossible));
+    QVERIFY2(h.outcome->message.contains(QStringLiteral("no zone matches \"Apply\"")),
+             qPrintable(h.outcome->message));
+    QCOMPARE(h.analyses.size(), 2);
+    QVERIFY(h.requested.isEmpty());
+}
+
+void TestDirector::wrongZoneUndoesAndReplans()
+{
+    Harness h;
+    int clicks = 0;
+    h.answer = [&](const Action& a) {
+        ActionResult r = okResult();
+        if (a.type == Action::Type::LeftClick && a.zoneId == QStringLiteral("z9") && clicks++ == 0) {
+            // The first click lands on OK instead of Submit.
+            SpatialEvent e;
+            e.kind = SpatialEvent::Kind::ZoneClick;
+            e.zoneId = QStringLiteral("z7");
+            e.point = QPoint(40, 510);
+            h.director.onEvent(e);
+            r.pointUsed = e.point;
+        }
+        return r;
+    };
+    QVERIFY(h.run(QStringLiteral("click Submit")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QCOMPARE(h.requested.size(), 3);
+    QCOMPARE(int(h.requested[1].type), int(Action::Type::Key));
+    QCOMPARE(h.requested[1].text, QStringLiteral("Escape")); // navigate back
+    QCOMPARE(h.requested[2].zoneId, QStringLiteral("z9"));   // re-planned and retried
+    QCOMPARE(h.infos(QStringLiteral("undo")).size(), 1);
+}
+
+void TestDirector::brushLostRecalibrates()
+{
+    Harness h;
+    int n = 0;
+    h.answer = [&](const Action&) {
+        ActionResult r = okResult();
+        if (n++ == 0) {
+            r.success = false;
+            r.error = QStringLiteral("brush lost: the cursor at (5, 5) is not inside zone \"z7\"");
+        }
+        return r;
+    };
+    QVERIFY(h.run(QStringLiteral("click OK")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QCOMPARE(h.requested.size(), 3);
+    QCOMPARE(int(h.requested[1].type), int(Action::Type::MouseMove)); // recalibration to a known position
+    QCOMPARE(*h.requested[1].point, QRect(20, 500, 80, 30).center());
+    QCOMPARE(h.requested[2].zoneId, QStringLiteral("z7")); // the step restarted
+    QCOMPARE(h.infos(QStringLiteral("recalibrate")).size(), 1);
+}
+
+void TestDirector::timeoutReexecutesThenFails()
+{
+    Harness h;
+    h.answer = nullptr; // the brush never answers
+    h.options.actionTimeoutMs = 50;
+    QVERIFY(h.run(QStringLiteral("click OK"), 10000));
+    QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::Failed));
+    // Each attempt of the step: the action, then its one re-execution.
+    QVERIFY(h.requested.size() >= 2);
+    QCOMPARE(h.requested[0].zoneId, h.requested[1].zoneId);
+    QVERIFY(!h.infos(QStringLiteral("reexecute")).isEmpty());
+    QVERIFY2(h.outcome->message.contains(QStringLiteral("no result")), qPrintable(h.outcome->message));
+}
+
+void TestDirector::noChangeReexecutesAndEscalates()
+{
+    Harness h;
+    int n = 0;
+    // Opening the dropdown shows nothing the first time.
+    h.answer = [&](const Action&) { return okResult(n++ > 0); };
+    h.options.speed = SpeedMode::High;
+    QVERIFY(h.run(QStringLiteral("click Color")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QCOMPARE(h.requested.size(), 2); // re-executed once
+    QCOMPARE(int(h.outcome->finalSpeed), int(SpeedMode::Medium));
+    QCOMPARE(h.infos(QStringLiteral("speed_escalated")).size(), 1);
+}
+
+void TestDirector::disabledZoneWaitsThenFails()
+{
+    QList<Zone> zones = formZones();
+    zones[7].state = ZoneStateFlag::Disabled; // Submit
+    Harness h(zones);
+    h.options.disabledRetries = 2;
+    QVERIFY(h.run(QStringLiteral("click Submit")));
+    QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::Failed));
+    QVERIFY2(h.outcome->message.contains(QStringLiteral("disabled")), qPrintable(h.outcome->message));
+    QVERIFY(h.requested.isEmpty());
+    QVERIFY(h.infos(QStringLiteral("zone_disabled")).size() >= 2);
+}
+
+void TestDirector::highRiskRefusedHeadless()
+{
+    Harness h;
+    h.options.confirmation = safety::ConfirmationMode::Refuse;
+    QVERIFY(h.run(QStringLiteral("click OK; click Delete; click Submit")));
+    QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::Failed));
+    QVERIFY2(h.outcome->message.contains(QStringLiteral("nobody can confirm")),
+             qPrintable(h.outcome->message));
+    QCOMPARE(h.requested.size(), 1); // OK only: Delete refused, Submit never reached
+    QCOMPARE(h.outcome->usage.actionsRefused, 1);
+}
+
+void TestDirector::highRiskConfirmed()
+{
+    Harness h;
+    h.options.confirmation = safety::ConfirmationMode::Ask;
+    QObject::connect(&h.director, &Director::confirmationRequested, &h,
+                     [&h](quint64 id, const Action& a, const QString& reason) {
+                         QCOMPARE(a.zoneId, QStringLiteral("z8"));
+                         QVERIFY(reason.contains(QStringLiteral("Delete")));
+                         QVERIFY(h.requested.isEmpty()); // nothing executed while asking
+                         QTimer::singleShot(0, &h, [&h, id] { h.director.answerConfirmation(id, true); });
+                     });
+    QVERIFY(h.run(QStringLiteral("click Delete")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QCOMPARE(h.requested.size(), 1);
+}
+
+void TestDirector::highRiskDeclined()
+{
+    Harness h;
+    h.options.confirmation = safety::ConfirmationMode::Ask;
+    QObject::connect(&h.director, &Director::confirmationRequested, &h,
+                     [&h](quint64 id, const Action&, const QString&) {
+                         QTimer::singleShot(0, &h, [&h, id] {
+                             h.director.answerConfirmation(id + 100, true); // unknown ids are ignored
+                             h.director.answerConfirmation(id, false);
+                         });
+                     });
+    QVERIFY(h.run(QStringLiteral("type \"rm -rf ~\"")));
+    QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::Failed));
+    QVERIFY2(h.outcome->message.contains(QStringLiteral("declined")), qPrintable(h.outcome->message));
+    QVERIFY(h.requested.isEmpty());
+}
+
+void TestDirector::iterationLimitNeverExceeded()
+{
+    Harness h;
+    h.options.maxIterations = 5;
+    QVERIFY(h.run(
+        QStringLiteral("click OK; click OK; click OK; click OK; click OK; click OK; click OK; click OK")));
+    QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::IterationLimit));
+    QCOMPARE(h.outcome->usage.iterations, 5);
+    QCOMPARE(h.requested.size(), 5);
+    const QStringList warnings = h.infos(QStringLiteral("iteration_warning"));
+    QCOMPARE(warnings.size(), 1);
+    QVERIFY(warnings.first().startsWith(QStringLiteral("4 of 5")));
+}
+
+void TestDirector::pauseStepResume()
+{
+    Harness h;
+    h.director.startTask(QStringLiteral("click OK; click OK; click OK"), h.options);
+    h.director.pause();
+    QTest::qWait(100);
+    QVERIFY(h.requested.isEmpty());
+    QCOMPARE(int(h.director.state()), int(DirectorState::Paused));
+    QCOMPARE(int(h.director.plan().status), int(Plan::Status::Paused));
+    h.director.step();
+    QTRY_COMPARE(h.requested.size(), 1);
+    QTest::qWait(100);
+    QCOMPARE(h.requested.size(), 1); // one action, then paused again
+    h.director.resume();
+    QTRY_VERIFY(h.outcome.has_value());
+    QVERIFY(h.outcome->success());
+    QCOMPARE(h.requested.size(), 3);
+}
+
+void TestDirector::stopEndsTheTask()
+{
+    Harness h;
+    h.answer = nullptr;
+    h.options.actionTimeoutMs = 10'000;
+    h.director.startTask(QStringLiteral("click OK; click Submit"), h.options);
+    QTRY_COMPARE(h.requested.size(), 1);
+    h.director.stop();
+    QVERIFY(h.outcome.has_value());
+    QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::Stopped));
+    h.director.onActionFinished(1, okResult()); // a late answer changes nothing
+    QTest::qWait(50);
+    QCOMPARE(h.requested.size(), 1);
+}
+
+void TestDirector::takeoverPauses()
+{
+    Harness h;
+    h.answer = nullptr;
+    h.options.actionTimeoutMs = 10'000;
+    h.director.startTask(QStringLiteral("click OK; click Submit"), h.options);
+    QTRY_COMPARE(h.requested.size(), 1);
+    SpatialEvent takeover;
+    takeover.kind = SpatialEvent::Kind::Takeover;
+    h.director.onEvent(takeover);
+    QCOMPARE(h.infos(QStringLiteral("takeover")).size(), 1);
+    h.director.onActionFinished(1, okResult());
+    QTest::qWait(100);
+    QCOMPARE(h.requested.size(), 1); // paused: Submit waits for resume
+    QCOMPARE(int(h.director.state()), int(DirectorState::Paused));
+    h.director.stop();
+}
+
+void TestDirector::parseErrorFails()
+{
+    Harness h;
+    QVERIFY(h.run(QStringLiteral("click OK; frobnicate")));
+    QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::Failed));
+    QVERIFY2(h.outcome->message.contains(QStringLiteral("line 1, column 11")),
+             qPrintable(h.outcome->message));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Model loops against the fake Claude server
+
+Director::BackendFactory TestDirector::modelFactory(FakeApiServer& server, DirectorOptions::Loop loop)
+{
+    return [&server, loop](const DirectorOptions&, QString*) -> std::unique_ptr<PlanBackend> {
+        director::ProviderConfig config;
+        config.baseUrl = server.baseUrl();
+        config.apiKey = QStringLiteral("sk-ant-test-key-never-logged");
+        config.defaultModel = QStringLiteral("claude-sonnet-4-5");
+        config.maxRetryDelayMs = 10;
+        return std::make_unique<ModelPlanner>(std::make_unique<director::AnthropicProvider>(config), loop);
+    };
+}
+
+namespace {
+
+FakeApiServer::Step reply(const QJsonArray& content, const QString& stop = QStringLiteral("tool_use"),
+                          const QJsonObject& usage = FakeApiServer::usage(1000, 50))
+{
+    return FakeApiServer::message(FakeApiServer::messageJson(content, stop, usage));
+}
+
+QJsonObject use(const QString& id, const QString& name, const QJsonObject& input)
+{
+    return FakeApiServer::toolUseBlock(id, name, input);
+}
+
+// The tool_result blocks of a request's last user message, by tool_use id.
+QHash<QString, QJsonObject> toolResults(const FakeApiServer::Request& request)
+{
+    QHash<QString, QJsonObject> out;
+    const QJsonArray messages = request.json.value(QStringLiteral("messages")).toArray();
+    const QJsonArray content = messages.last().toObject().value(QStringLiteral("content")).toArray();
+    for (const QJsonValue& v : content) {
+        const QJsonObject b = v.toObject();
+        if (b.value(QStringLiteral("type")).toString() == QLatin1String("tool_result"))
+            out.insert(b.value(QStringLiteral("tool_use_id")).toString(), b);
+    }
+    return out;
+}
+
+QString resultText(const QJsonObject& toolResult)
+{
+    const QJsonValue c = toolResult.value(QStringLiteral("content"));
+    if (c.isString())
+        return c.toString();
+    QString text;
+    for (const QJsonValue& v : c.toArray())
+        text += v.toObject().value(QStringLiteral("text")).toString();
+    return text;
+}
+
+} // namespace
+
+void TestDirector::model_toolUseChain()
+{
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(
+        reply({use(QStringLiteral("t1"), QStringLiteral("update_plan"),
+                   {{QStringLiteral("steps"),
+                     QJsonArray{QJsonObject{{QStringLiteral("description"), QStringLiteral("type the name")}},
+                                QJsonObject{{QStringLiteral("description"), QStringLiteral("subscribe")}},
+                                QJsonObject{{QStringLiteral("description"), QStringLiteral("submit")}}}}}),
+               use(QStringLiteral("t2"), QStringLiteral("type_in_zone"),
+                   {{QStringLiteral("zone_id"), QStringLiteral("z2")},
+                    {QStringLiteral("text"), QStringLiteral("Ada")}}),
+               use(QStringLiteral("t3"), QStringLiteral("click_zone"),
+                   {{QStringLiteral("zone_id"), QStringLiteral("z5")}}),
+               use(QStringLiteral("t4"), QStringLiteral("click_zone"),
+                   {{QStringLiteral("zone_id"), QStringLiteral("z9")}}),
+               use(QStringLiteral("t5"), QStringLiteral("task_complete"),
+                   {{QStringLiteral("summary"), QStringLiteral("form sent")}})}));
+    Harness h;
+    h.director.setBackendFactory(modelFactory(server, DirectorOptions::Loop::Zones));
+    h.options.provider = QStringLiteral("anthropic");
+    QVERIFY(h.run(QStringLiteral("Fill in the form with the name Ada, subscribe and submit it.")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QCOMPARE(h.outcome->message, QStringLiteral("form sent"));
+    QCOMPARE(server.requestCount(), 1); // one call planned and finished the whole task
+    QCOMPARE(h.outcome->usage.modelCalls, 1);
+    QCOMPARE(h.requested.size(), 4);
+    QCOMPARE(h.requested[0].zoneId, QStringLiteral("z2"));
+    QCOMPARE(h.requested[1].text, QStringLiteral("Ada"));
+    QCOMPARE(h.requested[3].zoneId, QStringLiteral("z9"));
+    QCOMPARE(h.outcome->plan.steps.size(), 3);
+    // The request: zone tools + the computer tool, the zone map as delimited untrusted data, no image.
+    const QJsonObject body = server.requests().first().json;
+    QStringList tools;
+    for (const QJsonValue& t : body.value(QStringLiteral("tools")).toArray())
+        tools << t.toObject().value(QStringLiteral("name")).toString();
+    QVERIFY(tools.contains(QStringLiteral("click_zone")) && tools.contains(QStringLiteral("computer")));
+    const QByteArray raw = server.requests().first().body;
+    QVERIFY(raw.contains("untrusted_screen_text"));
+    QVERIFY(raw.contains("z9 button \\\"Submit\\\""));
+    QVERIFY(!raw.contains("\"type\":\"image\""));
+    // The key goes in the header only, never into the records.
+    QCOMPARE(server.requests().first().header("x-api-key"), QByteArray("sk-ant-test-key-never-logged"));
+    for (const QJsonObject& r : h.records)
+        QVERIFY(!QJsonDocument(r).toJson().contains("sk-ant-test-key"));
+}
+
+void TestDirector::model_unknownZoneIsError()
+{
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(reply({use(QStringLiteral("t1"), QStringLiteral("click_zone"),
+                              {{QStringLiteral("zone_id"), QStringLiteral("z99")}})}));
+    server.enqueue(reply({use(QStringLiteral("t2"), QStringLiteral("task_impossible"),
+                              {{QStringLiteral("explanation"), QStringLiteral("no such button")}})}));
+    Harness h;
+    h.director.setBackendFactory(modelFactory(server, DirectorOptions::Loop::Zones));
+    QVERIFY(h.run(QStringLiteral("Press the magic button.")));
+    QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::Impossible));
+    QCOMPARE(h.outcome->message, QStringLiteral("no such button"));
+    QVERIFY(h.requested.isEmpty());
+    QCOMPARE(h.analyses.size(), 1); // zone not found: Tier 2 re-analysis
+    QCOMPARE(server.requestCount(), 2);
+    const auto results = toolResults(server.requests()[1]);
+    QVERIFY(results.contains(QStringLiteral("t1")));
+    QVERIFY(results[QStringLiteral("t1")].value(QStringLiteral("is_error")).toBool());
+    QVERIFY2(resultText(results[QStringLiteral("t1")]).contains(QStringLiteral("z99")),
+             qPrintable(resultText(results[QStringLiteral("t1")])));
+}
+
+void TestDirector::model_offScreenRefused()
+{
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(reply({use(QStringLiteral("t1"), QStringLiteral("computer"),
+                              {{QStringLiteral("action"), QStringLiteral("left_click")},
+                               {QStringLiteral("coordinate"), QJsonArray{5000, 10}}})}));
+    server.enqueue(FakeApiServer::textReply(QStringLiteral("Giving up.")));
+    Harness h;
+    h.director.setBackendFactory(modelFactory(server, DirectorOptions::Loop::Zones));
+    QVERIFY(h.run(QStringLiteral("Click far away.")));
+    QVERIFY(h.requested.isEmpty());
+    QCOMPARE(server.requestCount(), 2);
+    const auto results = toolResults(server.requests()[1]);
+    QVERIFY(results[QStringLiteral("t1")].value(QStringLiteral("is_error")).toBool());
+    QVERIFY2(resultText(results[QStringLiteral("t1")]).contains(QStringLiteral("refused")),
+             qPrintable(resultText(results[QStringLiteral("t1")])));
+}
+
+void TestDirector::model_refusal()
+{
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(reply({FakeApiServer::textBlock(QStringLiteral("I can't help with that."))},
+                         QStringLiteral("refusal")));
+    Harness h;
+    h.director.setBackendFactory(modelFactory(server, DirectorOptions::Loop::Zones));
+    QVERIFY(h.run(QStringLiteral("Do something bad.")));
+    QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::Failed));
+    QVERIFY2(h.outcome->message.contains(QStringLiteral("refused")), qPrintable(h.outcome->message));
+    QCOMPARE(server.requestCount(), 1);
+}
+
+void TestDirector::model_maxTokens()
+{
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(reply({FakeApiServer::textBlock(QStringLiteral("Let me think about this at great len"))},
+                         QStringLiteral("max_tokens")));
+    server.enqueue(reply({use(QStringLiteral("t1"), QStringLiteral("click_zone"),
+                              {{QStringLiteral("zone_id"), QStringLiteral("z7")}}),
+                          use(QStringLiteral("t2"), QStringLiteral("task_complete"),
+                              {{QStringLiteral("summary"), QStringLiteral("ok")}})}));
+    Harness h;
+    h.director.setBackendFactory(modelFactory(server, DirectorOptions::Loop::Zones));
+    QVERIFY(h.run(QStringLiteral("Click OK.")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QCOMPARE(server.requestCount(), 2);
+    QVERIFY(server.requests()[1].body.contains("max_tokens"));
+    QCOMPARE(h.requested.size(), 1);
+}
+
+void TestDirector::model_pauseTurn()
+{
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(
+        reply({FakeApiServer::textBlock(QStringLiteral("Working on it"))}, QStringLiteral("pause_turn")));
+    server.enqueue(reply({use(QStringLiteral("t1"), QStringLiteral("task_complete"),
+                              {{QStringLiteral("summary"), QStringLiteral("done")}})}));
+    Harness h;
+    h.director.setBackendFactory(modelFactory(server, DirectorOptions::Loop::Zones));
+    QVERIFY(h.run(QStringLiteral("Look at the screen.")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QCOMPARE(server.requestCount(), 2);
+    // The paused reply went back unchanged as the last assistant turn.
+    const QJsonArray messages = server.requests()[1].json.value(QStringLiteral("messages")).toArray();
+    QCOMPARE(messages.last().toObject().value(QStringLiteral("role")).toString(),
+             QStringLiteral("assistant"));
+    QVERIFY(QJsonDocument(messages.last().toObject()).toJson().contains("Working on it"));
+}
+
+void TestDirector::model_costLimit()
+{
+    FakeApiServer server;
+    QVERIFY(server.start());
+    // 1M input tokens of claude-sonnet-4-5 cost $3: over a $1 limit after the first call.
+    server.enqueue(reply({use(QStringLiteral("t1"), QStringLiteral("click_zone"),
+                              {{QStringLiteral("zone_id"), QStringLiteral("z7")}})},
+                         QStringLiteral("tool_use"), FakeApiServer::usage(1'000'000, 10)));
+    server.enqueue(reply({use(QStringLiteral("t2"), QStringLiteral("task_complete"),
+                              {{QStringLiteral("summary"), QStringLiteral("done")}})}));
+    Harness h;
+    h.director.setBackendFactory(modelFactory(server, DirectorOptions::Loop::Zones));
+    h.options.maxCostUsd = 1.0;
+    QVERIFY(h.run(QStringLiteral("Click OK.")));
+    QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::CostLimit));
+    QCOMPARE(server.requestCount(), 1); // auto-stop: no call after the limit
+    QVERIFY(h.outcome->usage.costUsd >= 1.0);
+    QVERIFY(!h.infos(QStringLiteral("cost_warning")).isEmpty());
+}
+
+void TestDirector::model_providerError()
+{
+    FakeApiServer server;
+    QVERIFY(server.start());
+    for (int i = 0; i < 3; ++i)
+        server.enqueue(FakeApiServer::error(401, QStringLiteral("authentication_error"),
+                                            QStringLiteral("invalid x-api-key")));
+    Harness h;
+    h.director.setBackendFactory(modelFactory(server, DirectorOptions::Loop::Zones));
+    QVERIFY(h.run(QStringLiteral("Click OK.")));
+    QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::Failed));
+    QVERIFY2(h.outcome->message.contains(QStringLiteral("invalid x-api-key")),
+             qPrintable(h.outcome->message));
+    QVERIFY(!h.outcome->message.contains(QStringLiteral("sk-ant-test")));
+}
+
+void TestDirector::model_callsVersusClassic()
+{
+    // The same scripted fixture task — fill the name, subscribe, pick Blue, submit — both ways. Each loop
+    // runs against its own fake server with the replies a model would give.
+    QList<Zone> zones = formZones();
+    QList<Zone> withList = zones;
+    withList.append(
+        zone(QStringLiteral("z30"), ZoneType::MenuItem, QStringLiteral("Red"), QRect(90, 142, 300, 20)));
+    withList.append(
+        zone(QStringLiteral("z31"), ZoneType::MenuItem, QStringLiteral("Green"), QRect(90, 162, 300, 20)));
+    withList.append(
+        zone(QStringLiteral("z32"), ZoneType::MenuItem, QStringLiteral("Blue"), QRect(90, 182, 300, 20)));
+
+    QImage screen(1280, 800, QImage::Format_RGB32);
+    screen.fill(Qt::lightGray);
+    Frame frame;
+    frame.index = 1;
+    frame.image = screen;
+
+    auto run = [&](DirectorOptions::Loop loop, FakeApiServer& server) {
+        Harness h(zones);
+        h.director.onFrame(frame);
+        h.director.setBackendFactory(modelFactory(server, loop));
+        h.answer = [&h, withList](const Action& a) {
+            if (a.zoneId == QStringLiteral("z4") || (a.point && QRect(90, 118, 300, 24).contains(*a.point)))
+                QTimer::singleShot(0, &h, [&h, withList] { h.setZones(withList); }); // the list opens
+            return okResult();
+        };
+        [&] {
+            QVERIFY(
+                h.run(QStringLiteral("Fill the form: name Ada, subscribe, color Blue, then submit."), 10000));
+        }();
+        return h.outcome.value_or(TaskOutcome());
+    };
+
+    FakeApiServer zonesServer;
+    QVERIFY(zonesServer.start());
+    zonesServer.enqueue(reply({use(QStringLiteral("a1"), QStringLiteral("type_in_zone"),
+                                   {{QStringLiteral("zone_id"), QStringLiteral("z2")},
+                                    {QStringLiteral("text"), QStringLiteral("Ada")}}),
+                               use(QStringLiteral("a2"), QStringLiteral("click_zone"),
+                                   {{QStringLiteral("zone_id"), QStringLiteral("z5")}}),
+                               use(QStringLiteral("a3"), QStringLiteral("click_zone"),
+                                   {{QStringLiteral("zone_id"), QStringLiteral("z4")}})}));
+    zonesServer.enqueue(reply({use(QStringLiteral("a4"), QStringLiteral("click_zone"),
+                                   {{QStringLiteral("zone_id"), QStringLiteral("z32")}}),
+                               use(QStringLiteral("a5"), QStringLiteral("click_zone"),
+                                   {{QStringLiteral("zone_id"), QStringLiteral("z9")}}),
+                               use(QStringLiteral("a6"), QStringLiteral("task_complete"),
+                                   {{QStringLiteral("summary"), QStringLiteral("sent")}})}));
+    const TaskOutcome zonesOutcome = run(DirectorOptions::Loop::Zones, zonesServer);
+
+    FakeApiServer classicServer;
+    QVERIFY(classicServer.start());
+    auto computer = [](const QString& id, const QString& action, QJsonObject input = {}) {
+        input.insert(QStringLiteral("action"), action);
+        return reply({use(id, QStringLiteral("computer"), input)});
+    };
+    // Coordinates in the model's scaled space: the 1280x800 screen is sent as WXGA 1280x800 (unscaled).
+    auto at = [](int x, int y) { return QJsonObject{{QStringLiteral("coordinate"), QJsonArray{x, y}}}; };
+    classicServer.enqueue(computer(QStringLiteral("c1"), QStringLiteral("screenshot")));
+    classicServer.enqueue(computer(QStringLiteral("c2"), QStringLiteral("left_click"), at(240, 70)));
+    classicServer.enqueue(computer(QStringLiteral("c3"), QStringLiteral("type"),
+                                   {{QStringLiteral("text"), QStringLiteral("Ada")}}));
+    classicServer.enqueue(computer(QStringLiteral("c4"), QStringLiteral("left_click"), at(80, 211)));
+    classicServer.enqueue(computer(QStringLiteral("c5"), QStringLiteral("left_click"), at(240, 130)));
+    classicServer.enqueue(computer(QStringLiteral("c6"), QStringLiteral("left_click"), at(240, 192)));
+    classicServer.enqueue(computer(QStringLiteral("c7"), QStringLiteral("left_click"), at(240, 515)));
+    classicServer.enqueue(FakeApiServer::textReply(QStringLiteral("The form is submitted.")));
+    const TaskOutcome classicOutcome = run(DirectorOptions::Loop::Classic, classicServer);
+
+    QVERIFY2(zonesOutcome.success(), qPrintable(zonesOutcome.message));
+    QVERIFY2(classicOutcome.success(), qPrintable(classicOutcome.message));
+    const DirectorUsage& z = zonesOutcome.usage;
+    const DirectorUsage& c = classicOutcome.usage;
+    qInfo("MEASURE fill-form zones:   calls=%d estimated_input_tokens=%lld screenshots=%d actions=%d",
+          z.modelCalls, static_cast<long long>(z.estimatedInputTokens), z.screenshotsSent, z.actionsExecuted);
+    qInfo("MEASURE fill-form classic: calls=%d estimated_input_tokens=%lld screenshots=%d actions=%d",
+          c.modelCalls, static_cast<long long>(c.estimatedInputTokens), c.screenshotsSent, c.actionsExecuted);
+    QCOMPARE(z.modelCalls, 2);
+    QCOMPARE(c.modelCalls, 8);
+    QVERIFY(z.modelCalls * 3 <= c.modelCalls);                     // target: at most a third of the calls
+    QVERIFY(z.estimatedInputTokens * 3 <= c.estimatedInputTokens); // and of the input tokens
+    QCOMPARE(z.screenshotsSent, 0);
+    // Both did the same work on the screen.
+    QCOMPARE(z.actionsExecuted, 6);
+    QCOMPARE(c.actionsExecuted, 6);
+}
+
+QTEST_MAIN(TestDirector)
+#include "tst_director.moc"
