@@ -5,8 +5,10 @@
 #include <QImageReader>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThread>
 
 using namespace ciu::director;
 using ciu::test::FakeApiServer;
@@ -95,9 +97,10 @@ private slots:
     void keyNeverInErrors();
     void noKeyNothingSent();
     void redirectToOtherHostRefused();
-    void redirectToSameHostFollowed();
+    void redirectToSameHostRefused();
     void cancel();
     void badRequestInput();
+    void workerThread();
 
 private:
     std::unique_ptr<FakeApiServer> m_server;
@@ -743,8 +746,19 @@ void TestAnthropicProvider::usageAndCost()
     QVERIFY(qAbs(response.usage.costUsd - 3.0) < 1e-9);
 }
 
+namespace {
+QStringList g_log;
+void captureLog(QtMsgType, const QMessageLogContext&, const QString& message)
+{
+    g_log.append(message);
+}
+} // namespace
+
 void TestAnthropicProvider::keyNeverInErrors()
 {
+    g_log.clear();
+    const QtMessageHandler previous = qInstallMessageHandler(captureLog);
+    auto restore = qScopeGuard([previous] { qInstallMessageHandler(previous); });
     m_server->enqueue(FakeApiServer::error(401, QStringLiteral("authentication_error"),
                                            QStringLiteral("invalid x-api-key: ") + kKey));
     AnthropicProvider provider(configFor(*m_server));
@@ -769,6 +783,10 @@ void TestAnthropicProvider::keyNeverInErrors()
     QCOMPARE(retries.size(), 2);
     for (const auto& args : retries)
         QVERIFY(!args.at(3).toString().contains(kKey));
+    // Nor in the log.
+    QVERIFY(!g_log.isEmpty());
+    for (const QString& line : std::as_const(g_log))
+        QVERIFY2(!line.contains(kKey), qPrintable(line));
 }
 
 void TestAnthropicProvider::noKeyNothingSent()
@@ -794,18 +812,19 @@ void TestAnthropicProvider::redirectToOtherHostRefused()
     QCOMPARE(m_server->requestCount(), 1);
 }
 
-void TestAnthropicProvider::redirectToSameHostFollowed()
+void TestAnthropicProvider::redirectToSameHostRefused()
 {
+    // Redirects are never followed, not even on the same host: a clear error instead.
     QUrl target = m_server->baseUrl();
-    target.setPath(QStringLiteral("/v1/messages"));
+    target.setPath(QStringLiteral("/v2/messages"));
     m_server->enqueue(FakeApiServer::redirect(target, 307));
-    m_server->enqueue(FakeApiServer::textReply(QStringLiteral("moved")));
+    m_server->enqueue(FakeApiServer::textReply(QStringLiteral("not reached")));
     AnthropicProvider provider(configFor(*m_server));
     const ProviderResponse response = sendAndWait(provider, simpleRequest());
-    QVERIFY2(response.ok(), qPrintable(response.errorMessage));
-    QCOMPARE(response.text(), QStringLiteral("moved"));
-    QCOMPARE(m_server->requestCount(), 2);
-    QCOMPARE(m_server->requests().at(1).header("x-api-key"), kKey.toUtf8());
+    COMPARE_ENUM(response.error, ProviderError::RedirectRefused);
+    QCOMPARE(response.httpStatus, 307);
+    QVERIFY(response.errorMessage.contains(QLatin1String("same host")));
+    QCOMPARE(m_server->requestCount(), 1);
 }
 
 void TestAnthropicProvider::cancel()
@@ -841,6 +860,35 @@ void TestAnthropicProvider::badRequestInput()
     response = sendAndWait(ftp, simpleRequest());
     COMPARE_ENUM(response.error, ProviderError::InvalidRequest);
     QCOMPARE(m_server->requestCount(), 0);
+}
+
+void TestAnthropicProvider::workerThread()
+{
+    // The provider lives on a worker thread (its network manager is created there); results arrive queued.
+    m_server->enqueue(FakeApiServer::streamedMessage(
+        FakeApiServer::messageJson(QJsonArray{FakeApiServer::textBlock(QStringLiteral("from the worker"))},
+                                   QStringLiteral("end_turn"))));
+    QThread thread;
+    thread.setObjectName(QStringLiteral("director"));
+    auto* provider = new AnthropicProvider(configFor(*m_server));
+    provider->moveToThread(&thread);
+    connect(&thread, &QThread::finished, provider, &QObject::deleteLater);
+    thread.start();
+    QSignalSpy spy(provider, &Provider::finished);
+    QThread* sentOn = nullptr;
+    ProviderRequest request = simpleRequest();
+    request.stream = true;
+    QMetaObject::invokeMethod(provider, [&, provider] {
+        sentOn = QThread::currentThread();
+        provider->send(request);
+    });
+    QVERIFY(spy.wait(10'000));
+    QCOMPARE(sentOn, &thread);
+    const auto response = spy.first().at(1).value<ProviderResponse>();
+    QVERIFY2(response.ok(), qPrintable(response.errorMessage));
+    QCOMPARE(response.text(), QStringLiteral("from the worker"));
+    thread.quit();
+    QVERIFY(thread.wait(5000));
 }
 
 QTEST_GUILESS_MAIN(TestAnthropicProvider)

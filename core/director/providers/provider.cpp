@@ -50,8 +50,6 @@ struct Provider::Call
     bool connected = false;
     bool timedOut = false;
     bool connectTimedOut = false;
-    bool redirectRefused = false;
-    QString redirectHost;
     bool streaming = false; // this attempt's 2xx body is an event stream
     std::unique_ptr<StreamHandler> stream;
     ProviderError streamErrorKind = ProviderError::None;
@@ -85,7 +83,9 @@ QNetworkAccessManager* Provider::network()
 {
     if (!m_network) {
         m_network = new QNetworkAccessManager(this);
-        m_network->setRedirectPolicy(QNetworkRequest::UserVerifiedRedirectPolicy);
+        // Redirects are never followed: the key goes to the configured base URL only (and the official
+        // endpoints do not redirect). A 3xx ends the call with RedirectRefused.
+        m_network->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
         m_network->setAutoDeleteReplies(false);
     }
     return m_network;
@@ -176,7 +176,6 @@ void Provider::startAttempt(quint64 id)
     c.connected = false;
     c.timedOut = false;
     c.connectTimedOut = false;
-    c.redirectRefused = false;
     c.streaming = false;
     c.stream.reset();
     c.streamErrorKind = ProviderError::None;
@@ -191,7 +190,7 @@ void Provider::startAttempt(quint64 id)
         req.setRawHeader(name, value);
     if (c.attempt > 1)
         req.setRawHeader("x-stainless-retry-count", QByteArray::number(c.attempt - 1));
-    req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::UserVerifiedRedirectPolicy);
+    req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     req.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
 
     QNetworkReply* reply = network()->post(req, c.http.body);
@@ -226,23 +225,6 @@ void Provider::startAttempt(quint64 id)
             markConnected();
     });
     connect(reply, &QNetworkReply::metaDataChanged, this, markConnected);
-    connect(reply, &QNetworkReply::redirected, this, [this, id, reply](const QUrl& target) {
-        const auto found = m_calls.find(id);
-        if (found == m_calls.end())
-            return;
-        const QUrl base = m_config.baseUrl;
-        const QUrl resolved = base.resolved(target);
-        if (resolved.scheme() == base.scheme() &&
-            resolved.host().compare(base.host(), Qt::CaseInsensitive) == 0 &&
-            resolved.port(base.scheme() == QLatin1String("https") ? 443 : 80) ==
-                base.port(base.scheme() == QLatin1String("https") ? 443 : 80)) {
-            emit reply->redirectAllowed();
-            return;
-        }
-        found->second->redirectRefused = true;
-        found->second->redirectHost = resolved.host();
-        reply->abort();
-    });
     connect(reply, &QNetworkReply::readyRead, this, [this, id] {
         const auto found = m_calls.find(id);
         if (found != m_calls.end())
@@ -326,13 +308,6 @@ void Provider::onReplyFinished(quint64 id, QNetworkReply* reply)
     if (!requestId.isEmpty())
         c.apiRequestId = QString::fromLatin1(requestId);
 
-    if (c.redirectRefused) {
-        failOrRetry(c, ProviderError::RedirectRefused,
-                    QStringLiteral("refused a redirect to another host (%1); the API key is only sent to %2")
-                        .arg(c.redirectHost, m_config.baseUrl.host()),
-                    status, headers, false);
-        return;
-    }
     if (c.streamErrorKind != ProviderError::None) {
         failOrRetry(c, c.streamErrorKind, c.streamError, status, headers, false);
         return;
@@ -352,9 +327,18 @@ void Provider::onReplyFinished(quint64 id, QNetworkReply* reply)
         return;
     }
     if (status >= 300 && status < 400) {
-        failOrRetry(c, ProviderError::RedirectRefused,
-                    QStringLiteral("unexpected redirect (HTTP %1) not followed").arg(status), status, headers,
-                    false);
+        const QUrl location =
+            m_config.baseUrl.resolved(QUrl::fromEncoded(retry::header(headers, "location")));
+        const bool sameHost = location.host().compare(m_config.baseUrl.host(), Qt::CaseInsensitive) == 0;
+        failOrRetry(
+            c, ProviderError::RedirectRefused,
+            QStringLiteral("refused a redirect (HTTP %1) to %2%3; the API key is only sent to the configured "
+                           "base URL %4 (set the base URL to the final address if this is intended)")
+                .arg(status)
+                .arg(location.host().isEmpty() ? QStringLiteral("an unknown location") : location.host(),
+                     sameHost ? QStringLiteral(" (same host)") : QStringLiteral(" (another host)"),
+                     m_config.baseUrl.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemovePath)),
+            status, headers, false);
         return;
     }
     if (status >= 400) {

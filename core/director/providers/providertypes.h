@@ -210,8 +210,10 @@ enum class ProviderError : quint8
     Timeout,           // connect or request timeout after all retries
     Network,           // connection refused/reset/dropped after all retries
     MalformedResponse, // the reply was not the expected JSON / event stream
-    StreamError,       // an `error` event inside a 200 event stream
-    RedirectRefused,   // the server redirected to another host (the key is never sent there)
+    StreamError,       // an `error` event inside a 200 event stream (overloaded_error, rate_limit_error and
+                       // api_error events map to Overloaded, RateLimited and Server instead; none is retried)
+    RedirectRefused,   // the server redirected; redirects are never followed (the key only goes to the base
+                       // URL)
     Canceled,
 };
 QString toString(ProviderError error);
