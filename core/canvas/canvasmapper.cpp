@@ -321,14 +321,23 @@ void CanvasMapper::runLocal(const TierDecision& decision, const QRect& region, b
         return;
     }
     if (decision.menuPopup && !decision.zoneId.isEmpty()) {
-        for (Zone& z : result.zones) {
-            if (z.type == ZoneType::MenuItem)
-                z.parentId = decision.zoneId;
+        if (const Zone* found = m_registry.find(decision.zoneId)) {
+            Zone origin = *found;
+            bool seen = false;
+            for (Zone& z : result.zones) {
+                // The items below (or beside) the title, not the title itself.
+                if (z.type == ZoneType::MenuItem && z.id != origin.id && !z.bounds.intersects(origin.bounds))
+                    z.parentId = origin.id;
+                seen = seen || ZoneRegistry::iou(z.bounds, origin.bounds) >= 0.5;
+            }
+            // The open title is highlighted (often inverted): keep it even when it is not read again.
+            origin.state.setFlag(ZoneStateFlag::Collapsed, false);
+            origin.state |= ZoneStateFlag::Expanded;
+            if (!seen)
+                result.zones << origin;
+            else
+                m_registry.update(origin.id, [&](Zone& z) { z.state = origin.state; });
         }
-        m_registry.update(decision.zoneId, [](Zone& z) {
-            z.state.setFlag(ZoneStateFlag::Collapsed, false);
-            z.state |= ZoneStateFlag::Expanded;
-        });
     }
     QHash<QString, Zone> before;
     for (const Zone& z : m_registry.zones())

@@ -49,8 +49,10 @@ const Zone* menuOrigin(const ZoneMap* map, const QRect& r)
         if (z.type != ZoneType::MenuItem && z.type != ZoneType::Dropdown)
             continue;
         const QRect& m = z.bounds;
-        const bool below = r.top() >= m.bottom() - 6 && r.top() <= m.bottom() + 14 &&
-                           r.left() >= m.left() - 24 && r.left() <= m.right() && r.height() >= 2 * m.height();
+        // The change may include the title itself (highlighted while its menu is open).
+        const bool below = r.top() >= m.top() - 8 && r.top() <= m.bottom() + 14 &&
+                           r.left() >= m.left() - 24 && r.left() <= m.right() &&
+                           r.bottom() >= m.bottom() + 2 * m.height();
         const bool beside = z.type == ZoneType::MenuItem && r.left() >= m.right() - 8 &&
                             r.left() <= m.right() + 12 && r.top() >= m.top() - 12 && r.top() <= m.bottom() &&
                             r.height() >= 2 * m.height();

@@ -83,13 +83,14 @@ struct LocalAnalyzer::Private
         return ocr && ocr->isReady() ? ocr.get() : nullptr;
     }
 
-    OcrEngine::Result read(const QImage& grey, OcrEngine::Layout layout, LocalAnalysisStats& stats)
+    OcrEngine::Result read(const QImage& grey, OcrEngine::Layout layout, LocalAnalysisStats& stats,
+                           int scale = 0)
     {
         OcrEngine* e = options.ocr ? engine() : nullptr;
         if (!e || grey.isNull())
             return {};
         QCryptographicHash hash(QCryptographicHash::Md5);
-        const int header[3] = {grey.width(), grey.height(), int(layout)};
+        const int header[4] = {grey.width(), grey.height(), int(layout), scale};
         hash.addData(QByteArrayView(reinterpret_cast<const char*>(header), sizeof header));
         for (int y = 0; y < grey.height(); ++y)
             hash.addData(QByteArrayView(reinterpret_cast<const char*>(grey.constScanLine(y)), grey.width()));
@@ -108,7 +109,7 @@ struct LocalAnalyzer::Private
         const bool dark = sum < long(grey.width()) * grey.height() * 110;
         QElapsedTimer timer;
         timer.start();
-        OcrEngine::Result result = e->read(grey, layout, options.ocrScale, dark);
+        OcrEngine::Result result = e->read(grey, layout, scale > 0 ? scale : options.ocrScale, dark);
         stats.ocrMs += ms(timer);
         ++stats.ocrCalls;
         ocrCache.insert(key, new OcrEngine::Result(result));
@@ -298,7 +299,8 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
             area |= s.textLines[size_t(i)];
         area = cv::Rect(area.x - 3, area.y - 3, area.width + 6, area.height + 6) & s.boxes[b].rect;
         const OcrEngine::Result block =
-            d->read(greyImage(s.gray, area), OcrEngine::Layout::Block, result.stats);
+            d->read(greyImage(s.gray, area), OcrEngine::Layout::Block, result.stats,
+                    d->options.largeBlockArea > 0 && area.area() > d->options.largeBlockArea ? 1 : 0);
         // Words back to their lines.
         std::vector<QStringList> words(lines.size());
         std::vector<double> confidence(lines.size(), 0);

@@ -59,6 +59,9 @@ OcrEngine::OcrEngine(const QString& tessdataDir, const QString& language)
     d->api.SetVariable("load_freq_dawg", "0");
     d->api.SetVariable("preserve_interword_spaces", "1");
     d->api.SetVariable("debug_file", "/dev/null");
+    // Inversion is decided per crop by the caller; Tesseract's own retry of every doubtful line inverted
+    // costs up to twice the time.
+    d->api.SetVariable("tessedit_do_invert", "0");
     d->ready = true;
 }
 

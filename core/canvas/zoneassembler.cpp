@@ -373,6 +373,12 @@ private:
                     if (e.label.isEmpty() && r.width > 4 * r.height + 40)
                         continue; // an empty band between lines (a tab bar's rest), not a button
                 }
+            } else if (m_in.menuPopup && !m_hasScrollBar[bi] && !children && r.width <= 520 &&
+                       isStackedList(lines, 2)) {
+                // A popup menu (often white like a list): one item per row.
+                menuItems(lines, r);
+                m_menus.push_back(r);
+                continue;
             } else if (m_hasScrollBar[bi] || (white && !children && isStackedList(lines, 4))) {
                 e.type = ZoneType::ScrollArea;
                 e.events = {QStringLiteral("scroll"), QStringLiteral("click")};
