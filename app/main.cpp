@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <vector>
 
 namespace {
 
@@ -63,21 +64,41 @@ int main(int argc, char* argv[])
     if (!command)
         command = findCommand("gui");
 
+    // Our --display names the TARGET display, but Qt's xcb plugin would take "-display"/"--display" as the
+    // display of the app's own window: Qt gets the arguments without it, the commands get it back.
+    QStringList displayArguments;
+    std::vector<char*> qtArgv;
+    for (int i = 0; i < argc; ++i) {
+        const bool display = std::strcmp(argv[i], "--display") == 0 || std::strcmp(argv[i], "-display") == 0;
+        if (display && i + 1 < argc) {
+            displayArguments << QStringLiteral("--display") << QString::fromLocal8Bit(argv[i + 1]);
+            ++i;
+            continue;
+        }
+        if (std::strncmp(argv[i], "--display=", 10) == 0 || std::strncmp(argv[i], "-display=", 9) == 0) {
+            displayArguments << QString::fromLocal8Bit(argv[i]);
+            continue;
+        }
+        qtArgv.push_back(argv[i]);
+    }
+    int qtArgc = int(qtArgv.size());
+    qtArgv.push_back(nullptr);
+
     // The headless commands never need a window system connection of Qt's own.
     std::unique_ptr<QCoreApplication> app;
     if (command->needs == Command::Needs::Gui && !(command->runsHeadless && command->runsHeadless(argc, argv))) {
-        app = std::make_unique<QApplication>(argc, argv);
+        app = std::make_unique<QApplication>(qtArgc, qtArgv.data());
     } else {
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
-        app = std::make_unique<QApplication>(argc, argv);
+        app = std::make_unique<QApplication>(qtArgc, qtArgv.data());
     }
     QCoreApplication::setOrganizationName(QStringLiteral("ciu-agent"));
     QCoreApplication::setApplicationName(QStringLiteral("ciu-agent"));
     QCoreApplication::setApplicationVersion(QStringLiteral(CIU_VERSION));
     ciu::registerMetaTypes();
 
-    QStringList arguments = QCoreApplication::arguments();
+    QStringList arguments = QCoreApplication::arguments() + displayArguments;
     if (std::strcmp(command->name, "gui") != 0 && arguments.size() >= 2)
         arguments.removeAt(1);  // the command name
     return command->run(arguments);

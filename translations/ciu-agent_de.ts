@@ -3,27 +3,27 @@
 <context>
     <name>ciu::ui::AgentIndicator</name>
     <message>
-        <location filename="../ui/enginestatus.cpp" line="99" />
+        <location filename="../ui/enginestatus.cpp" line="107" />
         <source>AGENT ACTIVE</source>
         <translation>AGENT AKTIV</translation>
     </message>
     <message>
-        <location filename="../ui/enginestatus.cpp" line="103" />
+        <location filename="../ui/enginestatus.cpp" line="111" />
         <source>Agent paused</source>
         <translation>Agent pausiert</translation>
     </message>
     <message>
-        <location filename="../ui/enginestatus.cpp" line="107" />
+        <location filename="../ui/enginestatus.cpp" line="115" />
         <source>Agent stopping</source>
         <translation>Agent hält an</translation>
     </message>
     <message>
-        <location filename="../ui/enginestatus.cpp" line="112" />
+        <location filename="../ui/enginestatus.cpp" line="120" />
         <source>Agent idle</source>
         <translation>Agent untätig</translation>
     </message>
     <message>
-        <location filename="../ui/enginestatus.cpp" line="119" />
+        <location filename="../ui/enginestatus.cpp" line="127" />
         <source>The agent controls mouse and keyboard. Press the emergency stop hotkey or Stop to end it.</source>
         <translation>Der Agent steuert Maus und Tastatur. Drücken Sie das Not-Aus-Tastenkürzel oder „Stopp“, um ihn zu beenden.</translation>
     </message>
@@ -46,27 +46,27 @@
         <translation>Die Basis-URL „%1“ ist keine http(s)-URL.</translation>
     </message>
     <message>
-        <location filename="../ui/appsettings.cpp" line="120" />
-        <source>The capture rate must be between 1 and 60 frames per second.</source>
-        <translation>Die Aufnahmerate muss zwischen 1 und 60 Bildern pro Sekunde liegen.</translation>
+        <location filename="../ui/appsettings.cpp" line="122" />
+        <source>The capture rate must be between 15 and 30 frames per second.</source>
+        <translation>Die Aufnahmerate muss zwischen 15 und 30 Bildern pro Sekunde liegen.</translation>
     </message>
     <message>
-        <location filename="../ui/appsettings.cpp" line="122" />
+        <location filename="../ui/appsettings.cpp" line="125" />
         <source>The Tier 1 threshold must not be above the Tier 2 threshold.</source>
         <translation>Die Schwelle für Stufe 1 darf nicht über der Schwelle für Stufe 2 liegen.</translation>
     </message>
     <message>
-        <location filename="../ui/appsettings.cpp" line="124" />
+        <location filename="../ui/appsettings.cpp" line="128" />
         <source>The iteration limit must be at least 1.</source>
         <translation>Das Iterationslimit muss mindestens 1 sein.</translation>
     </message>
     <message>
-        <location filename="../ui/appsettings.cpp" line="126" />
+        <location filename="../ui/appsettings.cpp" line="130" />
         <source>The cost limit must not be negative.</source>
         <translation>Das Kostenlimit darf nicht negativ sein.</translation>
     </message>
     <message>
-        <location filename="../ui/appsettings.cpp" line="128" />
+        <location filename="../ui/appsettings.cpp" line="132" />
         <source>The emergency stop needs a hotkey.</source>
         <translation>Der Not-Aus braucht ein Tastenkürzel.</translation>
     </message>
@@ -112,32 +112,32 @@
 <context>
     <name>ciu::ui::EngineBridge</name>
     <message>
-        <location filename="../ui/enginebridge.cpp" line="108" />
+        <location filename="../ui/enginebridge.cpp" line="111" />
         <source>Connecting to %1…</source>
         <translation>Verbinde mit %1 …</translation>
     </message>
     <message>
-        <location filename="../ui/enginebridge.cpp" line="131" />
+        <location filename="../ui/enginebridge.cpp" line="134" />
         <source>Connected: the agent sees %1.</source>
         <translation>Verbunden: Der Agent sieht %1.</translation>
     </message>
     <message>
-        <location filename="../ui/enginebridge.cpp" line="140" />
+        <location filename="../ui/enginebridge.cpp" line="143" />
         <source>The engine failed: %1</source>
         <translation>Die Engine ist fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location filename="../ui/enginebridge.cpp" line="145" />
+        <location filename="../ui/enginebridge.cpp" line="148" />
         <source>Recording to %1</source>
         <translation>Aufzeichnung nach %1</translation>
     </message>
     <message>
-        <location filename="../ui/enginebridge.cpp" line="149" />
+        <location filename="../ui/enginebridge.cpp" line="152" />
         <source>Task %1: %2</source>
         <translation>Aufgabe %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/enginebridge.cpp" line="225" />
+        <location filename="../ui/enginebridge.cpp" line="232" />
         <source>The task starts once the engine sees the display.</source>
         <translation>Die Aufgabe startet, sobald die Engine den Bildschirm sieht.</translation>
     </message>
@@ -155,52 +155,52 @@
         <translation>S0 %1 · S1 %2 · S2 %3</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/enginestatus.cpp" line="22" />
+        <location filename="../ui/enginestatus.cpp" line="25" />
         <source>%n model call(s), %1 tokens</source>
         <translation><numerusform>%n Modellaufruf, %1 Tokens</numerusform><numerusform>%n Modellaufrufe, %1 Tokens</numerusform></translation>
     </message>
     <message>
-        <location filename="../ui/enginestatus.cpp" line="29" />
+        <location filename="../ui/enginestatus.cpp" line="33" />
         <source>$%1 of $%2</source>
         <translation>$%1 von $%2</translation>
     </message>
     <message>
-        <location filename="../ui/enginestatus.cpp" line="30" />
+        <location filename="../ui/enginestatus.cpp" line="36" />
         <source>$%1</source>
         <translation>$%1</translation>
     </message>
     <message>
-        <location filename="../ui/enginestatus.cpp" line="36" />
+        <location filename="../ui/enginestatus.cpp" line="42" />
         <source>iteration %1 of %2</source>
         <translation>Iteration %1 von %2</translation>
     </message>
     <message>
-        <location filename="../ui/enginestatus.cpp" line="37" />
+        <location filename="../ui/enginestatus.cpp" line="45" />
         <source>iteration %1</source>
         <translation>Iteration %1</translation>
     </message>
     <message>
-        <location filename="../ui/enginestatus.cpp" line="57" />
+        <location filename="../ui/enginestatus.cpp" line="65" />
         <source>Frames captured per second</source>
         <translation>Aufgenommene Bilder pro Sekunde</translation>
     </message>
     <message>
-        <location filename="../ui/enginestatus.cpp" line="59" />
+        <location filename="../ui/enginestatus.cpp" line="67" />
         <source>Frames handled by Tier 0 (diff only), Tier 1 (local analysis) and Tier 2 (model)</source>
         <translation>Bilder, die Stufe 0 (nur Vergleich), Stufe 1 (lokale Analyse) und Stufe 2 (Modell) bearbeitet haben</translation>
     </message>
     <message>
-        <location filename="../ui/enginestatus.cpp" line="60" />
+        <location filename="../ui/enginestatus.cpp" line="68" />
         <source>Calls to the language model and tokens used</source>
         <translation>Aufrufe des Sprachmodells und verbrauchte Tokens</translation>
     </message>
     <message>
-        <location filename="../ui/enginestatus.cpp" line="61" />
+        <location filename="../ui/enginestatus.cpp" line="69" />
         <source>Cost so far against the budget</source>
         <translation>Bisherige Kosten im Verhältnis zum Budget</translation>
     </message>
     <message>
-        <location filename="../ui/enginestatus.cpp" line="62" />
+        <location filename="../ui/enginestatus.cpp" line="70" />
         <source>Director iterations against the limit</source>
         <translation>Iterationen des Directors im Verhältnis zum Limit</translation>
     </message>
@@ -383,217 +383,217 @@
         <translation>Zonen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="201" />
+        <location filename="../ui/mainwindow.cpp" line="202" />
         <source>Events</source>
         <translation>Ereignisse</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="208" />
+        <location filename="../ui/mainwindow.cpp" line="212" />
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="210" />
+        <location filename="../ui/mainwindow.cpp" line="214" />
         <source>&amp;Settings…</source>
         <translation>&amp;Einstellungen …</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="214" />
+        <location filename="../ui/mainwindow.cpp" line="218" />
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="219" />
+        <location filename="../ui/mainwindow.cpp" line="223" />
         <source>&amp;Edit</source>
         <translation>&amp;Bearbeiten</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="220" />
+        <location filename="../ui/mainwindow.cpp" line="224" />
         <source>&amp;Undo</source>
         <translation>&amp;Rückgängig</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="223" />
+        <location filename="../ui/mainwindow.cpp" line="227" />
         <source>&amp;Redo</source>
         <translation>&amp;Wiederholen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="230" />
+        <location filename="../ui/mainwindow.cpp" line="234" />
         <source>&amp;Draw zone</source>
         <translation>Zone &amp;zeichnen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="235" />
+        <location filename="../ui/mainwindow.cpp" line="239" />
         <source>De&amp;lete zone</source>
         <translation>Zone &amp;löschen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="242" />
+        <location filename="../ui/mainwindow.cpp" line="246" />
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="243" />
+        <location filename="../ui/mainwindow.cpp" line="247" />
         <source>Zoom &amp;in</source>
         <translation>Ver&amp;größern</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="247" />
+        <location filename="../ui/mainwindow.cpp" line="251" />
         <source>Zoom &amp;out</source>
         <translation>Ver&amp;kleinern</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="251" />
+        <location filename="../ui/mainwindow.cpp" line="255" />
         <source>&amp;Fit to window</source>
         <translation>An &amp;Fenster anpassen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="256" />
+        <location filename="../ui/mainwindow.cpp" line="260" />
         <source>Show &amp;zones</source>
         <translation>&amp;Zonen anzeigen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="262" />
+        <location filename="../ui/mainwindow.cpp" line="266" />
         <source>Show cursor &amp;trail</source>
         <translation>Mauss&amp;pur anzeigen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="268" />
+        <location filename="../ui/mainwindow.cpp" line="272" />
         <source>&amp;Flash changes</source>
         <translation>Änderungen &amp;aufblitzen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="278" />
+        <location filename="../ui/mainwindow.cpp" line="282" />
         <source>&amp;Agent</source>
         <translation>&amp;Agent</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="279" />
+        <location filename="../ui/mainwindow.cpp" line="283" />
         <source>&amp;Run task</source>
         <translation>Aufgabe &amp;starten</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="282" />
+        <location filename="../ui/mainwindow.cpp" line="286" />
         <source>&amp;Pause</source>
         <translation>&amp;Pause</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="285" />
+        <location filename="../ui/mainwindow.cpp" line="289" />
         <source>Res&amp;ume</source>
         <translation>&amp;Fortsetzen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="288" />
+        <location filename="../ui/mainwindow.cpp" line="292" />
         <source>S&amp;tep</source>
         <translation>&amp;Einzelschritt</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="292" />
+        <location filename="../ui/mainwindow.cpp" line="296" />
         <source>&amp;Emergency stop</source>
         <translation>&amp;Not-Aus</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="298" />
+        <location filename="../ui/mainwindow.cpp" line="302" />
         <source>&amp;Take over</source>
         <translation>&amp;Übernehmen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="300" />
+        <location filename="../ui/mainwindow.cpp" line="304" />
         <source>Use mouse and keyboard in the live view to control the target display</source>
         <translation>Maus und Tastatur in der Live-Ansicht steuern den Zielbildschirm</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="303" />
+        <location filename="../ui/mainwindow.cpp" line="307" />
         <source>&amp;Sandbox display</source>
         <translation>&amp;Sandbox-Bildschirm</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="305" />
+        <location filename="../ui/mainwindow.cpp" line="309" />
         <source>Start a private display for the agent to work on</source>
         <translation>Einen privaten Bildschirm starten, auf dem der Agent arbeitet</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="309" />
+        <location filename="../ui/mainwindow.cpp" line="313" />
         <source>&amp;Open program in sandbox…</source>
         <translation>Programm in der Sandbox ö&amp;ffnen …</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="314" />
+        <location filename="../ui/mainwindow.cpp" line="318" />
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="316" />
+        <location filename="../ui/mainwindow.cpp" line="320" />
         <source>&amp;About CIU Agent</source>
         <translation>Ü&amp;ber CIU Agent</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="319" />
+        <location filename="../ui/mainwindow.cpp" line="323" />
         <source>About CIU Agent</source>
         <translation>Über CIU Agent</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="320" />
+        <location filename="../ui/mainwindow.cpp" line="324" />
         <source>&lt;b&gt;CIU Agent %1&lt;/b&gt;&lt;p&gt;A desktop computer-use agent that keeps a live map of the screen's interactive zones.&lt;/p&gt;&lt;p&gt;Emergency stop: %2&lt;/p&gt;</source>
         <translation>&lt;b&gt;CIU Agent %1&lt;/b&gt;&lt;p&gt;Ein Agent zur Computerbedienung, der eine laufend aktualisierte Karte der interaktiven Zonen des Bildschirms führt.&lt;/p&gt;&lt;p&gt;Not-Aus: %2&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="328" />
+        <location filename="../ui/mainwindow.cpp" line="332" />
         <source>Main</source>
         <translation>Haupt</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="394" />
+        <location filename="../ui/mainwindow.cpp" line="398" />
         <source>The emergency-stop hotkey is not available: %1</source>
         <translation>Das Not-Aus-Tastenkürzel ist nicht verfügbar: %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="399" />
+        <location filename="../ui/mainwindow.cpp" line="403" />
         <source>Stop the agent now (global hotkey: %1)</source>
         <translation>Den Agenten sofort anhalten (globales Tastenkürzel: %1)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="519" />
+        <location filename="../ui/mainwindow.cpp" line="523" />
         <source>Emergency stop: the agent was told to stop.</source>
         <translation>Not-Aus: Der Agent wurde angewiesen anzuhalten.</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="528" />
+        <location filename="../ui/mainwindow.cpp" line="532" />
         <source>Starting the sandbox display…</source>
         <translation>Sandbox-Bildschirm wird gestartet …</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="540" />
+        <location filename="../ui/mainwindow.cpp" line="544" />
         <source>Start the sandbox display first.</source>
         <translation>Starten Sie zuerst den Sandbox-Bildschirm.</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="544" />
+        <location filename="../ui/mainwindow.cpp" line="548" />
         <source>Open program in sandbox</source>
         <translation>Programm in der Sandbox öffnen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="545" />
+        <location filename="../ui/mainwindow.cpp" line="549" />
         <source>Command (run on %1):</source>
         <translation>Befehl (ausgeführt auf %1):</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="552" />
+        <location filename="../ui/mainwindow.cpp" line="556" />
         <source>Started “%1” in the sandbox.</source>
         <translation>„%1“ wurde in der Sandbox gestartet.</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="568" />
+        <location filename="../ui/mainwindow.cpp" line="572" />
         <source>The agent works on this display: use mouse and keyboard directly to take over.</source>
         <translation>Der Agent arbeitet auf diesem Bildschirm: Übernehmen Sie direkt mit Maus und Tastatur.</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="585" />
+        <location filename="../ui/mainwindow.cpp" line="589" />
         <source>Takeover: %1</source>
         <translation>Übernahme: %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="598" />
+        <location filename="../ui/mainwindow.cpp" line="602" />
         <source>Takeover: your input in the live view goes to %1.</source>
         <translation>Übernahme: Ihre Eingaben in der Live-Ansicht gehen an %1.</translation>
     </message>
@@ -1178,6 +1178,29 @@
         <location filename="../ui/zonecorrections.cpp" line="164" />
         <source>Cannot load the zone corrections of %1: %2</source>
         <translation>Die Zonenkorrekturen von %1 können nicht geladen werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>ciu::ui::ZoneEditCommand</name>
+    <message>
+        <location filename="../ui/zoneeditcommands.cpp" line="46" />
+        <source>Add zone</source>
+        <translation>Zone hinzufügen</translation>
+    </message>
+    <message>
+        <location filename="../ui/zoneeditcommands.cpp" line="60" />
+        <source>Delete zone</source>
+        <translation>Zone löschen</translation>
+    </message>
+    <message>
+        <location filename="../ui/zoneeditcommands.cpp" line="74" />
+        <source>Move or resize zone</source>
+        <translation>Zone verschieben oder Größe ändern</translation>
+    </message>
+    <message>
+        <location filename="../ui/zoneeditcommands.cpp" line="92" />
+        <source>Edit zone</source>
+        <translation>Zone bearbeiten</translation>
     </message>
 </context>
 <context>

@@ -41,7 +41,7 @@ AppSettings read(const QSettings& s, const AppSettings& d)
         s.value(QStringLiteral("providers/anthropic/baseUrl"), d.anthropicBaseUrl).toString();
     a.openaiModel = s.value(QStringLiteral("providers/openai/model"), d.openaiModel).toString();
     a.openaiBaseUrl = s.value(QStringLiteral("providers/openai/baseUrl"), d.openaiBaseUrl).toString();
-    a.fps = clampedValue(s, QStringLiteral("capture/fps"), d.fps, 1, 60);
+    a.fps = clampedValue(s, QStringLiteral("capture/fps"), d.fps, 15, 30);
     a.ringSeconds = clampedValue(s, QStringLiteral("capture/ringSeconds"), d.ringSeconds, 1, 600);
     a.tier1MinPercent =
         clampedValue(s, QStringLiteral("canvas/tier1MinPercent"), d.tier1MinPercent, 0.0, 100.0);
@@ -118,9 +118,9 @@ QString AppSettings::validate() const
                                                "The base URL “%1” is not an http(s) URL.")
                 .arg(url);
     }
-    if (fps < 1 || fps > 60)
+    if (fps < 15 || fps > 30)
         return QCoreApplication::translate("ciu::ui::AppSettings",
-                                           "The capture rate must be between 1 and 60 frames per second.");
+                                           "The capture rate must be between 15 and 30 frames per second.");
     if (tier1MinPercent > tier2MinPercent)
         return QCoreApplication::translate("ciu::ui::AppSettings",
                                            "The Tier 1 threshold must not be above the Tier 2 threshold.");

@@ -103,6 +103,7 @@ void EngineBridge::startOn(const QString& displayName)
     options.sessionRoot =
         m_options.sessionRoot.isEmpty() ? settings.recordingDirectory : m_options.sessionRoot;
     options.capture.fps = settings.fps;
+    options.capture.ringSeconds = settings.ringSeconds;
     m_engine = std::make_unique<Engine>(options);
     m_ready = false;
     m_status = {};
@@ -191,8 +192,12 @@ void EngineBridge::connectWorkers()
     }
     if (Director* director = engine->director()) {
         connect(director, &Director::eventOccurred, w, &MainWindow::addEvent);
-        connect(director, &Director::planUpdated, w,
-                [w](const Plan& plan) { w->setPlan(planSteps(plan), plan.currentStep - 1); });
+        connect(director, &Director::planUpdated, w, [w](const Plan& plan) {
+            // currentStep is 1-based; a completed plan shows every step done.
+            const int current =
+                plan.status == Plan::Status::Completed ? int(plan.steps.size()) : plan.currentStep - 1;
+            w->setPlan(planSteps(plan), current);
+        });
         connect(director, &Director::statusChanged, w, [w](DirectorState state, const QString& detail) {
             w->setAgentState(agentState(state));
             if (!detail.isEmpty())

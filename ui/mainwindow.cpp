@@ -196,9 +196,13 @@ void MainWindow::createDocks()
         addDockWidget(area, d);
         return d;
     };
-    dock(m_console, tr("Task"), QStringLiteral("TaskDock"), Qt::LeftDockWidgetArea);
-    dock(m_inspector, tr("Zones"), QStringLiteral("ZonesDock"), Qt::RightDockWidgetArea);
-    dock(m_eventLog, tr("Events"), QStringLiteral("EventsDock"), Qt::BottomDockWidgetArea);
+    QDockWidget* task = dock(m_console, tr("Task"), QStringLiteral("TaskDock"), Qt::LeftDockWidgetArea);
+    QDockWidget* zones = dock(m_inspector, tr("Zones"), QStringLiteral("ZonesDock"), Qt::RightDockWidgetArea);
+    QDockWidget* events =
+        dock(m_eventLog, tr("Events"), QStringLiteral("EventsDock"), Qt::BottomDockWidgetArea);
+    // The live view gets most of the room by default (a saved state overrides this).
+    resizeDocks({task, zones}, {260, 280}, Qt::Horizontal);
+    resizeDocks({events}, {170}, Qt::Vertical);
 }
 
 void MainWindow::createActions()

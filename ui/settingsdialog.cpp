@@ -48,7 +48,7 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
     m_apiKey->setPlaceholderText(tr("unchanged"));
     m_apiKey->setToolTip(tr("Stored in the system keychain, never in the settings file"));
     m_keyStatus->setWordWrap(true);
-    m_fps->setRange(1, 60);
+    m_fps->setRange(15, 30);
     m_fps->setSuffix(tr(" fps"));
     m_ring->setRange(1, 600);
     m_ring->setSuffix(tr(" s"));

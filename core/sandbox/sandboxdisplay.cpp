@@ -12,7 +12,8 @@ constexpr int kStartTimeoutMs = 10000;
 constexpr int kFirstDisplay = 90;
 constexpr int kLastDisplay = 400;
 
-void terminate(std::unique_ptr<QProcess>& process)
+// Stops a process. Inside one of the process's own signals it must not be deleted at once: `later`.
+void terminate(std::unique_ptr<QProcess>& process, bool later = true)
 {
     if (!process)
         return;
@@ -24,7 +25,10 @@ void terminate(std::unique_ptr<QProcess>& process)
             process->waitForFinished(1000);
         }
     }
-    process.reset();
+    if (later)
+        process.release()->deleteLater();
+    else
+        process.reset();
 }
 } // namespace
 
@@ -38,8 +42,8 @@ SandboxDisplay::SandboxDisplay(QObject* parent)
 SandboxDisplay::~SandboxDisplay()
 {
     m_pollTimer.stop();
-    terminate(m_wm);
-    terminate(m_server);
+    terminate(m_wm, false);
+    terminate(m_server, false);
 }
 
 int SandboxDisplay::freeDisplayNumber()

@@ -10,6 +10,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTranslator>
 
 using ciu::ui::AppSettings;
 using ciu::ui::SettingsDialog;
@@ -28,6 +29,7 @@ private slots:
     void dialogKeepsPerProviderFields();
     void dialogApiKeyIsHandedOutNotStored();
     void dialogRefusesInvalid();
+    void germanTranslation();
 
 private:
     QTemporaryDir m_dir;
@@ -203,6 +205,20 @@ void TestSettings::dialogRefusesInvalid()
     hotkey->clear();
     dialog.accept();
     QVERIFY(dialog.result() != int(QDialog::Accepted));
+}
+
+void TestSettings::germanTranslation()
+{
+    // The German catalogue is compiled in and complete for the window's strings.
+    QTranslator german;
+    QVERIFY(german.load(QStringLiteral(":/i18n/ciu-agent_de.qm")));
+    QCOMPARE(german.translate("ciu::ui::MainWindow", "&File"), QStringLiteral("&Datei"));
+    QCOMPARE(german.translate("ciu::ui::TaskConsole", "St&op"), QStringLiteral("St&opp"));
+    QCOMPARE(german.translate("ciu::ui::ZoneStyle", "Text field"), QStringLiteral("Textfeld"));
+    QCoreApplication::installTranslator(&german);
+    SettingsDialog dialog(AppSettings::defaults());
+    QCOMPARE(dialog.windowTitle(), QStringLiteral("Einstellungen"));
+    QCoreApplication::removeTranslator(&german);
 }
 
 QTEST_MAIN(TestSettings)
