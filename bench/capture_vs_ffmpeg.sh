@@ -6,7 +6,8 @@
 #
 # Scenarios: a static screen, a 400x300 animation (ffplay test pattern window) and, for memory, a
 # full-screen animation. CPU is user+system time of the measured process from /usr/bin/time (start-up
-# included for both), as % of one core over the run. Needs Xvfb, ffmpeg, ffplay and /usr/bin/time.
+# included for both), as % of one core over the run; the X server's CPU during the run is shown beside it
+# (with MIT-SHM the server copies the pixels). Needs Xvfb, ffmpeg, ffplay and /usr/bin/time.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -50,7 +51,7 @@ start_xvfb() {  # $1 = WxH
     local n
     for n in $(seq 140 199); do
         [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] && continue
-        Xvfb ":$n" -screen 0 "${1}x24" -nolisten tcp >"$work/xvfb.log" 2>&1 &
+        Xvfb ":$n" -screen 0 "${1}x24" -nolisten tcp -noreset >"$work/xvfb.log" 2>&1 &
         xvfb_pid=$!
         for _ in $(seq 50); do
             [ -e "/tmp/.X11-unix/X$n" ] && { display=":$n"; sleep 0.3; return 0; }
@@ -85,18 +86,25 @@ stop_animation() {
     anim_pid=""
 }
 
-# measure LABEL SECONDS COMMAND...: prints "LABEL  cpu_s  cpu_%  peak_rss_MiB"
+# CPU seconds (user + system) the X server has used so far: with MIT-SHM the server does the copying.
+server_cpu() {
+    awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f", ($14 + $15) / hz }' "/proc/$xvfb_pid/stat"
+}
+
+# measure LABEL SECONDS COMMAND...: prints "LABEL  cpu_s  cpu_%  peak_rss_MiB  server_cpu_%"
 measure() {
     local label=$1 secs=$2
     shift 2
+    local server_before
+    server_before=$(server_cpu)
     /usr/bin/time -f "%U %S %M" -o "$work/time" "$@" >"$work/out" 2>"$work/err" || {
         echo "$label: failed (see below)" >&2
         tail -5 "$work/err" >&2
         return 0
     }
     read -r user sys rss_kb <"$work/time"
-    awk -v l="$label" -v u="$user" -v s="$sys" -v r="$rss_kb" -v t="$secs" \
-        'BEGIN { printf "%-44s cpu %7.2f s  %6.2f %% of a core  peak RSS %7.1f MiB\n", l, u + s, (u + s) / t * 100, r / 1024 }'
+    awk -v l="$label" -v u="$user" -v s="$sys" -v r="$rss_kb" -v t="$secs" -v x0="$server_before" -v x1="$(server_cpu)" \
+        'BEGIN { printf "%-44s cpu %7.2f s  %6.2f %% of a core  peak RSS %7.1f MiB  (X server: %5.2f %%)\n", l, u + s, (u + s) / t * 100, r / 1024, (x1 - x0) / t * 100 }'
 }
 
 # Command lines (not shell functions: /usr/bin/time runs programs).

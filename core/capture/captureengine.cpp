@@ -387,8 +387,6 @@ void CaptureEngine::captureFrame(const QRegion* damage, qint64 tNs)
 
     const auto t3 = Clock::now();
     ++m_periodFrames;
-    if (grabbed)
-        ++m_periodGrabs;
     m_periodGrabNs += duration_cast<nanoseconds>(t1 - t0).count();
     m_periodDiffNs += duration_cast<nanoseconds>(t2 - t1).count();
     m_periodTotalNs += duration_cast<nanoseconds>(t3 - t0).count();
@@ -405,7 +403,7 @@ void CaptureEngine::maybeEmitStats(qint64 tNs)
     m_stats.targetFps = m_idle ? m_settings.idleFps : m_settings.fps;
     m_stats.idle = m_idle;
     m_stats.actionActive = m_actionActive;
-    m_stats.grabMs = m_periodGrabs ? double(m_periodGrabNs) / 1e6 / double(m_periodGrabs) : 0.0;
+    m_stats.grabMs = double(m_periodGrabNs) / 1e6 / frames;
     m_stats.diffMs = double(m_periodDiffNs) / 1e6 / frames;
     m_stats.totalMs = double(m_periodTotalNs) / 1e6 / frames;
     const auto ring = m_ring->stats();
@@ -415,7 +413,7 @@ void CaptureEngine::maybeEmitStats(qint64 tNs)
     emit statsUpdated(m_stats);
 
     m_periodStartNs = tNs;
-    m_periodFrames = m_periodGrabs = 0;
+    m_periodFrames = 0;
     m_periodGrabNs = m_periodDiffNs = m_periodTotalNs = 0;
     // The display may have been resized or its monitors changed; a vanished monitor falls back to the
     // whole screen.

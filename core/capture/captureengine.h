@@ -113,7 +113,6 @@ private:
     CaptureStats m_stats;
     qint64 m_periodStartNs = 0;
     quint64 m_periodFrames = 0;
-    quint64 m_periodGrabs = 0;
     qint64 m_periodGrabNs = 0;
     qint64 m_periodDiffNs = 0;
     qint64 m_periodTotalNs = 0;

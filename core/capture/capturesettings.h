@@ -31,7 +31,7 @@ struct CaptureStats
     int targetFps = 0; // the rate in force (full or idle)
     bool idle = false; // idle rate in force
     bool actionActive = false;
-    double grabMs = 0;           // mean grab time per captured frame in the period
+    double grabMs = 0;           // mean grab time per frame in the period (0 for skips)
     double diffMs = 0;           // mean Tier 0 time per frame in the period
     double totalMs = 0;          // mean capture+diff+ring time per frame in the period
     quint64 frames = 0;          // frames emitted (total)
