@@ -8,15 +8,26 @@
 
 #include <QApplication>
 #include <QFileInfo>
+#include <QGuiApplication>
 
 #include <cstdio>
 #include <cstring>
 
 namespace ciu::app {
 
-// With an export option the command needs no display: main() then runs it on the offscreen platform.
+namespace {
+bool haveDisplay()
+{
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+} // namespace
+
+// With an export option (or --help) the command needs no display: main() then runs it on the offscreen
+// platform. Without any display the command also starts offscreen, so it can say so instead of aborting.
 bool replayRunsHeadless(int argc, char* argv[])
 {
+    if (!haveDisplay())
+        return true;
     for (int i = 1; i < argc; ++i) {
         if (std::strncmp(argv[i], "--export-html", 13) == 0 ||
             std::strncmp(argv[i], "--export-mp4", 12) == 0 || std::strcmp(argv[i], "--help") == 0 ||
@@ -107,6 +118,11 @@ int runReplay(const QStringList& arguments)
         return result;
     }
 
+    if (!haveDisplay() && QGuiApplication::platformName() == QLatin1String("offscreen")) {
+        printError(QStringLiteral("the replay viewer needs a display (DISPLAY is not set); "
+                                  "--export-html and --export-mp4 work without one"));
+        return ExitNoDisplay;
+    }
     ui::ReplayViewer viewer;
     if (!viewer.openSession(dir)) {
         printError(viewer.reader().problems().join(QStringLiteral("; ")));

@@ -51,7 +51,11 @@ void TestReplayViewer::initTestCase()
 
 bool TestReplayViewer::waitForFrame(ReplayViewer& viewer, qint64 expected)
 {
-    return QTest::qWaitFor([&] { return viewer.shownFrameTime() == expected; }, 5000);
+    if (QTest::qWaitFor([&] { return viewer.shownFrameTime() == expected; }, 5000))
+        return true;
+    qWarning("expected the frame at %lld ms, shown: %lld ms (time %lld ms)", expected / 1'000'000,
+             viewer.shownFrameTime() / 1'000'000, viewer.currentTime() / 1'000'000);
+    return false;
 }
 
 void TestReplayViewer::opensAtStart()

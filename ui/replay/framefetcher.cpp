@@ -58,6 +58,7 @@ void FrameFetcher::start(Request request)
         return;
     }
     m_busy = true;
+    m_pending.reset();  // this request is newer than any waiting one
     std::shared_ptr<replay::VideoDecoder> decoder = m_decoder;
     QtConcurrent::run([decoder, request] {
         Result r;
@@ -82,10 +83,11 @@ void FrameFetcher::start(Request request)
         r.frameTNs = ptsMs * 1'000'000;
         r.requestedTNs = request.kind == Kind::At ? request.tNs : r.frameTNs;
         return r;
-    }).then(this, [this](const Result& r) {
+    }).then(this, [this, step = request.kind != Kind::At](const Result& r) {
         m_busy = false;
-        emit frameReady(r.image, r.frameTNs, r.requestedTNs);
-        if (m_pending) {
+        // Deliver first: starting the next job may finish it (and deliver it) before this returns.
+        emit frameReady(r.image, r.frameTNs, r.requestedTNs, step);
+        if (m_pending && !m_busy) {
             const Request next = *m_pending;
             m_pending.reset();
             start(next);

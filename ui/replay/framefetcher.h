@@ -23,7 +23,8 @@ public:
 
     bool open(const QString& videoPath, QString* error);
     bool isOpen() const { return m_decoder != nullptr; }
-    bool isBusy() const { return m_busy; }
+    // A job is running or waiting: a result delivered now is already stale.
+    bool isBusy() const { return m_busy || m_pending.has_value(); }
 
     // The frame on screen at tNs.
     void requestAt(qint64 tNs);
@@ -32,8 +33,10 @@ public:
     void requestPrevious(qint64 tNs);
 
 signals:
-    // `frameTNs` is the frame's own time; `requestedTNs` the time asked for (for stepping: the new time).
-    void frameReady(const QImage& frame, qint64 frameTNs, qint64 requestedTNs);
+    // `frameTNs` is the frame's own time; `requestedTNs` the time asked for. `step` is true for the result of
+    // requestNext/requestPrevious (the viewer then moves its time to the frame). Emitted after any newer
+    // request is known, so isBusy() tells whether this result is already stale.
+    void frameReady(const QImage& frame, qint64 frameTNs, qint64 requestedTNs, bool step);
 
 private:
     enum class Kind : quint8

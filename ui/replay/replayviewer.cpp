@@ -213,14 +213,14 @@ void ReplayViewer::updateTimeLabel()
                                       TimelineMapping::formatTime(m_reader.durationNs(), 1'000'000)));
 }
 
-void ReplayViewer::onFrameReady(const QImage& frame, qint64 frameTNs, qint64 requestedTNs)
+void ReplayViewer::onFrameReady(const QImage& frame, qint64 frameTNs, qint64, bool step)
 {
     if (frame.isNull())
         return;
     m_frameView->setFrame(frame);
     m_shownFrameTNs = frameTNs;
-    // A frame step moves the time to the frame it reached.
-    if (requestedTNs != m_tNs && requestedTNs == frameTNs && !isPlaying() && !m_fetcher->isBusy()) {
+    // A frame step moves the time to the frame it reached (unless the user asked for another time since).
+    if (step && !isPlaying() && !m_fetcher->isBusy() && frameTNs != m_tNs) {
         m_tNs = -1;
         setTime(frameTNs);
     }

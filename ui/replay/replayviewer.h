@@ -77,7 +77,7 @@ private:
     void buildUi();
     void updateOverlay();
     void advancePlayback();
-    void onFrameReady(const QImage& frame, qint64 frameTNs, qint64 requestedTNs);
+    void onFrameReady(const QImage& frame, qint64 frameTNs, qint64 requestedTNs, bool step);
     void onEventActivated(const QModelIndex& proxyIndex);
     void runExport(bool html, const QString& file);
     void updateTimeLabel();
