@@ -970,8 +970,44 @@ void Director::verify(InFlight flight, const ActionResult& result)
         DirectorState::Verifying,
         QStringLiteral("%1 verification (speed %2)").arg(toString(verification), toString(m_speed.mode())));
     const quint64 version = flight.mapBefore ? flight.mapBefore->version() : 0;
-    waitForMap([version](const ZoneMap& m) { return m.version() > version; }, m_options.settleTimeoutMs,
-               [complete](bool) mutable { complete(); });
+    const bool opens = flight.target && (flight.target->type == ZoneType::MenuItem ||
+                                         flight.target->type == ZoneType::Dropdown ||
+                                         flight.sent.type == Action::Type::RightClick);
+    MapPredicate settled = [version](const ZoneMap& m) { return m.version() > version; };
+    if (opens && flight.mapBefore) {
+        // A menu or list opens: wait for its items, not just any newer map (a hover state comes first).
+        settled = [before = flight.mapBefore](const ZoneMap& m) {
+            if (m.version() <= before->version())
+                return false;
+            for (const Zone& z : m.zones()) {
+                if (!before->find(z.id))
+                    return true;
+            }
+            return false;
+        };
+    }
+    if (!opens) {
+        waitForMap(settled, m_options.settleTimeoutMs, [complete](bool) mutable { complete(); });
+        return;
+    }
+    // Menus and lists are analysed in pieces: after the first map with new zones, wait until the maps stop
+    // coming (a quiet period), at most a few settle periods.
+    const qint64 deadlineNs = m_clock.nowNs() + qint64(m_options.settleTimeoutMs) * 3'000'000;
+    auto quiet = std::make_shared<std::function<void()>>();
+    *quiet = [this, complete, deadlineNs, quiet]() mutable {
+        const quint64 now = m_map ? m_map->version() : 0;
+        const int quietMs = std::max(50, m_options.settleTimeoutMs / 3);
+        waitForMap([now](const ZoneMap& m) { return m.version() > now; }, quietMs,
+                   [this, complete, deadlineNs, quiet](bool arrived) mutable {
+                       if (arrived && m_clock.nowNs() < deadlineNs)
+                           (*quiet)();
+                       else {
+                           complete();
+                           *quiet = nullptr; // break the cycle
+                       }
+                   });
+    };
+    waitForMap(settled, m_options.settleTimeoutMs * 2, [quiet](bool) { (*quiet)(); });
 }
 
 bool Director::expectationMet(const ProposedAction& p, const ActionResult& result, const ZoneMapPtr& before,

@@ -173,10 +173,9 @@ void TestDirectorE2e::iterationLimit()
     QCOMPARE(r.summary.value(QStringLiteral("outcome")).toString(), QStringLiteral("max_iterations_reached"));
     QCOMPARE(r.summary.value(QStringLiteral("usage")).toObject().value(QStringLiteral("iterations")).toInt(),
              2);
-    int clicks = 0;
-    for (const QJsonObject& o : m_app->pending())
-        clicks += o.value(QStringLiteral("event")).toString() == QLatin1String("clicked") ? 1 : 0;
-    QCOMPARE(clicks, 2);
+    QVERIFY(hasEvent(QStringLiteral("clicked"), QStringLiteral("name"), QStringLiteral("ok")));
+    QVERIFY(hasEvent(QStringLiteral("clicked"), QStringLiteral("name"), QStringLiteral("cancel")));
+    QVERIFY(!hasEvent(QStringLiteral("clicked"), {}, {}, 1000)); // never a third
 }
 
 void TestDirectorE2e::badTaskIsAUsageError()

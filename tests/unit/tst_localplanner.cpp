@@ -26,6 +26,7 @@ private slots:
     void ambiguous();
     void missing();
     void byId();
+    void exactMenuItemBeatsLongerLabel();
     void formSequence();
     void checkAlreadyChecked();
     void selectWithoutVisibleOption();
@@ -339,6 +340,23 @@ void TestLocalPlanner::byId()
     const auto bad = ZoneResolver::resolve(QStringLiteral("#z99"), formMap());
     QVERIFY(!bad.zone);
     QVERIFY(bad.error.contains(QStringLiteral("z99")));
+}
+
+void TestLocalPlanner::exactMenuItemBeatsLongerLabel()
+{
+    // An open File menu over a window with an "Open Dialog" button.
+    Zone menu =
+        zone(QStringLiteral("z73"), ZoneType::MenuItem, QStringLiteral("Open"), QRect(419, 128, 118, 23));
+    menu.parentId = QStringLiteral("z46");
+    const ZoneMap map(
+        3, 0, QSize(1280, 800),
+        {zone(QStringLiteral("z46"), ZoneType::MenuItem, QStringLiteral("File"), QRect(418, 87, 29, 19)),
+         zone(QStringLiteral("z53"), ZoneType::Button, QStringLiteral("Open Dialog"),
+              QRect(696, 694, 85, 22)),
+         menu});
+    const auto r = ZoneResolver::resolve(QStringLiteral("Open"), map);
+    QVERIFY2(r.zone, qPrintable(r.error));
+    QCOMPARE(r.zone->id, QStringLiteral("z73"));
 }
 
 void TestLocalPlanner::formSequence()
