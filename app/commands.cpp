@@ -16,12 +16,16 @@ const QList<Command>& commands()
     static const QList<Command> list = {
         {"gui", "Start the desktop app (the default).", Command::Needs::Gui, &runGui},
         {"bench", "Run benchmarks and print machine-readable figures.", Command::Needs::Core, &runBench},
-        {"run", "Run one task on the display (dry run unless --execute); exit 0 only if it completed.", Command::Needs::Core, &runRun},
-        {"demo", "Run a recorded multi-step task on the fixture app in a private X server.", Command::Needs::Core, &runDemo},
-        {"analyze", "Print the zone inventory of the display (or of a screenshot).", Command::Needs::Core, &runAnalyze},
-        {"replay", "Open a recorded session in the replay viewer, or export it.", Command::Needs::Gui, &runReplay, &replayRunsHeadless},
+        {"run", "Run one task on the display (dry run unless --execute); exit 0 only if it completed.",
+         Command::Needs::Core, &runRun},
+        {"demo", "Run a recorded multi-step task on the fixture app in a private X server.",
+         Command::Needs::Core, &runDemo},
+        {"analyze", "Print the zone inventory of the display (or of a screenshot).", Command::Needs::Core,
+         &runAnalyze},
+        {"replay", "Open a recorded session in the replay viewer, or export it.", Command::Needs::Gui,
+         &runReplay, &replayRunsHeadless},
     };
     return list;
 }
 
-}  // namespace ciu::app
+} // namespace ciu::app

@@ -10,7 +10,11 @@ struct Command
 {
     const char* name;
     const char* summary;
-    enum class Needs : quint8 { Core = 1, Gui } needs = Needs::Core;
+    enum class Needs : quint8
+    {
+        Core = 1,
+        Gui
+    } needs = Needs::Core;
     int (*run)(const QStringList& arguments);
     // For a Gui command: true when these arguments need no display (e.g. a headless export); main() then
     // uses the offscreen platform. Null: always needs one.
@@ -21,11 +25,12 @@ struct Command
 const QList<Command>& commands();
 
 // Exit codes shared by every command.
-enum ExitCode : int {
+enum ExitCode : int
+{
     ExitOk = 0,
     ExitFailure = 1,   // the command ran and failed (task not completed, analysis failed)
     ExitUsage = 2,     // bad command line
     ExitNoDisplay = 3, // the target display cannot be opened or went away
 };
 
-}  // namespace ciu::app
+} // namespace ciu::app

@@ -22,8 +22,9 @@ void printUsage()
                 "Without a command, the desktop app starts.\n\nCommands:\n");
     for (const auto& command : ciu::app::commands())
         std::printf("  %-10s %s\n", command.name, command.summary);
-    std::printf("\nGlobal options:\n  -h, --help     Show this help (COMMAND --help for a command's options).\n"
-                "  -v, --version  Show the version.\n");
+    std::printf(
+        "\nGlobal options:\n  -h, --help     Show this help (COMMAND --help for a command's options).\n"
+        "  -v, --version  Show the version.\n");
 }
 
 const ciu::app::Command* findCommand(const char* name)
@@ -35,7 +36,7 @@ const ciu::app::Command* findCommand(const char* name)
     return nullptr;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char* argv[])
 {
@@ -86,7 +87,8 @@ int main(int argc, char* argv[])
 
     // The headless commands never need a window system connection of Qt's own.
     std::unique_ptr<QCoreApplication> app;
-    if (command->needs == Command::Needs::Gui && !(command->runsHeadless && command->runsHeadless(argc, argv))) {
+    if (command->needs == Command::Needs::Gui &&
+        !(command->runsHeadless && command->runsHeadless(argc, argv))) {
         app = std::make_unique<QApplication>(qtArgc, qtArgv.data());
     } else {
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
@@ -100,6 +102,6 @@ int main(int argc, char* argv[])
 
     QStringList arguments = QCoreApplication::arguments() + displayArguments;
     if (std::strcmp(command->name, "gui") != 0 && arguments.size() >= 2)
-        arguments.removeAt(1);  // the command name
+        arguments.removeAt(1); // the command name
     return command->run(arguments);
 }

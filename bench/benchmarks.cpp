@@ -16,19 +16,25 @@ const QList<Benchmark>& benchmarks()
         {QStringLiteral("grab"), QStringLiteral("ms per full-screen grab and per 300x40 region grab"),
          &runGrabBenchmark},
         {QStringLiteral("capture"),
-         QStringLiteral("capture + Tier 0 per-frame cost and CPU % at 20/30 fps (args: mode= seconds= fps= idle= animate=)"),
+         QStringLiteral("capture + Tier 0 per-frame cost and CPU % at 20/30 fps (args: mode= seconds= fps= "
+                        "idle= animate=)"),
          &runCaptureBenchmark},
-        {QStringLiteral("brush"), QStringLiteral("hit test with 1,000 zones, cursor to zone_enter latency, local click on the fixture app"),
+        {QStringLiteral("brush"),
+         QStringLiteral(
+             "hit test with 1,000 zones, cursor to zone_enter latency, local click on the fixture app"),
          &runBrushBenchmark},
         {QStringLiteral("canvas"),
-         QStringLiteral("cold full local analysis vs the tesseract CLI, Tier 1 update of a button and of an 800x600 dialog (args: [SCREENSHOT.png])"),
+         QStringLiteral("cold full local analysis vs the tesseract CLI, Tier 1 update of a button and of an "
+                        "800x600 dialog (args: [SCREENSHOT.png])"),
          &runCanvasBenchmark},
-        {QStringLiteral("record"), QStringLiteral("CPU and disk of recording the display at 30 fps (args: SECONDS, default 10)"),
+        {QStringLiteral("record"),
+         QStringLiteral("CPU and disk of recording the display at 30 fps (args: SECONDS, default 10)"),
          &runRecordBenchmark},
-        {QStringLiteral("seek"), QStringLiteral("random seek time in a synthetic 1080p session video (args: MINUTES, default 10)"),
+        {QStringLiteral("seek"),
+         QStringLiteral("random seek time in a synthetic 1080p session video (args: MINUTES, default 10)"),
          &runSeekBenchmark},
     };
     return list;
 }
 
-}  // namespace ciu::bench
+} // namespace ciu::bench

@@ -22,4 +22,4 @@ void registerMetaTypes()
     qRegisterMetaType<CaptureStats>();
 }
 
-}  // namespace ciu
+} // namespace ciu

@@ -72,7 +72,8 @@ QList<const Zone*> ZoneMap::zonesAt(QPoint p) const
     }
     // Outermost first: larger area first, then by depth of the parent chain.
     std::stable_sort(result.begin(), result.end(), [](const Zone* a, const Zone* b) {
-        return qint64(a->bounds.width()) * a->bounds.height() > qint64(b->bounds.width()) * b->bounds.height();
+        return qint64(a->bounds.width()) * a->bounds.height() >
+               qint64(b->bounds.width()) * b->bounds.height();
     });
     return result;
 }
@@ -148,4 +149,4 @@ QJsonArray ZoneMap::toJson() const
     return array;
 }
 
-}  // namespace ciu
+} // namespace ciu

@@ -36,7 +36,7 @@ public:
 
 private:
     void buildIndex();
-    const std::vector<int>* cellAt(QPoint p) const;  // the grid cell of an on-screen point
+    const std::vector<int>* cellAt(QPoint p) const; // the grid cell of an on-screen point
 
     quint64 m_version = 0;
     qint64 m_tNs = 0;
@@ -48,11 +48,11 @@ private:
     int m_cols = 0;
     int m_rows = 0;
     std::vector<std::vector<int>> m_cells;
-    QList<int> m_outside;  // zones (partly) outside the screen size
+    QList<int> m_outside; // zones (partly) outside the screen size
 };
 
 using ZoneMapPtr = std::shared_ptr<const ZoneMap>;
 
-}  // namespace ciu
+} // namespace ciu
 
 Q_DECLARE_METATYPE(ciu::ZoneMapPtr)

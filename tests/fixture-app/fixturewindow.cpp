@@ -39,8 +39,7 @@ namespace {
 
 const char* kType = "ciuType";
 
-template<typename W>
-W* tagged(W* widget, const char* name, const char* type)
+template<typename W> W* tagged(W* widget, const char* name, const char* type)
 {
     widget->setObjectName(QString::fromLatin1(name));
     widget->setProperty(kType, QString::fromLatin1(type));
@@ -49,7 +48,9 @@ W* tagged(W* widget, const char* name, const char* type)
 
 QJsonObject rectJson(const QRect& r)
 {
-    return {{QStringLiteral("x"), r.x()}, {QStringLiteral("y"), r.y()}, {QStringLiteral("w"), r.width()},
+    return {{QStringLiteral("x"), r.x()},
+            {QStringLiteral("y"), r.y()},
+            {QStringLiteral("w"), r.width()},
             {QStringLiteral("h"), r.height()}};
 }
 
@@ -96,7 +97,7 @@ QString labelOf(QWidget* w)
     return w->property("ciuLabel").toString();
 }
 
-}  // namespace
+} // namespace
 
 FixtureWindow::FixtureWindow()
 {
@@ -107,8 +108,8 @@ FixtureWindow::FixtureWindow()
     tabs->addTab(buildMainPage(), QStringLiteral("Main"));
     tabs->addTab(buildSecondPage(), QStringLiteral("Second"));
     connect(tabs, &QTabWidget::currentChanged, this, [this, tabs](int index) {
-        emitEvent(QStringLiteral("tab_changed"), {{QStringLiteral("index"), index},
-                                                  {QStringLiteral("label"), tabs->tabText(index)}});
+        emitEvent(QStringLiteral("tab_changed"),
+                  {{QStringLiteral("index"), index}, {QStringLiteral("label"), tabs->tabText(index)}});
     });
     setCentralWidget(tabs);
     resize(900, 640);
@@ -142,7 +143,8 @@ void FixtureWindow::buildMenus()
     auto add = [this](QMenu* menu, const QString& text) {
         QAction* a = menu->addAction(text);
         connect(a, &QAction::triggered, this, [this, text] {
-            emitEvent(QStringLiteral("menu_triggered"), {{QStringLiteral("item"), QString(text).remove(QLatin1Char('&'))}});
+            emitEvent(QStringLiteral("menu_triggered"),
+                      {{QStringLiteral("item"), QString(text).remove(QLatin1Char('&'))}});
         });
         return a;
     };
@@ -159,7 +161,8 @@ void FixtureWindow::buildMenus()
     connect(about, &QAction::triggered, this, &FixtureWindow::openDialog);
     for (QMenu* m : {file, edit, help, recent}) {
         connect(m, &QMenu::aboutToShow, this, [this, m] {
-            emitEvent(QStringLiteral("menu_opened"), {{QStringLiteral("menu"), m->title().remove(QLatin1Char('&'))}});
+            emitEvent(QStringLiteral("menu_opened"),
+                      {{QStringLiteral("menu"), m->title().remove(QLatin1Char('&'))}});
         });
     }
 }
@@ -174,7 +177,8 @@ QWidget* FixtureWindow::buildMainPage()
     auto* name = tagged(new QLineEdit, "name", "text_field");
     name->setPlaceholderText(QStringLiteral("Name"));
     connect(name, &QLineEdit::textChanged, this, [this](const QString& t) {
-        emitEvent(QStringLiteral("text_changed"), {{QStringLiteral("name"), QStringLiteral("name")}, {QStringLiteral("text"), t}});
+        emitEvent(QStringLiteral("text_changed"),
+                  {{QStringLiteral("name"), QStringLiteral("name")}, {QStringLiteral("text"), t}});
     });
     connect(name, &QLineEdit::returnPressed, this, [this] {
         emitEvent(QStringLiteral("return_pressed"), {{QStringLiteral("name"), QStringLiteral("name")}});
@@ -185,16 +189,17 @@ QWidget* FixtureWindow::buildMainPage()
     password->setEchoMode(QLineEdit::Password);
     password->setPlaceholderText(QStringLiteral("Password"));
     connect(password, &QLineEdit::textChanged, this, [this](const QString& t) {
-        emitEvent(QStringLiteral("text_changed"),
-                  {{QStringLiteral("name"), QStringLiteral("password")}, {QStringLiteral("length"), int(t.size())},
-                   {QStringLiteral("text"), t}});
+        emitEvent(QStringLiteral("text_changed"), {{QStringLiteral("name"), QStringLiteral("password")},
+                                                   {QStringLiteral("length"), int(t.size())},
+                                                   {QStringLiteral("text"), t}});
     });
     form->addRow(tagged(new QLabel(QStringLiteral("Password:")), "password_label", "static"), password);
 
     auto* color = tagged(new QComboBox, "color", "dropdown");
     color->addItems({QStringLiteral("Red"), QStringLiteral("Green"), QStringLiteral("Blue")});
     connect(color, &QComboBox::currentTextChanged, this, [this](const QString& t) {
-        emitEvent(QStringLiteral("combo_changed"), {{QStringLiteral("name"), QStringLiteral("color")}, {QStringLiteral("text"), t}});
+        emitEvent(QStringLiteral("combo_changed"),
+                  {{QStringLiteral("name"), QStringLiteral("color")}, {QStringLiteral("text"), t}});
     });
     form->addRow(tagged(new QLabel(QStringLiteral("Color:")), "color_label", "static"), color);
 
@@ -203,18 +208,21 @@ QWidget* FixtureWindow::buildMainPage()
     volume->setValue(50);
     volume->setProperty("ciuLabel", QStringLiteral("Volume"));
     connect(volume, &QSlider::valueChanged, this, [this](int v) {
-        emitEvent(QStringLiteral("slider_changed"), {{QStringLiteral("name"), QStringLiteral("volume")}, {QStringLiteral("value"), v}});
+        emitEvent(QStringLiteral("slider_changed"),
+                  {{QStringLiteral("name"), QStringLiteral("volume")}, {QStringLiteral("value"), v}});
     });
     form->addRow(tagged(new QLabel(QStringLiteral("Volume:")), "volume_label", "static"), volume);
     left->addLayout(form);
 
     auto* checks = new QGroupBox(QStringLiteral("Options"));
     auto* checksLayout = new QHBoxLayout(checks);
-    for (const auto& [object, text] : {std::pair{"subscribe", "Subscribe"}, std::pair{"remember", "Remember me"}}) {
+    for (const auto& [object, text] :
+         {std::pair{"subscribe", "Subscribe"}, std::pair{"remember", "Remember me"}}) {
         auto* box = tagged(new QCheckBox(QString::fromLatin1(text)), object, "checkbox");
         const QString n = QString::fromLatin1(object);
         connect(box, &QCheckBox::toggled, this, [this, n](bool on) {
-            emitEvent(QStringLiteral("toggled"), {{QStringLiteral("name"), n}, {QStringLiteral("checked"), on}});
+            emitEvent(QStringLiteral("toggled"),
+                      {{QStringLiteral("name"), n}, {QStringLiteral("checked"), on}});
         });
         checksLayout->addWidget(box);
     }
@@ -222,7 +230,8 @@ QWidget* FixtureWindow::buildMainPage()
         auto* radio = tagged(new QRadioButton(QString::fromLatin1(text)), object, "checkbox");
         const QString n = QString::fromLatin1(object);
         connect(radio, &QRadioButton::toggled, this, [this, n](bool on) {
-            emitEvent(QStringLiteral("toggled"), {{QStringLiteral("name"), n}, {QStringLiteral("checked"), on}});
+            emitEvent(QStringLiteral("toggled"),
+                      {{QStringLiteral("name"), n}, {QStringLiteral("checked"), on}});
         });
         checksLayout->addWidget(radio);
     }
@@ -232,8 +241,8 @@ QWidget* FixtureWindow::buildMainPage()
     notes->setPlaceholderText(QStringLiteral("Notes"));
     notes->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(notes, &QPlainTextEdit::textChanged, this, [this, notes] {
-        emitEvent(QStringLiteral("text_changed"),
-                  {{QStringLiteral("name"), QStringLiteral("notes")}, {QStringLiteral("text"), notes->toPlainText()}});
+        emitEvent(QStringLiteral("text_changed"), {{QStringLiteral("name"), QStringLiteral("notes")},
+                                                   {QStringLiteral("text"), notes->toPlainText()}});
     });
     connect(notes, &QWidget::customContextMenuRequested, this, [this, notes](const QPoint& pos) {
         emitEvent(QStringLiteral("context_menu"), {{QStringLiteral("name"), QStringLiteral("notes")}});
@@ -250,8 +259,9 @@ QWidget* FixtureWindow::buildMainPage()
     left->addWidget(notes, 1);
 
     auto* buttons = new QHBoxLayout;
-    for (const auto& [object, text] : {std::pair{"ok", "OK"}, std::pair{"cancel", "Cancel"}, std::pair{"submit", "Submit"},
-                                       std::pair{"open_dialog", "Open Dialog"}}) {
+    for (const auto& [object, text] :
+         {std::pair{"ok", "OK"}, std::pair{"cancel", "Cancel"}, std::pair{"submit", "Submit"},
+          std::pair{"open_dialog", "Open Dialog"}}) {
         auto* button = tagged(new QPushButton(QString::fromLatin1(text)), object, "button");
         const QString n = QString::fromLatin1(object);
         connect(button, &QPushButton::clicked, this, [this, n] {
@@ -271,10 +281,12 @@ QWidget* FixtureWindow::buildMainPage()
     for (int i = 1; i <= 60; ++i)
         list->addItem(QStringLiteral("Item %1").arg(i));
     connect(list, &QListWidget::currentTextChanged, this, [this](const QString& t) {
-        emitEvent(QStringLiteral("list_selected"), {{QStringLiteral("name"), QStringLiteral("items")}, {QStringLiteral("text"), t}});
+        emitEvent(QStringLiteral("list_selected"),
+                  {{QStringLiteral("name"), QStringLiteral("items")}, {QStringLiteral("text"), t}});
     });
     connect(list->verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int v) {
-        emitEvent(QStringLiteral("list_scrolled"), {{QStringLiteral("name"), QStringLiteral("items")}, {QStringLiteral("value"), v}});
+        emitEvent(QStringLiteral("list_scrolled"),
+                  {{QStringLiteral("name"), QStringLiteral("items")}, {QStringLiteral("value"), v}});
     });
     layout->addWidget(list, 1);
     return page;
@@ -314,14 +326,16 @@ void FixtureWindow::openDialog()
     connect(box, &QDialogButtonBox::rejected, m_dialog, &QDialog::reject);
     connect(m_dialog, &QDialog::finished, this, [this](int result) {
         emitEvent(QStringLiteral("dialog_closed"),
-                  {{QStringLiteral("result"), result == QDialog::Accepted ? QStringLiteral("yes") : QStringLiteral("no")}});
+                  {{QStringLiteral("result"),
+                    result == QDialog::Accepted ? QStringLiteral("yes") : QStringLiteral("no")}});
     });
     m_dialog->resize(320, 140);
     m_dialog->show();
     QTimer::singleShot(300, this, [this] {
         if (m_dialog) {
-            emitEvent(QStringLiteral("dialog_opened"), {{QStringLiteral("window"), rectJson(m_dialog->frameGeometry())},
-                                                        {QStringLiteral("client"), rectJson(m_dialog->geometry())}});
+            emitEvent(QStringLiteral("dialog_opened"),
+                      {{QStringLiteral("window"), rectJson(m_dialog->frameGeometry())},
+                       {QStringLiteral("client"), rectJson(m_dialog->geometry())}});
             dumpWidgets();
         }
     });
@@ -344,8 +358,9 @@ void FixtureWindow::openSecondWindow()
     w->show();
     QTimer::singleShot(300, this, [this] {
         if (m_secondWindow)
-            emitEvent(QStringLiteral("window_opened"), {{QStringLiteral("window"), rectJson(m_secondWindow->frameGeometry())},
-                                                        {QStringLiteral("client"), rectJson(m_secondWindow->geometry())}});
+            emitEvent(QStringLiteral("window_opened"),
+                      {{QStringLiteral("window"), rectJson(m_secondWindow->frameGeometry())},
+                       {QStringLiteral("client"), rectJson(m_secondWindow->geometry())}});
     });
 }
 
@@ -374,19 +389,22 @@ void FixtureWindow::dumpWidgets(const QString& event)
     // Menu bar titles and tabs are items inside one widget.
     for (QAction* a : menuBar()->actions()) {
         const QRect r = menuBar()->actionGeometry(a);
-        widgets.append(QJsonObject{{QStringLiteral("name"), QString(QStringLiteral("menu_") + a->text().remove(QLatin1Char('&')).toLower())},
-                                   {QStringLiteral("type"), QStringLiteral("menu_item")},
-                                   {QStringLiteral("label"), a->text().remove(QLatin1Char('&'))},
-                                   {QStringLiteral("rect"), rectJson(QRect(menuBar()->mapToGlobal(r.topLeft()), r.size()))}});
+        widgets.append(QJsonObject{
+            {QStringLiteral("name"),
+             QString(QStringLiteral("menu_") + a->text().remove(QLatin1Char('&')).toLower())},
+            {QStringLiteral("type"), QStringLiteral("menu_item")},
+            {QStringLiteral("label"), a->text().remove(QLatin1Char('&'))},
+            {QStringLiteral("rect"), rectJson(QRect(menuBar()->mapToGlobal(r.topLeft()), r.size()))}});
     }
     if (auto* tabs = findChild<QTabWidget*>(QStringLiteral("tabs"))) {
         QTabBar* bar = tabs->tabBar();
         for (int i = 0; i < bar->count(); ++i) {
             const QRect r = bar->tabRect(i);
-            widgets.append(QJsonObject{{QStringLiteral("name"), QString(QStringLiteral("tab_") + bar->tabText(i).toLower())},
-                                       {QStringLiteral("type"), QStringLiteral("tab")},
-                                       {QStringLiteral("label"), bar->tabText(i)},
-                                       {QStringLiteral("rect"), rectJson(QRect(bar->mapToGlobal(r.topLeft()), r.size()))}});
+            widgets.append(QJsonObject{
+                {QStringLiteral("name"), QString(QStringLiteral("tab_") + bar->tabText(i).toLower())},
+                {QStringLiteral("type"), QStringLiteral("tab")},
+                {QStringLiteral("label"), bar->tabText(i)},
+                {QStringLiteral("rect"), rectJson(QRect(bar->mapToGlobal(r.topLeft()), r.size()))}});
         }
     }
     emitEvent(event, {{QStringLiteral("window"), rectJson(frameGeometry())},
@@ -404,8 +422,9 @@ void FixtureWindow::runCommand(const QString& line)
     } else if (cmd == QLatin1String("move") && parts.size() == 4) {
         if (auto* w = findChild<QWidget*>(parts.at(1))) {
             w->move(parts.at(2).toInt(), parts.at(3).toInt());
-            emitEvent(QStringLiteral("moved"), {{QStringLiteral("name"), parts.at(1)},
-                                                {QStringLiteral("rect"), rectJson(QRect(w->mapToGlobal(QPoint(0, 0)), w->size()))}});
+            emitEvent(QStringLiteral("moved"),
+                      {{QStringLiteral("name"), parts.at(1)},
+                       {QStringLiteral("rect"), rectJson(QRect(w->mapToGlobal(QPoint(0, 0)), w->size()))}});
         }
     } else if (cmd == QLatin1String("open-dialog")) {
         openDialog();
@@ -444,7 +463,8 @@ void FixtureWindow::runCommand(const QString& line)
     } else if (cmd == QLatin1String("quit")) {
         QApplication::quit();
     } else {
-        emitEvent(QStringLiteral("error"), {{QStringLiteral("message"), QString(QStringLiteral("unknown command: ") + line)}});
+        emitEvent(QStringLiteral("error"),
+                  {{QStringLiteral("message"), QString(QStringLiteral("unknown command: ") + line)}});
     }
 }
 
@@ -468,7 +488,8 @@ bool FixtureWindow::eventFilter(QObject* watched, QEvent* event)
     case QEvent::KeyRelease: {
         auto* key = static_cast<QKeyEvent*>(event);
         QWidget* focus = QApplication::focusWidget();
-        emitEvent(event->type() == QEvent::KeyPress ? QStringLiteral("key_press") : QStringLiteral("key_release"),
+        emitEvent(event->type() == QEvent::KeyPress ? QStringLiteral("key_press")
+                                                    : QStringLiteral("key_release"),
                   {{QStringLiteral("key"), QKeySequence(key->key()).toString()},
                    {QStringLiteral("qt_key"), key->key()},
                    {QStringLiteral("text"), key->text()},
@@ -482,9 +503,10 @@ bool FixtureWindow::eventFilter(QObject* watched, QEvent* event)
     case QEvent::MouseButtonRelease:
     case QEvent::MouseButtonDblClick: {
         auto* mouse = static_cast<QMouseEvent*>(event);
-        const QString kind = event->type() == QEvent::MouseButtonPress     ? QStringLiteral("mouse_press")
-                             : event->type() == QEvent::MouseButtonRelease ? QStringLiteral("mouse_release")
-                                                                           : QStringLiteral("mouse_double_click");
+        const QString kind = event->type() == QEvent::MouseButtonPress ? QStringLiteral("mouse_press")
+                             : event->type() == QEvent::MouseButtonRelease
+                                 ? QStringLiteral("mouse_release")
+                                 : QStringLiteral("mouse_double_click");
         const QPoint global = mouse->globalPosition().toPoint();
         QWidget* under = QApplication::widgetAt(global);
         emitEvent(kind, {{QStringLiteral("button"), buttonName(mouse->button())},
@@ -498,12 +520,13 @@ bool FixtureWindow::eventFilter(QObject* watched, QEvent* event)
         auto* wheel = static_cast<QWheelEvent*>(event);
         const QPoint global = wheel->globalPosition().toPoint();
         QWidget* under = QApplication::widgetAt(global);
-        emitEvent(QStringLiteral("wheel"), {{QStringLiteral("dx"), wheel->angleDelta().x()},
-                                            {QStringLiteral("dy"), wheel->angleDelta().y()},
-                                            {QStringLiteral("x"), global.x()},
-                                            {QStringLiteral("y"), global.y()},
-                                            {QStringLiteral("modifiers"), modifiersJson(wheel->modifiers())},
-                                            {QStringLiteral("widget"), under ? under->objectName() : QString()}});
+        emitEvent(QStringLiteral("wheel"),
+                  {{QStringLiteral("dx"), wheel->angleDelta().x()},
+                   {QStringLiteral("dy"), wheel->angleDelta().y()},
+                   {QStringLiteral("x"), global.x()},
+                   {QStringLiteral("y"), global.y()},
+                   {QStringLiteral("modifiers"), modifiersJson(wheel->modifiers())},
+                   {QStringLiteral("widget"), under ? under->objectName() : QString()}});
         break;
     }
     default:

@@ -21,7 +21,7 @@ Zone makeZone(const QString& id, QRect bounds, ZoneType type = ZoneType::Button,
     z.confidence = 0.9;
     return z;
 }
-}  // namespace
+} // namespace
 
 class TestZoneMap : public QObject
 {
@@ -55,9 +55,10 @@ void TestZoneMap::pointQueries()
 
 void TestZoneMap::nestedZonesOutermostFirst()
 {
-    const ZoneMap map(1, 0, QSize(800, 600),
-                      {makeZone(QStringLiteral("child"), QRect(20, 20, 40, 20), ZoneType::Button, QStringLiteral("panel")),
-                       makeZone(QStringLiteral("panel"), QRect(0, 0, 400, 300), ZoneType::ScrollArea)});
+    const ZoneMap map(
+        1, 0, QSize(800, 600),
+        {makeZone(QStringLiteral("child"), QRect(20, 20, 40, 20), ZoneType::Button, QStringLiteral("panel")),
+         makeZone(QStringLiteral("panel"), QRect(0, 0, 400, 300), ZoneType::ScrollArea)});
     const auto at = map.zonesAt({30, 30});
     QCOMPARE(at.size(), 2);
     QCOMPARE(at.first()->id, QStringLiteral("panel"));
@@ -94,7 +95,8 @@ void TestZoneMap::matchesBruteForce()
         const Zone* actual = map.zoneAt(p);
         QCOMPARE(actual ? actual->id : QString(), expected ? expected->id : QString());
         // Rectangle queries (grid-accelerated when small and on the screen) keep the map's order.
-        const QRect rect(p - QPoint(rng.bounded(300), rng.bounded(200)), QSize(1 + rng.bounded(400), 1 + rng.bounded(200)));
+        const QRect rect(p - QPoint(rng.bounded(300), rng.bounded(200)),
+                         QSize(1 + rng.bounded(400), 1 + rng.bounded(200)));
         QStringList expectedIds;
         for (const Zone& z : zones) {
             if (z.bounds.intersects(rect))
@@ -128,11 +130,14 @@ void TestZoneMap::jsonRejectsBadZones_data()
 {
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("fragment");
-    QTest::newRow("no id") << QByteArray(R"({"bounds":{"x":1,"y":1,"width":2,"height":2},"type":"button"})") << "id";
-    QTest::newRow("bad bounds") << QByteArray(R"({"id":"a","bounds":{"x":"1","y":1,"width":2,"height":2},"type":"button"})")
-                                << "bounds.x";
-    QTest::newRow("bad type") << QByteArray(R"({"id":"a","bounds":{"x":1,"y":1,"width":2,"height":2},"type":"spaceship"})")
-                              << "spaceship";
+    QTest::newRow("no id") << QByteArray(R"({"bounds":{"x":1,"y":1,"width":2,"height":2},"type":"button"})")
+                           << "id";
+    QTest::newRow("bad bounds")
+        << QByteArray(R"({"id":"a","bounds":{"x":"1","y":1,"width":2,"height":2},"type":"button"})")
+        << "bounds.x";
+    QTest::newRow("bad type")
+        << QByteArray(R"({"id":"a","bounds":{"x":1,"y":1,"width":2,"height":2},"type":"spaceship"})")
+        << "spaceship";
 }
 
 void TestZoneMap::jsonRejectsBadZones()

@@ -58,7 +58,7 @@ void FrameFetcher::start(Request request)
         return;
     }
     m_busy = true;
-    m_pending.reset();  // this request is newer than any waiting one
+    m_pending.reset(); // this request is newer than any waiting one
     std::shared_ptr<replay::VideoDecoder> decoder = m_decoder;
     QtConcurrent::run([decoder, request] {
         Result r;
