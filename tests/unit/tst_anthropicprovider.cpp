@@ -1,5 +1,6 @@
 #include "core/director/providers/anthropicprovider.h"
 #include "tests/support/fakeapiserver.h"
+#include "tests/unit/providertestutil.h"
 
 #include <QBuffer>
 #include <QImageReader>
@@ -13,59 +14,19 @@
 using namespace ciu::director;
 using ciu::test::FakeApiServer;
 
-// ciu::director::toString(enum) returns QString, which QCOMPARE's ADL lookup would pick: compare names.
-#define COMPARE_ENUM(actual, expected) QCOMPARE(toString(actual), toString(expected))
+using namespace ciu::test;
 
 namespace {
 const QString kKey = QStringLiteral("sk-ant-test-SECRET-0123456789");
 
 ProviderConfig configFor(const FakeApiServer& server)
 {
-    ProviderConfig config;
-    config.baseUrl = server.baseUrl();
-    config.apiKey = kKey;
-    config.defaultModel = QStringLiteral("claude-sonnet-4-5");
-    config.maxRetryDelayMs = 10; // the policy's delays are tested in tst_retrypolicy
-    config.requestTimeoutMs = 5'000;
-    return config;
-}
-
-// Sends and waits for the one finished() of this request.
-ProviderResponse sendAndWait(Provider& provider, const ProviderRequest& request, int timeoutMs = 15'000)
-{
-    QSignalSpy spy(&provider, &Provider::finished);
-    const quint64 id = provider.send(request);
-    // QSignalSpy::wait runs a real event loop (QTest::qWaitFor sleeps 10 ms between rounds).
-    if (!spy.wait(timeoutMs)) {
-        ProviderResponse none;
-        none.error = ProviderError::Canceled;
-        none.errorMessage = QStringLiteral("test: no finished() signal in time");
-        return none;
-    }
-    const auto response = spy.first().at(1).value<ProviderResponse>();
-    if (spy.first().at(0).toULongLong() != id || response.requestId != id)
-        return ProviderResponse{};
-    return response;
+    return providerConfigFor(server, kKey, QStringLiteral("claude-sonnet-4-5"));
 }
 
 QImage screen(QSize size, QColor color = Qt::darkCyan)
 {
-    QImage image(size, QImage::Format_RGB32);
-    image.fill(color);
-    return image;
-}
-
-ProviderRequest simpleRequest(const QString& text = QStringLiteral("Open the Settings app."))
-{
-    ProviderRequest request;
-    request.system = QStringLiteral("You operate a Linux desktop.");
-    request.messages = {Message::user(text)};
-    return request;
-}
-
-QJsonArray messagesOf(const FakeApiServer::Request& request)
-{
-    return request.json.value(QStringLiteral("messages")).toArray();
+    return filledScreen(size, color);
 }
 } // namespace
 

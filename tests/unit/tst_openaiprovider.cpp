@@ -1,5 +1,6 @@
 #include "core/director/providers/openaiprovider.h"
 #include "tests/support/fakeapiserver.h"
+#include "tests/unit/providertestutil.h"
 
 #include <QBuffer>
 #include <QImageReader>
@@ -11,61 +12,23 @@
 using namespace ciu::director;
 using ciu::test::FakeApiServer;
 
-// ciu::director::toString(enum) returns QString, which QCOMPARE's ADL lookup would pick: compare names.
-#define COMPARE_ENUM(actual, expected) QCOMPARE(toString(actual), toString(expected))
+using namespace ciu::test;
 
 namespace {
 const QString kKey = QStringLiteral("sk-openai-test-SECRET-987654321");
 
 ProviderConfig configFor(const FakeApiServer& server)
 {
-    ProviderConfig config;
-    config.baseUrl = server.baseUrl();
-    config.apiKey = kKey;
-    config.defaultModel = QStringLiteral("gpt-4o");
-    config.maxRetryDelayMs = 10;
-    config.requestTimeoutMs = 5'000;
+    ProviderConfig config = providerConfigFor(server, kKey, QStringLiteral("gpt-4o"));
     const auto prices =
         PriceTable::fromJson(R"({"models": {"gpt-4o": {"input": 2.5, "cache_read": 1.25, "output": 10}}})");
     config.prices = prices ? *prices : PriceTable{};
     return config;
 }
 
-ProviderResponse sendAndWait(Provider& provider, const ProviderRequest& request, int timeoutMs = 15'000)
-{
-    QSignalSpy spy(&provider, &Provider::finished);
-    const quint64 id = provider.send(request);
-    // QSignalSpy::wait runs a real event loop (QTest::qWaitFor sleeps 10 ms between rounds).
-    if (!spy.wait(timeoutMs)) {
-        ProviderResponse none;
-        none.error = ProviderError::Canceled;
-        none.errorMessage = QStringLiteral("test: no finished() signal in time");
-        return none;
-    }
-    auto response = spy.first().at(1).value<ProviderResponse>();
-    if (response.requestId != id)
-        response.errorMessage = QStringLiteral("test: wrong request id");
-    return response;
-}
-
 QImage screen(QSize size)
 {
-    QImage image(size, QImage::Format_RGB32);
-    image.fill(Qt::darkGreen);
-    return image;
-}
-
-ProviderRequest simpleRequest()
-{
-    ProviderRequest request;
-    request.system = QStringLiteral("You operate a Linux desktop.");
-    request.messages = {Message::user(QStringLiteral("Open the Settings app."))};
-    return request;
-}
-
-QJsonArray messagesOf(const FakeApiServer::Request& request)
-{
-    return request.json.value(QStringLiteral("messages")).toArray();
+    return filledScreen(size, Qt::darkGreen);
 }
 } // namespace
 

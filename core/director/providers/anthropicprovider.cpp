@@ -105,17 +105,12 @@ QJsonObject toolToJson(const ToolDefinition& tool, const ScreenshotScaler& scale
     return out;
 }
 
-qint64 intField(const QJsonObject& o, const char* name)
-{
-    return qint64(o.value(QLatin1String(name)).toDouble(0.0));
-}
-
 void readUsage(const QJsonObject& u, Usage& usage)
 {
-    usage.inputTokens = intField(u, "input_tokens");
-    usage.outputTokens = intField(u, "output_tokens");
-    usage.cacheCreationInputTokens = intField(u, "cache_creation_input_tokens");
-    usage.cacheReadInputTokens = intField(u, "cache_read_input_tokens");
+    usage.inputTokens = wire::intField(u, "input_tokens");
+    usage.outputTokens = wire::intField(u, "output_tokens");
+    usage.cacheCreationInputTokens = wire::intField(u, "cache_creation_input_tokens");
+    usage.cacheReadInputTokens = wire::intField(u, "cache_read_input_tokens");
 }
 
 ProviderError errorForType(const QString& type)
@@ -129,25 +124,11 @@ ProviderError errorForType(const QString& type)
     return ProviderError::StreamError;
 }
 
-class AnthropicStream final : public Provider::StreamHandler
+class AnthropicStream final : public wire::SseStreamHandler
 {
-public:
-    bool feed(const QByteArray& bytes, ProviderError* kind, QString* error) override
+protected:
+    bool complete(ProviderResponse& response, QString* error) override
     {
-        for (const SseParser::Event& event : m_parser.feed(bytes)) {
-            if (!handle(event, kind, error))
-                return false;
-        }
-        return true;
-    }
-
-    bool finish(ProviderResponse& response, QString* error) override
-    {
-        ProviderError kind = ProviderError::None;
-        for (const SseParser::Event& event : m_parser.flush()) {
-            if (!handle(event, &kind, error))
-                return false;
-        }
         if (!m_started) {
             *error = QStringLiteral("the event stream has no message_start");
             return false;
@@ -164,10 +145,7 @@ public:
         return AnthropicProvider::parseMessage(m_message, response, error);
     }
 
-    QString takeTextDelta() override { return std::exchange(m_textDelta, QString()); }
-
-private:
-    bool handle(const SseParser::Event& event, ProviderError* kind, QString* error)
+    bool handle(const SseParser::Event& event, ProviderError* kind, QString* error) override
     {
         QJsonParseError parseError;
         const QJsonDocument doc = QJsonDocument::fromJson(event.data, &parseError);
@@ -203,7 +181,7 @@ private:
                 const QString text = delta.value(QStringLiteral("text")).toString();
                 block.insert(QStringLiteral("text"),
                              QString(block.value(QStringLiteral("text")).toString() + text));
-                m_textDelta += text;
+                addTextDelta(text);
             } else if (deltaType == QLatin1String("input_json_delta")) {
                 m_partialJson[index] += delta.value(QStringLiteral("partial_json")).toString();
             } else if (deltaType == QLatin1String("thinking_delta")) {
@@ -223,18 +201,12 @@ private:
             const QString blockType = block.value(QStringLiteral("type")).toString();
             if (blockType == QLatin1String("tool_use") || blockType == QLatin1String("server_tool_use")) {
                 const QString json = m_partialJson[index].trimmed();
-                QJsonObject input;
-                if (!json.isEmpty()) {
-                    QJsonParseError inputError;
-                    const QJsonDocument inputDoc = QJsonDocument::fromJson(json.toUtf8(), &inputError);
-                    if (inputError.error != QJsonParseError::NoError || !inputDoc.isObject())
-                        return malformed(
-                            kind, error,
-                            QStringLiteral("the streamed input of tool_use %1 is not a JSON object")
-                                .arg(block.value(QStringLiteral("id")).toString()));
-                    input = inputDoc.object();
-                }
-                block.insert(QStringLiteral("input"), input);
+                const auto input = json.isEmpty() ? QJsonObject() : wire::parseObjectText(json);
+                if (!input)
+                    return malformed(kind, error,
+                                     QStringLiteral("the streamed input of tool_use %1 is not a JSON object")
+                                         .arg(block.value(QStringLiteral("id")).toString()));
+                block.insert(QStringLiteral("input"), *input);
             }
         } else if (type == QLatin1String("message_delta")) {
             const QJsonObject delta = data.value(QStringLiteral("delta")).toObject();
@@ -261,19 +233,11 @@ private:
         return true;
     }
 
-    static bool malformed(ProviderError* kind, QString* error, const QString& message)
-    {
-        *kind = ProviderError::MalformedResponse;
-        *error = message;
-        return false;
-    }
-
-    SseParser m_parser;
+private:
     QJsonObject m_message;
     QJsonObject m_usage;
     std::map<int, QJsonObject> m_blocks;
     std::map<int, QString> m_partialJson;
-    QString m_textDelta;
     bool m_started = false;
     bool m_stopped = false;
 };
@@ -480,15 +444,8 @@ bool AnthropicProvider::parseMessage(const QJsonObject& message, ProviderRespons
 
 bool AnthropicProvider::parseResponseBody(const QByteArray& body, ProviderResponse& response, QString* error)
 {
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
-    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
-        *error = QStringLiteral("the body is not a JSON object (%1 at offset %2)")
-                     .arg(parseError.errorString())
-                     .arg(parseError.offset);
-        return false;
-    }
-    return parseMessage(doc.object(), response, error);
+    const auto object = wire::parseBodyObject(body, error);
+    return object && parseMessage(*object, response, error);
 }
 
 std::unique_ptr<Provider::StreamHandler> AnthropicProvider::createStreamHandler()
@@ -505,9 +462,7 @@ QString AnthropicProvider::errorMessageFromBody(int status, const QByteArray& bo
             .arg(status)
             .arg(e.value(QStringLiteral("type")).toString(), e.value(QStringLiteral("message")).toString());
     }
-    const QString text = QString::fromUtf8(body.left(200)).simplified();
-    return text.isEmpty() ? QStringLiteral("HTTP %1").arg(status)
-                          : QStringLiteral("HTTP %1: %2").arg(status).arg(text);
+    return wire::plainErrorMessage(status, body);
 }
 
 } // namespace ciu::director

@@ -45,19 +45,14 @@ QJsonObject userMessage(const QJsonArray& parts)
                         textOnly ? QJsonValue(texts.join(QLatin1Char('\n'))) : QJsonValue(parts)}};
 }
 
-qint64 intField(const QJsonObject& o, const char* name)
-{
-    return qint64(o.value(QLatin1String(name)).toDouble(0.0));
-}
-
 void readUsage(const QJsonObject& u, Usage& usage)
 {
-    const qint64 prompt = intField(u, "prompt_tokens");
+    const qint64 prompt = wire::intField(u, "prompt_tokens");
     const qint64 cached =
-        intField(u.value(QStringLiteral("prompt_tokens_details")).toObject(), "cached_tokens");
+        wire::intField(u.value(QStringLiteral("prompt_tokens_details")).toObject(), "cached_tokens");
     usage.cacheReadInputTokens = std::min(cached, prompt);
     usage.inputTokens = prompt - usage.cacheReadInputTokens;
-    usage.outputTokens = intField(u, "completion_tokens");
+    usage.outputTokens = wire::intField(u, "completion_tokens");
     usage.cacheCreationInputTokens = 0;
 }
 
@@ -71,34 +66,18 @@ ContentBlock toolCallBlock(const QString& id, const QString& name, const QJsonVa
     const QString text = arguments.toString().trimmed();
     if (text.isEmpty())
         return block;
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &parseError);
-    if (parseError.error != QJsonParseError::NoError || !doc.isObject())
-        block.inputError = QStringLiteral("the arguments of %1 are not a JSON object").arg(name);
+    if (const auto input = wire::parseObjectText(text))
+        block.input = *input;
     else
-        block.input = doc.object();
+        block.inputError = QStringLiteral("the arguments of %1 are not a JSON object").arg(name);
     return block;
 }
 
-class OpenAiStream final : public Provider::StreamHandler
+class OpenAiStream final : public wire::SseStreamHandler
 {
-public:
-    bool feed(const QByteArray& bytes, ProviderError* kind, QString* error) override
+protected:
+    bool complete(ProviderResponse& response, QString* error) override
     {
-        for (const SseParser::Event& event : m_parser.feed(bytes)) {
-            if (!handle(event, kind, error))
-                return false;
-        }
-        return true;
-    }
-
-    bool finish(ProviderResponse& response, QString* error) override
-    {
-        ProviderError kind = ProviderError::None;
-        for (const SseParser::Event& event : m_parser.flush()) {
-            if (!handle(event, &kind, error))
-                return false;
-        }
         if (!m_done && m_finishReason.isEmpty()) {
             *error = QStringLiteral("the stream ended before [DONE]");
             return false;
@@ -120,17 +99,7 @@ public:
         return true;
     }
 
-    QString takeTextDelta() override { return std::exchange(m_textDelta, QString()); }
-
-private:
-    struct Call
-    {
-        QString id;
-        QString name;
-        QString arguments;
-    };
-
-    bool handle(const SseParser::Event& event, ProviderError* kind, QString* error)
+    bool handle(const SseParser::Event& event, ProviderError* kind, QString* error) override
     {
         if (event.data.trimmed() == "[DONE]") {
             m_done = true;
@@ -165,7 +134,7 @@ private:
         const QString text = delta.value(QStringLiteral("content")).toString();
         if (!text.isEmpty()) {
             m_text += text;
-            m_textDelta += text;
+            addTextDelta(text);
         }
         m_refusal += delta.value(QStringLiteral("refusal")).toString();
         for (const QJsonValue& value : delta.value(QStringLiteral("tool_calls")).toArray()) {
@@ -184,11 +153,17 @@ private:
         return true;
     }
 
-    SseParser m_parser;
+private:
+    struct Call
+    {
+        QString id;
+        QString name;
+        QString arguments;
+    };
+
     QString m_id;
     QString m_model;
     QString m_text;
-    QString m_textDelta;
     QString m_refusal;
     QString m_finishReason;
     QJsonObject m_usage;
@@ -481,15 +456,8 @@ bool OpenAiProvider::parseCompletion(const QJsonObject& completion, ProviderResp
 
 bool OpenAiProvider::parseResponseBody(const QByteArray& body, ProviderResponse& response, QString* error)
 {
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
-    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
-        *error = QStringLiteral("the body is not a JSON object (%1 at offset %2)")
-                     .arg(parseError.errorString())
-                     .arg(parseError.offset);
-        return false;
-    }
-    return parseCompletion(doc.object(), response, error);
+    const auto object = wire::parseBodyObject(body, error);
+    return object && parseCompletion(*object, response, error);
 }
 
 std::unique_ptr<Provider::StreamHandler> OpenAiProvider::createStreamHandler()
@@ -512,9 +480,7 @@ QString OpenAiProvider::errorMessageFromBody(int status, const QByteArray& body)
     }
     if (e.isString())
         return QStringLiteral("HTTP %1: %2").arg(status).arg(e.toString());
-    const QString text = QString::fromUtf8(body.left(200)).simplified();
-    return text.isEmpty() ? QStringLiteral("HTTP %1").arg(status)
-                          : QStringLiteral("HTTP %1: %2").arg(status).arg(text);
+    return wire::plainErrorMessage(status, body);
 }
 
 } // namespace ciu::director

@@ -2,6 +2,7 @@
 
 #include <QBuffer>
 #include <QImageWriter>
+#include <QJsonDocument>
 
 #include <deque>
 
@@ -125,6 +126,66 @@ std::optional<EncodedImage> encodeImage(const ContentBlock& block, const Screens
     if (t_cache.size() > kCacheEntries)
         t_cache.pop_back();
     return EncodedImage{bytes, mediaType};
+}
+
+std::optional<QJsonObject> parseBodyObject(const QByteArray& body, QString* error)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
+        *error = QStringLiteral("the body is not a JSON object (%1 at offset %2)")
+                     .arg(parseError.errorString())
+                     .arg(parseError.offset);
+        return std::nullopt;
+    }
+    return doc.object();
+}
+
+std::optional<QJsonObject> parseObjectText(const QString& text)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject())
+        return std::nullopt;
+    return doc.object();
+}
+
+qint64 intField(const QJsonObject& object, const char* name)
+{
+    return qint64(object.value(QLatin1String(name)).toDouble(0.0));
+}
+
+QString plainErrorMessage(int status, const QByteArray& body)
+{
+    const QString text = QString::fromUtf8(body.left(200)).simplified();
+    return text.isEmpty() ? QStringLiteral("HTTP %1").arg(status)
+                          : QStringLiteral("HTTP %1: %2").arg(status).arg(text);
+}
+
+bool SseStreamHandler::feed(const QByteArray& bytes, ProviderError* kind, QString* error)
+{
+    for (const SseParser::Event& event : m_parser.feed(bytes)) {
+        if (!handle(event, kind, error))
+            return false;
+    }
+    return true;
+}
+
+bool SseStreamHandler::finish(ProviderResponse& response, QString* error)
+{
+    ProviderError kind = ProviderError::None;
+    for (const SseParser::Event& event : m_parser.flush()) {
+        if (!handle(event, &kind, error))
+            return false;
+    }
+    return complete(response, error);
+}
+
+bool SseStreamHandler::malformed(ProviderError* kind, QString* error, const QString& message)
+{
+    *kind = ProviderError::MalformedResponse;
+    *error = message;
+    return false;
 }
 
 } // namespace ciu::director::wire
