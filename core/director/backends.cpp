@@ -4,7 +4,18 @@
 #include "core/director/modelplanner.h"
 #include "core/director/providers/keystore.h"
 
+#include <QLoggingCategory>
+
 namespace ciu {
+
+Q_LOGGING_CATEGORY(lcBackends, "ciu.director.backends")
+
+KeychainReader defaultKeychainReader()
+{
+    return [](director::ProviderKind kind, QString* error) {
+        return director::keystore::readKeychainBlocking(kind, kKeychainTimeoutMs, error);
+    };
+}
 
 QString defaultProviderName()
 {
@@ -14,6 +25,12 @@ QString defaultProviderName()
 }
 
 std::unique_ptr<PlanBackend> createPlanBackend(const DirectorOptions& options, QString* error)
+{
+    return createPlanBackendWith(options, error, defaultKeychainReader());
+}
+
+std::unique_ptr<PlanBackend> createPlanBackendWith(const DirectorOptions& options, QString* error,
+                                                   const KeychainReader& keychain)
 {
     const QString name = options.provider.isEmpty() ? QStringLiteral("local") : options.provider;
     if (name == QLatin1String("local")) {
@@ -35,10 +52,28 @@ std::unique_ptr<PlanBackend> createPlanBackend(const DirectorOptions& options, Q
         *error = configError;
         return nullptr;
     }
-    if (config->apiKey.isEmpty() && *kind == director::ProviderKind::Anthropic) {
-        *error = QStringLiteral("no API key for %1: set %2 or store one in the keychain (nothing was sent)")
-                     .arg(name, director::keystore::environmentKeyName(*kind));
-        return nullptr;
+    QString keychainProblem;
+    if (config->apiKey.isEmpty() && keychain) {
+        // Only when the environment has no key: the environment wins.
+        const std::optional<QString> key = keychain(*kind, &keychainProblem);
+        if (key && !key->trimmed().isEmpty()) {
+            config->apiKey = key->trimmed();
+            qCInfo(lcBackends).noquote() << "the" << name << "API key comes from the keychain";
+        } else if (key) {
+            keychainProblem = QStringLiteral("the keychain holds none");
+        }
+    }
+    if (config->apiKey.isEmpty()) {
+        const QString detail =
+            keychainProblem.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(keychainProblem);
+        if (*kind == director::ProviderKind::Anthropic) {
+            *error =
+                QStringLiteral("no API key for %1: set %2 or store one in the keychain%3; nothing was sent")
+                    .arg(name, director::keystore::environmentKeyName(*kind), detail);
+            return nullptr;
+        }
+        qCInfo(lcBackends).noquote() << "no API key for" << name << detail
+                                     << "- sending without one (local OpenAI-compatible servers need none)";
     }
     auto provider = director::createProvider(*kind, std::move(*config));
     if (!provider) {

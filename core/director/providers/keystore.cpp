@@ -3,8 +3,13 @@
 #include "core/director/providers/anthropicprovider.h"
 #include "core/director/providers/openaiprovider.h"
 
+#include <QDeadlineTimer>
+#include <QEventLoop>
+#include <QMutex>
 #include <QPointer>
 #include <QSettings>
+#include <QThread>
+#include <QTimer>
 #include <qt6keychain/keychain.h>
 
 namespace ciu::director {
@@ -150,6 +155,52 @@ void deleteKeychain(ProviderKind kind, QObject* context, KeyCallback callback)
     auto* job = new QKeychain::DeletePasswordJob(kService);
     job->setKey(toString(kind));
     runJob(job, context, std::move(callback));
+}
+
+std::optional<QString> readKeychainBlocking(ProviderKind kind, int timeoutMs, QString* error)
+{
+    struct Answer
+    {
+        QMutex mutex;
+        bool finished = false;
+        QString key;
+        QString error;
+    };
+    auto answer = std::make_shared<Answer>();
+    timeoutMs = std::max(0, timeoutMs);
+    std::unique_ptr<QThread> thread(QThread::create([kind, answer, timeoutMs] {
+        QEventLoop loop;
+        QObject context; // the job's receiver: gone with this thread's work
+        readKeychain(kind, &context, [&loop, answer](const QString& key, const QString& e) {
+            QMutexLocker lock(&answer->mutex);
+            answer->finished = true;
+            answer->key = key;
+            answer->error = e;
+            loop.quit();
+        });
+        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+        loop.exec();
+    }));
+    thread->setObjectName(QStringLiteral("keychain"));
+    thread->start();
+    // The thread's own timer ends it after timeoutMs; the margin covers a slow start.
+    if (!thread->wait(QDeadlineTimer(qint64(timeoutMs) + 2'000))) {
+        // Stuck inside a blocking call: let it end on its own and delete itself.
+        QThread* t = thread.release();
+        QObject::connect(t, &QThread::finished, t, &QObject::deleteLater);
+    }
+    QMutexLocker lock(&answer->mutex);
+    if (!answer->finished) {
+        if (error)
+            *error = QStringLiteral("keychain: no answer within %1 ms").arg(timeoutMs);
+        return std::nullopt;
+    }
+    if (!answer->error.isEmpty()) {
+        if (error)
+            *error = answer->error;
+        return std::nullopt;
+    }
+    return answer->key;
 }
 
 } // namespace keystore
