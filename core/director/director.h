@@ -3,6 +3,7 @@
 #include "core/director/directortypes.h"
 #include "core/director/planbackend.h"
 #include "core/director/safety/limits.h"
+#include "core/director/sequencelibrary.h"
 #include "core/model/action.h"
 #include "core/model/frame.h"
 #include "core/model/sessionclock.h"
@@ -17,6 +18,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace ciu {
 
@@ -32,6 +34,10 @@ namespace ciu {
 //   brush lost          → recalibrate (move to a known position), restart the step
 //   timeout / no change → re-execute once, then re-plan
 //   task impossible     → finished() with the explanation
+//
+// Recorded sequences (directorsequences.cpp): a task that completes (not a dry run) is stored with its
+// actions as zone references; in SPEED-MAX a task matching a stored one is replayed without model calls,
+// and the normal planner takes over (logged) when the replay cannot go on.
 class Director final : public QObject
 {
     Q_OBJECT
@@ -128,6 +134,15 @@ private:
     bool expectationMet(const ProposedAction& proposed, const ActionResult& result, const ZoneMapPtr& before,
                         const ZoneMapPtr& after, QString* why) const;
     std::unique_ptr<PlanBackend> defaultBackend(const DirectorOptions& options, QString* error) const;
+    std::unique_ptr<PlanBackend> createBackend(QString* error) const;
+    // Makes `backend` the planner and begins the task with it; false when it cannot begin (finished).
+    bool installBackend(std::unique_ptr<PlanBackend> backend);
+    // Sequences: the replay planner for the task when SPEED-MAX has a stored sequence for it (null: none).
+    std::unique_ptr<PlanBackend> replayBackend();
+    void fallBackFromReplay(const QString& why);
+    void noteDispatched(const InFlight& flight);
+    void noteOutcome(const ProposedAction& proposed, const ActionOutcome& outcome);
+    void storeSequence();
 
     ActionResult launch(const Action& action);
 
@@ -175,6 +190,12 @@ private:
     QTimer m_waitTimer;
     MapPredicate m_mapPredicate;
     std::function<void(bool)> m_mapThen;
+
+    // The actions of this task for the sequence library (directorsequences.cpp).
+    QList<RecordedStep> m_recordedSteps;
+    std::optional<RecordedStep> m_pendingStep; // of the action with the brush
+    bool m_sequenceRecordable = true;
+    bool m_replaying = false;
 };
 
 } // namespace ciu

@@ -19,7 +19,9 @@ QJsonObject DirectorOptions::toJson() const
             {QStringLiteral("confirmation"), confirmation == safety::ConfirmationMode::Ask
                                                  ? QStringLiteral("ask")
                                                  : QStringLiteral("refuse")},
-            {QStringLiteral("min_confidence"), minConfidence}};
+            {QStringLiteral("min_confidence"), minConfidence},
+            {QStringLiteral("record_sequences"), recordSequences},
+            {QStringLiteral("replay_sequences"), replaySequences}};
 }
 
 QString toString(DirectorState state)

@@ -33,6 +33,11 @@ struct DirectorOptions
     int reanalysisTimeoutMs = 6'000; // how long a re-analysis may take
     int firstMapTimeoutMs = 8'000;   // how long to wait for the first zone map
     int disabledRetries = 2;         // waits for a disabled zone to become enabled
+    // The recorded-sequence library (sequencelibrary.h): successful tasks are stored, and SPEED-MAX replays
+    // a stored task without model calls. Empty dir: $XDG_DATA_HOME/ciu-agent/sequences.
+    bool recordSequences = true;
+    bool replaySequences = true; // in SPEED-MAX only
+    QString sequenceDir;
 
     QJsonObject toJson() const;
 };

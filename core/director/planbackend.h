@@ -83,6 +83,7 @@ struct Decision
         Impossible, // the task cannot be done here (message: explanation for the user)
         Failed,     // the planner failed (message: error), e.g. a provider error or a parse error
         Reanalyze,  // the planner needs a fresh zone map (message: reason) before deciding again
+        Fallback,   // a replay cannot go on (message: why): the Director hands the task to the normal planner
     };
     Kind kind = Kind::Act;
     QList<ProposedAction> actions;

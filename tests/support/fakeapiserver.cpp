@@ -184,7 +184,12 @@ void FakeApiServer::onReadyRead(QTcpSocket* socket)
 void FakeApiServer::respond(QTcpSocket* socket, const Request& request)
 {
     Step step;
-    if (m_steps.isEmpty()) {
+    std::optional<Step> answered;
+    if (m_steps.isEmpty() && m_responder)
+        answered = m_responder(request);
+    if (answered) {
+        step = *answered;
+    } else if (m_steps.isEmpty()) {
         step = error(
             500, QStringLiteral("api_error"),
             QStringLiteral("fake server: no scripted reply for %1").arg(QString::fromLatin1(request.path)));
@@ -598,6 +603,37 @@ FakeApiServer::Step FakeApiServer::chatError(int status, const QString& type, co
         QJsonObject{{QStringLiteral("error"), QJsonObject{{QStringLiteral("message"), message},
                                                           {QStringLiteral("type"), type},
                                                           {QStringLiteral("code"), QJsonValue::Null}}}});
+    return step;
+}
+
+QJsonObject FakeApiServer::chatToolCall(const QString& id, const QString& name, const QJsonObject& arguments)
+{
+    return chatToolCallRaw(id, name, QString::fromUtf8(compact(arguments)));
+}
+
+QJsonObject FakeApiServer::chatToolCallRaw(const QString& id, const QString& name, const QString& arguments)
+{
+    return QJsonObject{{QStringLiteral("id"), id},
+                       {QStringLiteral("type"), QStringLiteral("function")},
+                       {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), name},
+                                                                {QStringLiteral("arguments"), arguments}}}};
+}
+
+FakeApiServer::Step FakeApiServer::chatToolCallsReply(const QJsonArray& calls, const QString& text,
+                                                      const QJsonObject& usage)
+{
+    return message(
+        chatCompletionJson(QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
+                                       {QStringLiteral("content"),
+                                        text.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(text)},
+                                       {QStringLiteral("tool_calls"), calls}},
+                           QStringLiteral("tool_calls"), usage));
+}
+
+FakeApiServer::Step FakeApiServer::chatMalformed()
+{
+    Step step;
+    step.body = R"({"id": "chatcmpl-bad", "object": "chat.completion", "choices": [{"index": 0, "mess)";
     return step;
 }
 

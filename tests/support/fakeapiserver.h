@@ -10,6 +10,9 @@
 #include <QPointer>
 #include <QUrl>
 
+#include <functional>
+#include <optional>
+
 class QTcpServer;
 class QTcpSocket;
 
@@ -65,6 +68,10 @@ public:
     QUrl baseUrl() const; // http://127.0.0.1:PORT
 
     void enqueue(const Step& step) { m_steps.append(step); }
+    // Answers requests when no scripted step is left (e.g. replies built from the zone map in the
+    // request); nullopt falls back to the 500 "no scripted reply".
+    using Responder = std::function<std::optional<Step>(const Request& request)>;
+    void setResponder(Responder responder) { m_responder = std::move(responder); }
     void enqueue(const QList<Step>& steps) { m_steps.append(steps); }
     qsizetype pendingSteps() const { return m_steps.size(); }
 
@@ -120,6 +127,15 @@ public:
                            const QJsonObject& usage = chatUsage(100, 20));
     static Step chatError(int status, const QString& type, const QString& message,
                           const Headers& headers = {});
+    // One entry of tool_calls; `arguments` goes on the wire as the JSON string the API sends.
+    static QJsonObject chatToolCall(const QString& id, const QString& name, const QJsonObject& arguments);
+    // The same with the arguments string as it is (malformed arguments).
+    static QJsonObject chatToolCallRaw(const QString& id, const QString& name, const QString& arguments);
+    // An assistant message with several tool_calls (finish_reason "tool_calls") and optional text.
+    static Step chatToolCallsReply(const QJsonArray& calls, const QString& text = {},
+                                   const QJsonObject& usage = FakeApiServer::chatUsage(100, 20));
+    // A 200 chat completion whose body is cut off (not JSON).
+    static Step chatMalformed();
 
 signals:
     void requestReceived(int count);
@@ -138,6 +154,7 @@ private:
     QHash<QTcpSocket*, int> m_connectionIds;
     int m_connections = 0;
     int m_nextToolId = 1;
+    Responder m_responder;
 };
 
 } // namespace ciu::test

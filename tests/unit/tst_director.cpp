@@ -2,17 +2,26 @@
 // planner end to end, the seed's error table, safety (dry run, confirmations, refusal, limits), pause and
 // step, speed-mode escalation; and the model loops against the fake Claude server: tool_use chains,
 // is_error tool results, refusal, max_tokens, pause_turn, the cost limit, and the call count of the zone
-// loop against the classic screenshot loop.
+// loop against the classic screenshot loop on three fixture tasks; the same through the OpenAI-compatible
+// provider (tool_calls chains, a malformed reply, a 429); the MAX speed mode's recorded sequences (record,
+// replay without model calls, fall back to the planner, a corrupt file ignored).
 
 #include "core/director/director.h"
 #include "core/director/modelplanner.h"
 #include "core/director/providers/anthropicprovider.h"
+#include "core/director/providers/openaiprovider.h"
+#include "core/director/sequencelibrary.h"
 #include "core/model/metatypes.h"
 #include "tests/support/fakeapiserver.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
@@ -89,6 +98,7 @@ public:
         options.actionTimeoutMs = 300;
         options.firstMapTimeoutMs = 100;
         options.dryRun = false;
+        options.sequenceDir = sequences.path(); // never the user's library
     }
 
     void publish()
@@ -117,6 +127,7 @@ public:
         return out;
     }
 
+    QTemporaryDir sequences;
     Director director;
     DirectorOptions options;
     QList<Action> requested;
@@ -173,14 +184,25 @@ private slots:
     void model_costLimit();
     void model_providerError();
     void model_callsVersusClassic();
+    void model_callsVersusClassicTable();
+    void openai_multiStepChain();
+    void openai_malformedReplyFails();
+    void openai_malformedArgumentsIsError();
+    void openai_rateLimitRetried();
+    void sequence_recordThenReplay();
+    void sequence_replayFallsBackToPlanner();
+    void sequence_corruptFileIgnored();
+    void sequence_notRecordedFromCoordinatesOrDryRun();
 
 private:
     Director::BackendFactory modelFactory(FakeApiServer& server, DirectorOptions::Loop loop);
+    Director::BackendFactory openAiFactory(FakeApiServer& server, DirectorOptions::Loop loop);
 };
 
 void TestDirector::initTestCase()
 {
     registerMetaTypes();
+    QStandardPaths::setTestModeEnabled(true);
 }
 
 void TestDirector::localTaskCompletes()
@@ -466,6 +488,18 @@ Director::BackendFactory TestDirector::modelFactory(FakeApiServer& server, Direc
         config.defaultModel = QStringLiteral("claude-sonnet-4-5");
         config.maxRetryDelayMs = 10;
         return std::make_unique<ModelPlanner>(std::make_unique<director::AnthropicProvider>(config), loop);
+    };
+}
+
+Director::BackendFactory TestDirector::openAiFactory(FakeApiServer& server, DirectorOptions::Loop loop)
+{
+    return [&server, loop](const DirectorOptions&, QString*) -> std::unique_ptr<PlanBackend> {
+        director::ProviderConfig config;
+        config.baseUrl = server.baseUrl();
+        config.apiKey = QStringLiteral("sk-openai-test-key-never-logged");
+        config.defaultModel = QStringLiteral("gpt-4o");
+        config.maxRetryDelayMs = 10;
+        return std::make_unique<ModelPlanner>(std::make_unique<director::OpenAiProvider>(config), loop);
     };
 }
 
@@ -775,6 +809,540 @@ void TestDirector::model_callsVersusClassic()
     // Both did the same work on the screen.
     QCOMPARE(z.actionsExecuted, 6);
     QCOMPARE(c.actionsExecuted, 6);
+}
+
+namespace {
+
+// One scripted fixture task for the calls measurement: the zones before, what appears after an action, and
+// the replies a model gives in each loop.
+struct Scenario
+{
+    QString name;
+    QString task;
+    QList<Zone> zones;
+    // Zones shown after an action (nullopt: unchanged).
+    std::function<std::optional<QList<Zone>>(const Action&)> after;
+    QList<FakeApiServer::Step> zonesReplies;
+    QList<FakeApiServer::Step> classicReplies;
+};
+
+bool hits(const Action& a, const QString& zoneId, const QRect& bounds)
+{
+    return a.zoneId == zoneId || (a.point && a.zoneId.isEmpty() && bounds.contains(*a.point));
+}
+
+FakeApiServer::Step computerReply(const QString& id, const QString& action, QJsonObject input = {})
+{
+    input.insert(QStringLiteral("action"), action);
+    return reply({use(id, QStringLiteral("computer"), input)});
+}
+
+QJsonObject at(int x, int y)
+{
+    return QJsonObject{{QStringLiteral("coordinate"), QJsonArray{x, y}}};
+}
+
+Scenario menuScenario()
+{
+    Scenario s;
+    s.name = QStringLiteral("open-menu-item");
+    s.task = QStringLiteral("Open the File menu and choose Open.");
+    s.zones = formZones();
+    s.zones.append(
+        zone(QStringLiteral("z20"), ZoneType::MenuItem, QStringLiteral("File"), QRect(5, 2, 40, 20)));
+    s.zones.append(
+        zone(QStringLiteral("z21"), ZoneType::MenuItem, QStringLiteral("Edit"), QRect(50, 2, 40, 20)));
+    QList<Zone> open = s.zones;
+    open.append(
+        zone(QStringLiteral("z40"), ZoneType::MenuItem, QStringLiteral("Open"), QRect(5, 24, 150, 22)));
+    open.append(
+        zone(QStringLiteral("z41"), ZoneType::MenuItem, QStringLiteral("Save"), QRect(5, 46, 150, 22)));
+    open.append(
+        zone(QStringLiteral("z42"), ZoneType::MenuItem, QStringLiteral("Quit"), QRect(5, 68, 150, 22)));
+    const QList<Zone> closed = s.zones;
+    s.after = [open, closed](const Action& a) -> std::optional<QList<Zone>> {
+        if (hits(a, QStringLiteral("z20"), QRect(5, 2, 40, 20)))
+            return open;
+        if (hits(a, QStringLiteral("z40"), QRect(5, 24, 150, 22)))
+            return closed;
+        return std::nullopt;
+    };
+    s.zonesReplies = {reply({use(QStringLiteral("m1"), QStringLiteral("click_zone"),
+                                 {{QStringLiteral("zone_id"), QStringLiteral("z20")}})}),
+                      reply({use(QStringLiteral("m2"), QStringLiteral("click_zone"),
+                                 {{QStringLiteral("zone_id"), QStringLiteral("z40")}}),
+                             use(QStringLiteral("m3"), QStringLiteral("task_complete"),
+                                 {{QStringLiteral("summary"), QStringLiteral("opened")}})})};
+    s.classicReplies = {computerReply(QStringLiteral("c1"), QStringLiteral("screenshot")),
+                        computerReply(QStringLiteral("c2"), QStringLiteral("left_click"), at(25, 12)),
+                        computerReply(QStringLiteral("c3"), QStringLiteral("left_click"), at(80, 35)),
+                        FakeApiServer::textReply(QStringLiteral("Open was chosen."))};
+    return s;
+}
+
+Scenario dialogScenario()
+{
+    Scenario s;
+    s.name = QStringLiteral("answer-dialog");
+    s.task = QStringLiteral("Open the dialog and answer Yes.");
+    s.zones = formZones();
+    const QRect openButton(400, 500, 120, 30);
+    const QRect yesButton(500, 340, 80, 30);
+    s.zones.append(zone(QStringLiteral("z22"), ZoneType::Button, QStringLiteral("Open Dialog"), openButton));
+    QList<Zone> dialog = s.zones;
+    dialog.append(zone(QStringLiteral("z50"), ZoneType::Static, QStringLiteral("Save the changes?"),
+                       QRect(500, 300, 200, 20)));
+    dialog.append(zone(QStringLiteral("z51"), ZoneType::Button, QStringLiteral("Yes"), yesButton));
+    dialog.append(
+        zone(QStringLiteral("z52"), ZoneType::Button, QStringLiteral("No"), QRect(600, 340, 80, 30)));
+    const QList<Zone> closed = s.zones;
+    s.after = [=](const Action& a) -> std::optional<QList<Zone>> {
+        if (hits(a, QStringLiteral("z22"), openButton))
+            return dialog;
+        if (hits(a, QStringLiteral("z51"), yesButton))
+            return closed;
+        return std::nullopt;
+    };
+    s.zonesReplies = {reply({use(QStringLiteral("d1"), QStringLiteral("click_zone"),
+                                 {{QStringLiteral("zone_id"), QStringLiteral("z22")}})}),
+                      reply({use(QStringLiteral("d2"), QStringLiteral("click_zone"),
+                                 {{QStringLiteral("zone_id"), QStringLiteral("z51")}}),
+                             use(QStringLiteral("d3"), QStringLiteral("task_complete"),
+                                 {{QStringLiteral("summary"), QStringLiteral("answered")}})})};
+    s.classicReplies = {computerReply(QStringLiteral("c1"), QStringLiteral("screenshot")),
+                        computerReply(QStringLiteral("c2"), QStringLiteral("left_click"), at(460, 515)),
+                        computerReply(QStringLiteral("c3"), QStringLiteral("left_click"), at(540, 355)),
+                        FakeApiServer::textReply(QStringLiteral("The dialog is answered."))};
+    return s;
+}
+
+Scenario formScenario()
+{
+    Scenario s;
+    s.name = QStringLiteral("fill-form-submit");
+    s.task = QStringLiteral("Fill the form: name Ada, subscribe, color Blue, then submit.");
+    s.zones = formZones();
+    QList<Zone> withList = s.zones;
+    withList.append(
+        zone(QStringLiteral("z30"), ZoneType::MenuItem, QStringLiteral("Red"), QRect(90, 142, 300, 20)));
+    withList.append(
+        zone(QStringLiteral("z31"), ZoneType::MenuItem, QStringLiteral("Green"), QRect(90, 162, 300, 20)));
+    withList.append(
+        zone(QStringLiteral("z32"), ZoneType::MenuItem, QStringLiteral("Blue"), QRect(90, 182, 300, 20)));
+    s.after = [withList](const Action& a) -> std::optional<QList<Zone>> {
+        if (hits(a, QStringLiteral("z4"), QRect(90, 118, 300, 24)))
+            return withList; // the list opens
+        return std::nullopt;
+    };
+    s.zonesReplies = {reply({use(QStringLiteral("a1"), QStringLiteral("type_in_zone"),
+                                 {{QStringLiteral("zone_id"), QStringLiteral("z2")},
+                                  {QStringLiteral("text"), QStringLiteral("Ada")}}),
+                             use(QStringLiteral("a2"), QStringLiteral("click_zone"),
+                                 {{QStringLiteral("zone_id"), QStringLiteral("z5")}}),
+                             use(QStringLiteral("a3"), QStringLiteral("click_zone"),
+                                 {{QStringLiteral("zone_id"), QStringLiteral("z4")}})}),
+                      reply({use(QStringLiteral("a4"), QStringLiteral("click_zone"),
+                                 {{QStringLiteral("zone_id"), QStringLiteral("z32")}}),
+                             use(QStringLiteral("a5"), QStringLiteral("click_zone"),
+                                 {{QStringLiteral("zone_id"), QStringLiteral("z9")}}),
+                             use(QStringLiteral("a6"), QStringLiteral("task_complete"),
+                                 {{QStringLiteral("summary"), QStringLiteral("sent")}})})};
+    s.classicReplies = {computerReply(QStringLiteral("c1"), QStringLiteral("screenshot")),
+                        computerReply(QStringLiteral("c2"), QStringLiteral("left_click"), at(240, 70)),
+                        computerReply(QStringLiteral("c3"), QStringLiteral("type"),
+                                      {{QStringLiteral("text"), QStringLiteral("Ada")}}),
+                        computerReply(QStringLiteral("c4"), QStringLiteral("left_click"), at(80, 211)),
+                        computerReply(QStringLiteral("c5"), QStringLiteral("left_click"), at(240, 130)),
+                        computerReply(QStringLiteral("c6"), QStringLiteral("left_click"), at(240, 192)),
+                        computerReply(QStringLiteral("c7"), QStringLiteral("left_click"), at(240, 515)),
+                        FakeApiServer::textReply(QStringLiteral("The form is submitted."))};
+    return s;
+}
+
+// Runs a scenario's task through the Director (fake brush) with `factory`; the options may be adjusted.
+TaskOutcome runScenario(const Scenario& s, const Director::BackendFactory& factory,
+                        const std::function<void(DirectorOptions&)>& adjust = {},
+                        QList<Action>* requested = nullptr, QStringList* escalations = nullptr,
+                        const QString& sequenceDir = {})
+{
+    QImage screen(1280, 800, QImage::Format_RGB32);
+    screen.fill(Qt::lightGray);
+    Frame frame;
+    frame.index = 1;
+    frame.image = screen;
+    Harness h(s.zones);
+    if (!sequenceDir.isEmpty())
+        h.options.sequenceDir = sequenceDir;
+    if (adjust)
+        adjust(h.options);
+    h.director.onFrame(frame);
+    h.director.setBackendFactory(factory);
+    const auto after = s.after;
+    h.answer = [&h, after](const Action& a) {
+        if (auto next = after(a))
+            QTimer::singleShot(0, &h, [&h, zones = *next] { h.setZones(zones); });
+        return okResult();
+    };
+    h.run(s.task, 15000);
+    if (requested)
+        *requested = h.requested;
+    if (escalations)
+        *escalations =
+            h.infos(QStringLiteral("replay_escalated")) + h.infos(QStringLiteral("sequence_ignored"));
+    return h.outcome.value_or(TaskOutcome());
+}
+
+// The chat messages of role "tool" in a request, by tool_call_id.
+QHash<QString, QString> chatToolResults(const FakeApiServer::Request& request)
+{
+    QHash<QString, QString> out;
+    for (const QJsonValue& v : request.json.value(QStringLiteral("messages")).toArray()) {
+        const QJsonObject m = v.toObject();
+        if (m.value(QStringLiteral("role")).toString() == QLatin1String("tool"))
+            out.insert(m.value(QStringLiteral("tool_call_id")).toString(),
+                       m.value(QStringLiteral("content")).toString());
+    }
+    return out;
+}
+
+QJsonObject chatCall(const QString& id, const QString& name, const QJsonObject& arguments)
+{
+    return FakeApiServer::chatToolCall(id, name, arguments);
+}
+
+} // namespace
+
+void TestDirector::model_callsVersusClassicTable()
+{
+    // The measure of the issue on three fixture tasks: model calls and input tokens of the zone loop
+    // against the classic screenshot-per-action loop, each against its own fake server.
+    struct Row
+    {
+        QString name;
+        DirectorUsage zones;
+        DirectorUsage classic;
+    };
+    QList<Row> rows;
+    for (const Scenario& s : {formScenario(), menuScenario(), dialogScenario()}) {
+        FakeApiServer zonesServer;
+        FakeApiServer classicServer;
+        QVERIFY(zonesServer.start());
+        QVERIFY(classicServer.start());
+        zonesServer.enqueue(s.zonesReplies);
+        classicServer.enqueue(s.classicReplies);
+        const TaskOutcome z = runScenario(s, modelFactory(zonesServer, DirectorOptions::Loop::Zones));
+        const TaskOutcome c = runScenario(s, modelFactory(classicServer, DirectorOptions::Loop::Classic));
+        QVERIFY2(z.success(), qPrintable(s.name + QStringLiteral(" zones: ") + z.message));
+        QVERIFY2(c.success(), qPrintable(s.name + QStringLiteral(" classic: ") + c.message));
+        QCOMPARE(z.usage.actionsExecuted, c.usage.actionsExecuted); // the same work on the screen
+        QCOMPARE(zonesServer.pendingSteps(), 0);
+        QCOMPARE(classicServer.pendingSteps(), 0);
+        rows.append({s.name, z.usage, c.usage});
+    }
+    qInfo("MEASURE %-18s | %5s %7s %5s | %5s %7s %5s | %11s %12s", "task", "zones", "tokens", "shots",
+          "class", "tokens", "shots", "calls ratio", "tokens ratio");
+    for (const Row& r : rows) {
+        qInfo("MEASURE %-18s | %5d %7lld %5d | %5d %7lld %5d | %11.2f %12.2f", qPrintable(r.name),
+              r.zones.modelCalls, static_cast<long long>(r.zones.estimatedInputTokens),
+              r.zones.screenshotsSent, r.classic.modelCalls,
+              static_cast<long long>(r.classic.estimatedInputTokens), r.classic.screenshotsSent,
+              double(r.zones.modelCalls) / std::max(1, r.classic.modelCalls),
+              double(r.zones.estimatedInputTokens) / std::max<qint64>(1, r.classic.estimatedInputTokens));
+        // Input tokens: at most a third on every task (the zone map instead of a screenshot per action).
+        QVERIFY2(r.zones.estimatedInputTokens * 3 <= r.classic.estimatedInputTokens, qPrintable(r.name));
+        QVERIFY(r.zones.modelCalls < r.classic.modelCalls);
+    }
+}
+
+void TestDirector::openai_multiStepChain()
+{
+    // The fill-form task through the OpenAI-compatible provider: several tool_calls per reply, the
+    // results go back as role "tool" messages with the same ids.
+    FakeApiServer server;
+    QVERIFY(server.start());
+    Scenario s = formScenario();
+    server.enqueue(FakeApiServer::chatToolCallsReply(
+        {chatCall(QStringLiteral("call_1"), QStringLiteral("type_in_zone"),
+                  {{QStringLiteral("zone_id"), QStringLiteral("z2")},
+                   {QStringLiteral("text"), QStringLiteral("Ada")}}),
+         chatCall(QStringLiteral("call_2"), QStringLiteral("click_zone"),
+                  {{QStringLiteral("zone_id"), QStringLiteral("z5")}}),
+         chatCall(QStringLiteral("call_3"), QStringLiteral("click_zone"),
+                  {{QStringLiteral("zone_id"), QStringLiteral("z4")}})},
+        QStringLiteral("Filling the form."), FakeApiServer::chatUsage(900, 60)));
+    server.enqueue(
+        FakeApiServer::chatToolCallsReply({chatCall(QStringLiteral("call_4"), QStringLiteral("click_zone"),
+                                                    {{QStringLiteral("zone_id"), QStringLiteral("z32")}}),
+                                           chatCall(QStringLiteral("call_5"), QStringLiteral("click_zone"),
+                                                    {{QStringLiteral("zone_id"), QStringLiteral("z9")}}),
+                                           chatCall(QStringLiteral("call_6"), QStringLiteral("task_complete"),
+                                                    {{QStringLiteral("summary"), QStringLiteral("sent")}})},
+                                          {}, FakeApiServer::chatUsage(1100, 40)));
+    QList<Action> requested;
+    const TaskOutcome o = runScenario(s, openAiFactory(server, DirectorOptions::Loop::Zones), {}, &requested);
+    QVERIFY2(o.success(), qPrintable(o.message));
+    QCOMPARE(o.message, QStringLiteral("sent"));
+    QCOMPARE(o.usage.modelCalls, 2);
+    QCOMPARE(o.usage.inputTokens, qint64(2000));
+    QCOMPARE(o.usage.outputTokens, qint64(100));
+    QCOMPARE(server.requestCount(), 2);
+    QCOMPARE(server.requests()[0].path, QByteArray("/v1/chat/completions"));
+    QCOMPARE(server.requests()[0].header("authorization"),
+             QByteArray("Bearer sk-openai-test-key-never-logged"));
+    QStringList ids;
+    for (const Action& a : requested)
+        ids << a.zoneId;
+    QCOMPARE(ids, QStringList({QStringLiteral("z2"), QString(), QStringLiteral("z5"), QStringLiteral("z4"),
+                               QStringLiteral("z32"), QStringLiteral("z9")}));
+    QCOMPARE(requested[1].text, QStringLiteral("Ada"));
+    // The second request answers every call of the first, in the chat format.
+    const auto results = chatToolResults(server.requests()[1]);
+    for (const char* id : {"call_1", "call_2", "call_3"})
+        QVERIFY2(results.contains(QLatin1String(id)), id);
+    const QJsonArray messages = server.requests()[1].json.value(QStringLiteral("messages")).toArray();
+    bool echoed = false;
+    for (const QJsonValue& v : messages) {
+        const QJsonObject m = v.toObject();
+        if (m.value(QStringLiteral("role")).toString() == QLatin1String("assistant"))
+            echoed = m.value(QStringLiteral("tool_calls")).toArray().size() == 3;
+    }
+    QVERIFY(echoed); // the assistant turn with its tool_calls went back before the tool results
+}
+
+void TestDirector::openai_malformedReplyFails()
+{
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(FakeApiServer::chatMalformed());
+    Harness h;
+    h.director.setBackendFactory(openAiFactory(server, DirectorOptions::Loop::Zones));
+    QVERIFY(h.run(QStringLiteral("Click OK.")));
+    QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::Failed));
+    QVERIFY2(h.outcome->message.contains(QStringLiteral("JSON")), qPrintable(h.outcome->message));
+    QVERIFY(!h.outcome->message.contains(QStringLiteral("sk-openai-test")));
+    QVERIFY(h.requested.isEmpty());
+}
+
+void TestDirector::openai_malformedArgumentsIsError()
+{
+    // Arguments that are not a JSON object: the call is answered with an error the model can act on.
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(FakeApiServer::chatToolCallsReply({FakeApiServer::chatToolCallRaw(
+        QStringLiteral("call_bad"), QStringLiteral("click_zone"), QStringLiteral("{\"zone_id\": \"z7"))}));
+    server.enqueue(FakeApiServer::chatToolCallsReply(
+        {chatCall(QStringLiteral("call_ok"), QStringLiteral("click_zone"),
+                  {{QStringLiteral("zone_id"), QStringLiteral("z7")}}),
+         chatCall(QStringLiteral("call_done"), QStringLiteral("task_complete"),
+                  {{QStringLiteral("summary"), QStringLiteral("ok")}})}));
+    Harness h;
+    h.director.setBackendFactory(openAiFactory(server, DirectorOptions::Loop::Zones));
+    QVERIFY(h.run(QStringLiteral("Click OK.")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QCOMPARE(server.requestCount(), 2);
+    const auto results = chatToolResults(server.requests()[1]);
+    QVERIFY(results.contains(QStringLiteral("call_bad")));
+    QVERIFY2(results[QStringLiteral("call_bad")].contains(QStringLiteral("JSON")),
+             qPrintable(results[QStringLiteral("call_bad")]));
+    QCOMPARE(h.requested.size(), 1);
+    QCOMPARE(h.requested[0].zoneId, QStringLiteral("z7"));
+}
+
+void TestDirector::openai_rateLimitRetried()
+{
+    // 429 with retry-after: the provider waits and retries; the task goes on as if nothing happened.
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(FakeApiServer::chatError(429, QStringLiteral("rate_limit_exceeded"),
+                                            QStringLiteral("Rate limit reached"),
+                                            {{QByteArrayLiteral("retry-after"), QByteArrayLiteral("0")}}));
+    server.enqueue(
+        FakeApiServer::chatToolCallsReply({chatCall(QStringLiteral("call_1"), QStringLiteral("click_zone"),
+                                                    {{QStringLiteral("zone_id"), QStringLiteral("z7")}})}));
+    server.enqueue(FakeApiServer::chatError(429, QStringLiteral("rate_limit_exceeded"),
+                                            QStringLiteral("Rate limit reached"),
+                                            {{QByteArrayLiteral("retry-after"), QByteArrayLiteral("0")}}));
+    server.enqueue(FakeApiServer::chatToolCallsReply(
+        {chatCall(QStringLiteral("call_2"), QStringLiteral("task_complete"),
+                  {{QStringLiteral("summary"), QStringLiteral("clicked")}})}));
+    Harness h;
+    h.director.setBackendFactory(openAiFactory(server, DirectorOptions::Loop::Zones));
+    QVERIFY(h.run(QStringLiteral("Click OK.")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QCOMPARE(server.requestCount(), 4);
+    QCOMPARE(h.outcome->usage.modelCalls, 2); // a retried call is one call
+    QCOMPARE(h.requested.size(), 1);
+    // The retry sent the same request again.
+    QCOMPARE(server.requests()[0].body, server.requests()[1].body);
+}
+
+void TestDirector::sequence_recordThenReplay()
+{
+    QTemporaryDir library;
+    const Scenario s = formScenario();
+    auto max = [](DirectorOptions& o) { o.speed = SpeedMode::Max; };
+
+    FakeApiServer first;
+    QVERIFY(first.start());
+    first.enqueue(s.zonesReplies);
+    QList<Action> recorded;
+    const TaskOutcome o1 = runScenario(s, modelFactory(first, DirectorOptions::Loop::Zones), max, &recorded,
+                                       nullptr, library.path());
+    QVERIFY2(o1.success(), qPrintable(o1.message));
+    QCOMPARE(o1.usage.modelCalls, 2);
+    const SequenceLibrary lib(library.path());
+    QString warning;
+    const auto stored = lib.find(s.task, &warning);
+    QVERIFY2(stored, qPrintable(warning));
+    QCOMPARE(stored->steps.size(), 6);
+    QCOMPARE(stored->planner, QStringLiteral("anthropic"));
+    // Zone references, not ids or coordinates.
+    QFile file(lib.pathFor(s.task));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray json = file.readAll();
+    QVERIFY(!json.contains("\"z32\""));
+    QVERIFY(json.contains("\"Blue\""));
+    QVERIFY(json.contains("\"Name:\"")); // the unlabelled field by its caption
+
+    // The same task (worded a little differently) in MAX again: replayed, no model call at all.
+    FakeApiServer second;
+    QVERIFY(second.start());
+    Scenario again = s;
+    again.task = QStringLiteral("fill the form:  Name Ada, subscribe, color Blue and submit");
+    // The zone ids changed since (another analysis): the labels still resolve.
+    for (Zone& z : again.zones)
+        z.id.prepend(QLatin1Char('n'));
+    auto after = s.after;
+    again.after = [after](const Action& a) -> std::optional<QList<Zone>> {
+        Action mapped = a;
+        if (mapped.zoneId.startsWith(QLatin1Char('n')))
+            mapped.zoneId.remove(0, 1);
+        auto next = after(mapped);
+        if (next) {
+            for (Zone& z : *next)
+                z.id.prepend(QLatin1Char('n'));
+        }
+        return next;
+    };
+    QList<Action> replayed;
+    const TaskOutcome o2 = runScenario(again, modelFactory(second, DirectorOptions::Loop::Zones), max,
+                                       &replayed, nullptr, library.path());
+    QVERIFY2(o2.success(), qPrintable(o2.message));
+    QCOMPARE(o2.usage.modelCalls, 0);
+    QCOMPARE(second.requestCount(), 0);
+    QCOMPARE(o2.planner, QStringLiteral("replay"));
+    QCOMPARE(replayed.size(), recorded.size());
+    for (qsizetype i = 0; i < replayed.size(); ++i) {
+        QCOMPARE(int(replayed[i].type), int(recorded[i].type));
+        QCOMPARE(replayed[i].zoneId,
+                 recorded[i].zoneId.isEmpty() ? QString() : QLatin1Char('n') + recorded[i].zoneId);
+        QCOMPARE(replayed[i].text, recorded[i].text);
+    }
+    QCOMPARE(int(o2.finalSpeed), int(SpeedMode::Max)); // verified at the end, nothing escalated
+}
+
+void TestDirector::sequence_replayFallsBackToPlanner()
+{
+    QTemporaryDir library;
+    const Scenario s = dialogScenario();
+    auto max = [](DirectorOptions& o) { o.speed = SpeedMode::Max; };
+    FakeApiServer first;
+    QVERIFY(first.start());
+    first.enqueue(s.zonesReplies);
+    const TaskOutcome o1 = runScenario(s, modelFactory(first, DirectorOptions::Loop::Zones), max, nullptr,
+                                       nullptr, library.path());
+    QVERIFY2(o1.success(), qPrintable(o1.message));
+
+    // The dialog now answers with "OK" instead of "Yes": the replay cannot resolve its last step and the
+    // model planner takes over.
+    Scenario changed = s;
+    const auto after = s.after;
+    changed.after = [after](const Action& a) -> std::optional<QList<Zone>> {
+        auto next = after(a);
+        if (next) {
+            for (Zone& z : *next) {
+                if (z.id == QLatin1String("z51"))
+                    z.label = QStringLiteral("Proceed");
+            }
+        }
+        return next;
+    };
+    FakeApiServer second;
+    QVERIFY(second.start());
+    second.enqueue(reply({use(QStringLiteral("f1"), QStringLiteral("click_zone"),
+                              {{QStringLiteral("zone_id"), QStringLiteral("z51")}}),
+                          use(QStringLiteral("f2"), QStringLiteral("task_complete"),
+                              {{QStringLiteral("summary"), QStringLiteral("answered")}})}));
+    QList<Action> requested;
+    QStringList escalations;
+    const TaskOutcome o2 = runScenario(changed, modelFactory(second, DirectorOptions::Loop::Zones), max,
+                                       &requested, &escalations, library.path());
+    QVERIFY2(o2.success(), qPrintable(o2.message));
+    QCOMPARE(second.requestCount(), 1);
+    QCOMPARE(o2.usage.modelCalls, 1);
+    QCOMPARE(o2.planner, QStringLiteral("anthropic"));
+    QCOMPARE(escalations.size(), 1);
+    QVERIFY2(escalations.first().contains(QStringLiteral("\"Yes\"")), qPrintable(escalations.first()));
+    QVERIFY(int(o2.finalSpeed) > int(SpeedMode::Max)); // escalated, logged
+    QCOMPARE(requested.size(), 2);                     // Open Dialog (replayed), then the model's click
+    QCOMPARE(requested[0].zoneId, QStringLiteral("z22"));
+    QCOMPARE(requested[1].zoneId, QStringLiteral("z51"));
+    // The new way is recorded over the old one.
+    const auto stored = SequenceLibrary(library.path()).find(s.task);
+    QVERIFY(stored);
+    QCOMPARE(stored->steps.size(), 2); // the replayed step that worked, then the planner's
+    QCOMPARE(stored->steps.first().target.label, QStringLiteral("Open Dialog"));
+    QCOMPARE(stored->steps.last().target.label, QStringLiteral("Proceed"));
+}
+
+void TestDirector::sequence_corruptFileIgnored()
+{
+    QTemporaryDir library;
+    const Scenario s = menuScenario();
+    const SequenceLibrary lib(library.path());
+    QVERIFY(QDir().mkpath(library.path()));
+    QFile file(lib.pathFor(s.task));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{\"format\": 1, \"task\": \"Open the File menu\", \"steps\": [{\"act");
+    file.close();
+    QString warning;
+    QVERIFY(!lib.find(s.task, &warning));
+    QVERIFY2(warning.contains(lib.pathFor(s.task)), qPrintable(warning));
+
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(s.zonesReplies);
+    QStringList warnings;
+    const TaskOutcome o = runScenario(
+        s, modelFactory(server, DirectorOptions::Loop::Zones),
+        [](DirectorOptions& d) { d.speed = SpeedMode::Max; }, nullptr, &warnings, library.path());
+    QVERIFY2(o.success(), qPrintable(o.message));
+    QCOMPARE(o.usage.modelCalls, 2); // planned normally
+    QCOMPARE(warnings.size(), 1);
+    QVERIFY2(warnings.first().contains(QStringLiteral("ignoring the recorded sequence")),
+             qPrintable(warnings.first()));
+}
+
+void TestDirector::sequence_notRecordedFromCoordinatesOrDryRun()
+{
+    QTemporaryDir library;
+    const Scenario s = menuScenario();
+    // The classic loop clicks raw coordinates: nothing to replay on another run.
+    FakeApiServer classic;
+    QVERIFY(classic.start());
+    classic.enqueue(s.classicReplies);
+    const TaskOutcome o = runScenario(s, modelFactory(classic, DirectorOptions::Loop::Classic), {}, nullptr,
+                                      nullptr, library.path());
+    QVERIFY2(o.success(), qPrintable(o.message));
+    QVERIFY(!QFileInfo::exists(SequenceLibrary(library.path()).pathFor(s.task)));
+    // A dry run executed nothing: nothing recorded.
+    FakeApiServer dry;
+    QVERIFY(dry.start());
+    dry.enqueue(s.zonesReplies);
+    runScenario(
+        s, modelFactory(dry, DirectorOptions::Loop::Zones), [](DirectorOptions& d) { d.dryRun = true; },
+        nullptr, nullptr, library.path());
+    QVERIFY(!QFileInfo::exists(SequenceLibrary(library.path()).pathFor(s.task)));
 }
 
 QTEST_MAIN(TestDirector)
