@@ -1,9 +1,15 @@
-// bench record: CPU and disk of recording the display (grab + H.264 encode + JSONL) at 30 fps.
-// bench seek:   time of a random seek in a synthetic 10-minute 1080p session video.
+// bench record: CPU and disk of recording the display through the real pipeline (CaptureEngine on its
+//               "capture" thread -> SessionWriter on its "recorder" thread: damage-driven grabs, H.264,
+//               JSONL) at 30 fps.
+// bench seek:   time of a random seek in a synthetic 10-minute 1080p session video encoded like the recorder.
+//
+// Both take the recorder's encoder settings as KEY=VALUE arguments, to measure the disk/CPU/seek trade-off:
+//   keyint=MS (key frame interval), crf=N, preset=NAME, tune=NAME|none, fps=N (record only).
 
 #include "bench/benchmark.h"
+#include "core/capture/captureengine.h"
+#include "core/capture/workerthread.h"
 #include "core/model/metatypes.h"
-#include "core/replay/grabfeed.h"
 #include "core/replay/sessionretention.h"
 #include "core/replay/sessionwriter.h"
 #include "core/replay/videodecoder.h"
@@ -25,23 +31,62 @@
 namespace ciu::bench {
 namespace {
 
-struct ThreadStopper
+struct EncoderArgs
 {
-    void operator()(QThread* thread) const
+    replay::SessionWriterOptions defaults; // the recorder's defaults
+    int keyFrameIntervalMs = defaults.keyFrameIntervalMs;
+    int crf = defaults.crf;
+    QString preset = defaults.preset;
+    QString tune = defaults.tune;
+    int fps = 30;
+    QStringList positional;
+    QString error;
+
+    QJsonObject toJson() const
     {
-        thread->quit();
-        thread->wait();
-        delete thread;
+        return {{QLatin1String("keyint_ms"), keyFrameIntervalMs},
+                {QLatin1String("crf"), crf},
+                {QLatin1String("preset"), preset},
+                {QLatin1String("tune"), tune.isEmpty() ? QStringLiteral("none") : tune}};
     }
 };
-using ThreadPtr = std::unique_ptr<QThread, ThreadStopper>;
 
-ThreadPtr startThread(const char* name)
+EncoderArgs parseEncoderArgs(const QStringList& args)
 {
-    ThreadPtr thread(new QThread);
-    thread->setObjectName(QString::fromLatin1(name));
-    thread->start();
-    return thread;
+    EncoderArgs e;
+    for (const QString& arg : args) {
+        const qsizetype eq = arg.indexOf(QLatin1Char('='));
+        if (eq < 0) {
+            e.positional << arg;
+            continue;
+        }
+        const QString key = arg.left(eq);
+        const QString value = arg.mid(eq + 1);
+        bool ok = true;
+        if (key == QLatin1String("keyint"))
+            e.keyFrameIntervalMs = value.toInt(&ok);
+        else if (key == QLatin1String("crf"))
+            e.crf = value.toInt(&ok);
+        else if (key == QLatin1String("fps"))
+            e.fps = value.toInt(&ok);
+        else if (key == QLatin1String("preset"))
+            e.preset = value;
+        else if (key == QLatin1String("tune"))
+            e.tune = value == QLatin1String("none") ? QString() : value;
+        else
+            ok = false;
+        if (!ok || e.keyFrameIntervalMs < 100 || e.crf < 0 || e.crf > 51 || e.fps < 15 || e.fps > 30)
+            e.error = QStringLiteral("bad argument %1").arg(arg);
+    }
+    return e;
+}
+
+QString seekSpec(const EncoderArgs& e)
+{
+    return QStringLiteral("k%1_c%2_%3_%4")
+        .arg(e.keyFrameIntervalMs)
+        .arg(e.crf)
+        .arg(e.preset, e.tune.isEmpty() ? QStringLiteral("none") : e.tune);
 }
 
 } // namespace
@@ -49,57 +94,70 @@ ThreadPtr startThread(const char* name)
 int runRecordBenchmark(const Context& context, Reporter& out)
 {
     registerMetaTypes();
+    const EncoderArgs enc = parseEncoderArgs(context.args);
     bool ok = true;
-    const int seconds = context.args.isEmpty() ? 10 : context.args.first().toInt(&ok);
-    if (!ok || seconds < 1 || seconds > 3600) {
-        out.note(QStringLiteral("usage: bench record [SECONDS] (1..3600, default 10)"));
+    const int seconds = enc.positional.isEmpty() ? 10 : enc.positional.first().toInt(&ok);
+    if (!enc.error.isEmpty() || !ok || seconds < 1 || seconds > 3600) {
+        out.note(QStringLiteral("usage: bench record [SECONDS] [keyint=MS] [crf=N] [preset=P] [tune=T|none] "
+                                "[fps=15..30] (SECONDS 1..3600, default 10)"));
         return 2;
     }
     QTemporaryDir root;
-    SessionClock clock;
+    auto clock = std::make_shared<const SessionClock>();
 
-    replay::GrabFeed::Options feedOptions;
-    feedOptions.platform = {context.platform, context.display};
-    feedOptions.clock = clock;
-    feedOptions.frameIntervalMs = 33;
-    auto* feed = new replay::GrabFeed(feedOptions);
+    // The engine's capture settings at full rate (no idle slowdown: ffmpeg records 30 fps throughout).
+    CaptureEngine::Options captureOptions;
+    captureOptions.backend = context.platform;
+    captureOptions.display = context.display;
+    captureOptions.clock = clock;
+    captureOptions.settings.fps = enc.fps;
+    captureOptions.settings.idleFps = enc.fps;
+    auto* capture = new CaptureEngine(captureOptions);
+
     replay::SessionWriterOptions writerOptions;
     writerOptions.rootDir = root.path();
-    writerOptions.clock = clock;
+    writerOptions.clock = *clock;
     writerOptions.task = QStringLiteral("bench record");
     writerOptions.retention = {};
+    writerOptions.maxFps = enc.fps;
+    writerOptions.keyFrameIntervalMs = enc.keyFrameIntervalMs;
+    writerOptions.crf = enc.crf;
+    writerOptions.preset = enc.preset;
+    writerOptions.tune = enc.tune;
     auto* writer = new replay::SessionWriter(writerOptions);
-
-    ThreadPtr captureThread = startThread("capture");
-    ThreadPtr recorderThread = startThread("recorder");
-    feed->moveToThread(captureThread.get());
-    writer->moveToThread(recorderThread.get());
-    QObject::connect(captureThread.get(), &QThread::finished, feed, &QObject::deleteLater);
-    QObject::connect(recorderThread.get(), &QThread::finished, writer, &QObject::deleteLater);
-    QObject::connect(feed, &replay::GrabFeed::frameCaptured, writer, &replay::SessionWriter::onFrame);
-    QObject::connect(feed, &replay::GrabFeed::cursorSampled, writer, &replay::SessionWriter::onCursor);
 
     QEventLoop loop;
     QString error;
-    QSize screen;
-    QObject::connect(feed, &replay::GrabFeed::failed, &loop, [&](const QString& e) {
+    QRect target;
+    CaptureStats captureStats;
+    // Wired like Engine::start() wires capture to the recorder.
+    QObject::connect(capture, &CaptureEngine::frameCaptured, writer, &replay::SessionWriter::onFrame,
+                     Qt::QueuedConnection);
+    QObject::connect(capture, &CaptureEngine::cursorSampled, writer, &replay::SessionWriter::onCursor,
+                     Qt::QueuedConnection);
+    QObject::connect(capture, &CaptureEngine::errorOccurred, &loop, [&](const QString& e) {
         error = e;
         loop.quit();
     });
+    QObject::connect(capture, &CaptureEngine::statsUpdated, &loop,
+                     [&](const CaptureStats& stats) { captureStats = stats; });
     QObject::connect(writer, &replay::SessionWriter::recordingFailed, &loop, [&](const QString& e) {
         error = e;
         loop.quit();
     });
-    QObject::connect(feed, &replay::GrabFeed::started, &loop, [&](QSize size) { screen = size; });
+    QObject::connect(capture, &CaptureEngine::started, &loop, [&](QRect rect) { target = rect; });
 
+    WorkerThread recorderThread = startWorkerThread(writer, QStringLiteral("recorder"));
     QMetaObject::invokeMethod(writer, &replay::SessionWriter::start, Qt::BlockingQueuedConnection);
     const double cpuStart = processCpuSeconds();
     QElapsedTimer wall;
     wall.start();
-    QMetaObject::invokeMethod(feed, &replay::GrabFeed::start, Qt::QueuedConnection);
+    WorkerThread captureThread = startWorkerThread(capture, QStringLiteral("capture"));
+    QMetaObject::invokeMethod(capture, &CaptureEngine::start, Qt::QueuedConnection);
     QTimer::singleShot(seconds * 1000, &loop, &QEventLoop::quit);
     loop.exec();
-    QMetaObject::invokeMethod(feed, &replay::GrabFeed::stop, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(capture, &CaptureEngine::stop, Qt::BlockingQueuedConnection);
+    captureThread.reset(); // no frame arrives after this
     QMetaObject::invokeMethod(writer, &replay::SessionWriter::stop, Qt::BlockingQueuedConnection);
     const double cpu = processCpuSeconds() - cpuStart;
     const double wallSeconds = double(wall.nsecsElapsed()) / 1e9;
@@ -109,13 +167,16 @@ int runRecordBenchmark(const Context& context, Reporter& out)
     }
     const replay::RecordingStats stats = writer->stats();
     const qint64 bytes = replay::folderSizeBytes(writer->sessionPath());
-    const QJsonObject info{{QLatin1String("width"), screen.width()},
-                           {QLatin1String("height"), screen.height()},
-                           {QLatin1String("seconds"), wallSeconds},
-                           {QLatin1String("frames_grabbed"), double(feed->framesGrabbed())},
-                           {QLatin1String("frames_encoded"), double(stats.framesEncoded)},
-                           {QLatin1String("frames_dropped"), double(stats.framesDropped)},
-                           {QLatin1String("frames_late"), double(feed->lateFrames())}};
+    QJsonObject info = enc.toJson();
+    info.insert(QLatin1String("width"), target.width());
+    info.insert(QLatin1String("height"), target.height());
+    info.insert(QLatin1String("seconds"), wallSeconds);
+    info.insert(QLatin1String("frames_captured"), double(captureStats.frames));
+    info.insert(QLatin1String("frames_received"), double(stats.framesReceived));
+    info.insert(QLatin1String("frames_unchanged"), double(stats.framesUnchanged));
+    info.insert(QLatin1String("frames_encoded"), double(stats.framesEncoded));
+    info.insert(QLatin1String("frames_dropped"), double(stats.framesDropped));
+    info.insert(QLatin1String("frames_late"), double(captureStats.lateFrames));
     out.figure(QStringLiteral("cpu_seconds"), cpu, QStringLiteral("s"), info);
     out.figure(QStringLiteral("cpu_percent"), 100.0 * cpu / wallSeconds, QStringLiteral("%"), info);
     out.figure(QStringLiteral("encoded_fps"), double(stats.framesEncoded) / wallSeconds,
@@ -123,15 +184,18 @@ int runRecordBenchmark(const Context& context, Reporter& out)
     out.figure(QStringLiteral("dropped_frames"), double(stats.framesDropped), QStringLiteral("frames"), info);
     out.figure(QStringLiteral("disk_per_minute"), double(bytes) / (1024.0 * 1024.0) * 60.0 / wallSeconds,
                QStringLiteral("MiB/min"), info);
+    recorderThread.reset();
     return 0;
 }
 
 int runSeekBenchmark(const Context& context, Reporter& out)
 {
+    const EncoderArgs enc = parseEncoderArgs(context.args);
     bool ok = true;
-    const int minutes = context.args.isEmpty() ? 10 : context.args.first().toInt(&ok);
-    if (!ok || minutes < 1 || minutes > 120) {
-        out.note(QStringLiteral("usage: bench seek [MINUTES] (1..120, default 10)"));
+    const int minutes = enc.positional.isEmpty() ? 10 : enc.positional.first().toInt(&ok);
+    if (!enc.error.isEmpty() || !ok || minutes < 1 || minutes > 120) {
+        out.note(QStringLiteral("usage: bench seek [MINUTES] [keyint=MS] [crf=N] [preset=P] [tune=T|none] "
+                                "(MINUTES 1..120, default 10)"));
         return 2;
     }
     const int seeks = context.iterations > 0 ? context.iterations : 50;
@@ -140,7 +204,7 @@ int runSeekBenchmark(const Context& context, Reporter& out)
     const QString cacheDir =
         QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/bench");
     QDir().mkpath(cacheDir);
-    const QString path = cacheDir + QStringLiteral("/seek_%1min_v1.mp4").arg(minutes);
+    const QString path = cacheDir + QStringLiteral("/seek_%1min_%2_v2.mp4").arg(minutes).arg(seekSpec(enc));
     const QString partial = path + QStringLiteral(".part");
     const bool cached = QFileInfo::exists(path);
     const int frames = cached ? 0 : minutes * 60 * 30;
@@ -148,8 +212,7 @@ int runSeekBenchmark(const Context& context, Reporter& out)
     encodeTimer.start();
     if (!cached) {
         // A synthetic desktop: a static background with a moving window and a ticking counter, 30 fps,
-        // encoded exactly like the recorder does (ultrafast, zerolatency, key frame every second, fragmented
-        // MP4).
+        // encoded exactly like the recorder does (its encoder settings, fragmented MP4).
         QImage background(size, QImage::Format_RGB32);
         {
             QPainter p(&background);
@@ -164,6 +227,10 @@ int runSeekBenchmark(const Context& context, Reporter& out)
         replay::VideoEncoder encoder;
         replay::VideoEncoder::Options o;
         o.size = size;
+        o.keyFrameIntervalMs = enc.keyFrameIntervalMs;
+        o.crf = enc.crf;
+        o.preset = enc.preset;
+        o.tune = enc.tune;
         if (!encoder.open(partial, o)) {
             out.note(encoder.errorString());
             return 1;
@@ -192,11 +259,12 @@ int runSeekBenchmark(const Context& context, Reporter& out)
         out.note(QStringLiteral("using %1").arg(path));
     }
     const double encodeSeconds = double(encodeTimer.nsecsElapsed()) / 1e9;
-    const QJsonObject info{{QLatin1String("minutes"), minutes},
-                           {QLatin1String("width"), size.width()},
-                           {QLatin1String("height"), size.height()},
-                           {QLatin1String("file_mib"), double(QFileInfo(path).size()) / (1024.0 * 1024.0)},
-                           {QLatin1String("seeks"), seeks}};
+    QJsonObject info = enc.toJson();
+    info.insert(QLatin1String("minutes"), minutes);
+    info.insert(QLatin1String("width"), size.width());
+    info.insert(QLatin1String("height"), size.height());
+    info.insert(QLatin1String("file_mib"), double(QFileInfo(path).size()) / (1024.0 * 1024.0));
+    info.insert(QLatin1String("seeks"), seeks);
     if (!cached)
         out.figure(QStringLiteral("synthetic_encode_fps"), frames / encodeSeconds, QStringLiteral("fps"),
                    info);

@@ -1,8 +1,12 @@
 #include "core/replay/sessionformat.h"
 
 #include <QJsonDocument>
+#include <QMutex>
+#include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QStandardPaths>
+
+#include <algorithm>
 
 namespace ciu::replay {
 namespace {
@@ -15,7 +19,93 @@ const QRegularExpression& secretPattern()
     return re;
 }
 
+constexpr qsizetype kMinSecretLength = 8;
+
+struct SecretStore
+{
+    QMutex mutex;
+    QStringList environment;
+    QStringList registered;
+    QList<QByteArray> utf8; // both, as UTF-8, longest first
+    bool loaded = false;
+
+    void rebuild()
+    {
+        QStringList all = environment + registered;
+        all.removeDuplicates();
+        std::sort(all.begin(), all.end(),
+                  [](const QString& a, const QString& b) { return a.size() > b.size(); });
+        utf8.clear();
+        for (const QString& s : std::as_const(all))
+            utf8 << s.toUtf8();
+    }
+    void loadEnvironment()
+    {
+        static const QRegularExpression name(
+            QStringLiteral(R"((^|_)(API_KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD)$)"),
+            QRegularExpression::CaseInsensitiveOption);
+        environment.clear();
+        const QStringList entries = QProcessEnvironment::systemEnvironment().toStringList();
+        for (const QString& entry : entries) {
+            const qsizetype eq = entry.indexOf(QLatin1Char('='));
+            if (eq <= 0)
+                continue;
+            const QString value = entry.mid(eq + 1).trimmed();
+            if (value.size() >= kMinSecretLength && name.match(entry.left(eq)).hasMatch())
+                environment << value;
+        }
+        loaded = true;
+        rebuild();
+    }
+};
+
+SecretStore& secretStore()
+{
+    static SecretStore store;
+    return store;
+}
+
+// The known secret values as UTF-8 (loads the environment's on first use).
+QList<QByteArray> secretValues()
+{
+    SecretStore& store = secretStore();
+    QMutexLocker lock(&store.mutex);
+    if (!store.loaded)
+        store.loadEnvironment();
+    return store.utf8;
+}
+
 } // namespace
+
+QStringList knownSecrets()
+{
+    QStringList out;
+    for (const QByteArray& s : secretValues())
+        out << QString::fromUtf8(s);
+    return out;
+}
+
+void refreshEnvironmentSecrets()
+{
+    SecretStore& store = secretStore();
+    QMutexLocker lock(&store.mutex);
+    store.loadEnvironment();
+}
+
+void registerSecret(const QString& value)
+{
+    const QString v = value.trimmed();
+    if (v.size() < kMinSecretLength)
+        return;
+    SecretStore& store = secretStore();
+    QMutexLocker lock(&store.mutex);
+    if (!store.loaded)
+        store.loadEnvironment();
+    if (!store.registered.contains(v)) {
+        store.registered << v;
+        store.rebuild();
+    }
+}
 
 QString sessionFolderName(const QDateTime& localTime)
 {
@@ -26,6 +116,13 @@ bool isSessionFolderName(const QString& name)
 {
     static const QRegularExpression re(QStringLiteral(R"(^session_\d{8}_\d{6}(_\d+)?$)"));
     return re.match(name).hasMatch();
+}
+
+QDateTime sessionFolderTime(const QString& name)
+{
+    if (!isSessionFolderName(name))
+        return {};
+    return QDateTime::fromString(name.mid(8, 15), QStringLiteral("yyyyMMdd_HHmmss"));
 }
 
 QString defaultSessionRoot()
@@ -61,16 +158,26 @@ bool looksLikeSecret(const QString& text)
 
 QString scrubSecrets(const QString& text)
 {
-    if (!text.contains(QLatin1String("sk-")) && !text.contains(QLatin1String("Bearer ")))
-        return text;
     QString out = text;
-    out.replace(secretPattern(), QStringLiteral("[redacted]"));
+    for (const QByteArray& secret : secretValues())
+        out.replace(QString::fromUtf8(secret), QStringLiteral("[redacted]"));
+    if (out.contains(QLatin1String("sk-")) || out.contains(QLatin1String("Bearer ")))
+        out.replace(secretPattern(), QStringLiteral("[redacted]"));
     return out;
 }
 
 QByteArray scrubSecrets(const QByteArray& utf8)
 {
-    if (!utf8.contains("sk-") && !utf8.contains("Bearer "))
+    bool found = utf8.contains("sk-") || utf8.contains("Bearer ");
+    if (!found) {
+        for (const QByteArray& secret : secretValues()) {
+            if (utf8.contains(secret)) {
+                found = true;
+                break;
+            }
+        }
+    }
+    if (!found)
         return utf8;
     return scrubSecrets(QString::fromUtf8(utf8)).toUtf8();
 }

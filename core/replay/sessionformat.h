@@ -39,6 +39,8 @@ inline const QString director = QStringLiteral("director.jsonl");
 QString sessionFolderName(const QDateTime& localTime);
 // True for names made by sessionFolderName() (optionally with a "_N" suffix for collisions).
 bool isSessionFolderName(const QString& name);
+// The local start time in a session folder's name (invalid for other names).
+QDateTime sessionFolderTime(const QString& name);
 // Where sessions go without --session-dir: <XDG data dir>/sessions.
 QString defaultSessionRoot();
 // Relative path of a key frame inside the session: "frames/frame_000123.png". Deterministic, so a component
@@ -48,9 +50,18 @@ QString keyFrameFile(quint64 frameIndex);
 // One JSONL line: {"t_ns":<tNs>, ...rest} and a newline. A "t_ns" key in `rest` is ignored.
 QByteArray jsonLine(qint64 tNs, const QJsonObject& rest);
 
-// Replaces strings that look like API keys (sk-ant-..., sk-..., "Bearer ...") with "[redacted]".
+// Replaces strings that look like API keys (sk-ant-..., sk-..., "Bearer ...") and every known secret value
+// (see knownSecrets()) with "[redacted]".
 QString scrubSecrets(const QString& text);
 QByteArray scrubSecrets(const QByteArray& utf8);
 bool looksLikeSecret(const QString& text);
+
+// Secret values redacted wherever they appear, whatever their form: the values (8+ characters) of the
+// environment's key variables (ANTHROPIC_API_KEY, OPENAI_API_KEY and any *_API_KEY, *_KEY, *_TOKEN, *_SECRET,
+// *_PASSWORD) as read by the last refreshEnvironmentSecrets(), plus registered ones (e.g. a keychain key).
+// Thread-safe.
+QStringList knownSecrets();
+void refreshEnvironmentSecrets();
+void registerSecret(const QString& value);
 
 } // namespace ciu::replay

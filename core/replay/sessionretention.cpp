@@ -24,7 +24,8 @@ qint64 folderSizeBytes(const QString& path)
     return total;
 }
 
-QStringList applyRetention(const QString& root, const RetentionPolicy& policy, const QString& keep)
+QStringList applyRetention(const QString& root, const RetentionPolicy& policy, const QString& keep,
+                           const QDateTime& now)
 {
     struct Candidate
     {
@@ -52,12 +53,18 @@ QStringList applyRetention(const QString& root, const RetentionPolicy& policy, c
     // The name carries the start time: oldest first.
     std::sort(sessions.begin(), sessions.end(),
               [](const Candidate& a, const Candidate& b) { return a.name < b.name; });
+    const QDateTime cutoff =
+        policy.maxAgeDays > 0
+            ? (now.isValid() ? now : QDateTime::currentDateTime()).addDays(-policy.maxAgeDays)
+            : QDateTime();
     QStringList removed;
     for (const Candidate& c : std::as_const(sessions)) {
         const bool tooMany = policy.maxSessions > 0 && count > policy.maxSessions;
         const bool tooBig = policy.maxTotalBytes > 0 && total > policy.maxTotalBytes;
-        if (!tooMany && !tooBig)
-            break;
+        const QDateTime started = sessionFolderTime(c.name);
+        const bool tooOld = cutoff.isValid() && started.isValid() && started < cutoff;
+        if (!tooMany && !tooBig && !tooOld)
+            break; // oldest first: every later session is newer, and the counts only shrink
         if (!QDir(c.path).removeRecursively()) {
             qCWarning(lcRetention) << "cannot delete old session" << c.path;
             continue;

@@ -14,6 +14,9 @@ extern "C" {
 #include <QLoggingCategory>
 #include <QPainter>
 #include <QSaveFile>
+#include <QStorageInfo>
+
+#include <algorithm>
 
 Q_LOGGING_CATEGORY(lcRecorder, "ciu.replay.recorder")
 
@@ -62,6 +65,7 @@ void SessionWriter::start()
     if (m_state != State::Idle)
         return;
     m_startTime = QDateTime::currentDateTime();
+    refreshEnvironmentSecrets(); // keys set since the last session are redacted too
     QString root;
     if (!m_options.sessionPath.isEmpty()) {
         m_path = QDir(m_options.sessionPath).absolutePath();
@@ -90,6 +94,10 @@ void SessionWriter::start()
         applyRetention(root, m_options.retention, m_path);
     if (m_options.metadataIntervalMs > 0)
         m_metadataTimer.start(m_options.metadataIntervalMs);
+    m_budgetClock.start();
+    checkBudget(true);
+    if (!isRecording())
+        return;
     qCInfo(lcRecorder) << "recording the session into" << m_path;
     emit started(m_path);
 }
@@ -137,12 +145,15 @@ void SessionWriter::fail(const QString& reason)
     if (m_state != State::Recording)
         return;
     m_error = reason;
-    qCWarning(lcRecorder) << "recording stopped:" << reason;
+    if (reason.contains(QLatin1String("No space left")))
+        m_error = QStringLiteral("the disk is full (%1); what was recorded until now is kept in %2")
+                      .arg(reason, m_path);
+    qCWarning(lcRecorder) << "recording stopped:" << m_error;
     closeAll();
     m_state = State::Failed;
     m_endTime = QDateTime::currentDateTime();
     writeMetadata(); // best effort: the disk may be full
-    emit recordingFailed(reason);
+    emit recordingFailed(m_error);
 }
 
 void SessionWriter::append(JsonlStream& stream, qint64 tNs, const QJsonObject& object, qint64& counter)
@@ -155,21 +166,39 @@ void SessionWriter::append(JsonlStream& stream, qint64 tNs, const QJsonObject& o
     }
     ++counter;
     m_lastTNs = qMax(m_lastTNs, tNs);
-    if (m_options.maxSessionBytes > 0 && (counter & 63) == 0)
-        checkBudget();
+    checkBudget();
 }
 
-void SessionWriter::checkBudget()
+void SessionWriter::checkBudget(bool force)
 {
-    if (!isRecording() || m_options.maxSessionBytes <= 0)
+    if (!isRecording())
         return;
+    if (!force && m_budgetClock.isValid() && m_budgetClock.elapsed() < m_options.budgetCheckIntervalMs)
+        return;
+    m_budgetClock.restart();
     qint64 total = m_keyFrameBytes + (m_video ? m_video->bytesWritten() : 0);
     for (const JsonlStream* s : {&m_cursor, &m_zones, &m_events, &m_actions, &m_director, &m_keyFramesIndex})
         total += s->bytesWritten();
     m_stats.bytesWritten = total;
-    if (total > m_options.maxSessionBytes)
-        fail(QStringLiteral("the session reached its size budget of %1 MB")
-                 .arg(m_options.maxSessionBytes / (1024 * 1024)));
+    if (m_options.maxSessionBytes > 0 && total > m_options.maxSessionBytes) {
+        fail(QStringLiteral("the session reached its size budget of %1 MiB; what was recorded until now is "
+                            "kept in %2")
+                 .arg(double(m_options.maxSessionBytes) / (1024.0 * 1024.0), 0, 'f', 1)
+                 .arg(m_path));
+        return;
+    }
+    if (m_options.minFreeBytes > 0) {
+        QStorageInfo disk(m_path);
+        disk.refresh();
+        const qint64 available = disk.isValid() ? disk.bytesAvailable() : -1;
+        if (available >= 0 && available < m_options.minFreeBytes)
+            fail(QStringLiteral("the disk is almost full (%1 MiB free on %2, at least %3 MiB needed); what "
+                                "was recorded until now is kept in %4")
+                     .arg(available / (1024 * 1024))
+                     .arg(disk.rootPath())
+                     .arg(m_options.minFreeBytes / (1024 * 1024))
+                     .arg(m_path));
+    }
 }
 
 bool SessionWriter::isPasswordZone(const QString& zoneId) const
@@ -223,6 +252,7 @@ void SessionWriter::onFrame(const Frame& frame)
         o.nominalFps = qMax(1, m_options.maxFps);
         o.keyFrameIntervalMs = m_options.keyFrameIntervalMs;
         o.preset = m_options.preset;
+        o.tune = m_options.tune;
         o.crf = m_options.crf;
         o.threads = m_options.encoderThreads;
         if (!m_video->open(m_path + QLatin1Char('/') + files::video, o)) {
@@ -240,8 +270,7 @@ void SessionWriter::onFrame(const Frame& frame)
     m_lastFrameTNs = frame.tNs;
     m_lastTNs = qMax(m_lastTNs, frame.tNs);
     m_stats.framesEncoded = m_video->framesEncoded();
-    if ((m_stats.framesEncoded & 31) == 0)
-        checkBudget();
+    checkBudget();
 }
 
 void SessionWriter::onCursor(const CursorSample& sample)
@@ -265,7 +294,7 @@ void SessionWriter::onZoneMap(const ZoneMapPtr& map)
     m_zoneMap = map;
     if (m_screenSize.isEmpty())
         m_screenSize = map->screenSize();
-    if (const auto line = m_zoneEncoder.encode(*map))
+    if (const auto line = m_zoneEncoder.encode(*maskedMap(map)))
         append(m_zones, map->tNs() > 0 ? map->tNs() : nowNs(), *line, m_stats.zoneMaps);
 }
 
@@ -317,7 +346,50 @@ void SessionWriter::onDirectorRecord(const QJsonObject& record)
         m_costUsd += usage.value(QLatin1String("cost_usd")).toDouble();
         ++m_modelCalls;
     }
-    append(m_director, tNs, record, m_stats.directorRecords);
+    append(m_director, tNs, maskedRecord(record), m_stats.directorRecords);
+}
+
+ZoneMapPtr SessionWriter::maskedMap(const ZoneMapPtr& map) const
+{
+    if (!m_options.maskPasswords)
+        return map;
+    const auto& zones = map->zones();
+    if (std::none_of(zones.cbegin(), zones.cend(), [](const Zone& z) { return z.isPassword; }))
+        return map;
+    QList<Zone> copy = zones;
+    for (Zone& z : copy) {
+        if (z.isPassword && !z.label.isEmpty())
+            z.label = maskedText(z.label);
+    }
+    return std::make_shared<const ZoneMap>(map->version(), map->tNs(), map->screenSize(), copy);
+}
+
+QJsonObject SessionWriter::maskedRecord(const QJsonObject& record) const
+{
+    if (!m_options.maskPasswords || !m_zoneMap)
+        return record;
+    // Any object naming a password zone ("zone_id"/"zone") has its "text" masked, at any depth (an action
+    // the Director decided on, a tool call's input...).
+    QJsonObject out = record;
+    const QString zone =
+        out.value(QLatin1String("zone_id")).toString(out.value(QLatin1String("zone")).toString());
+    if (isPasswordZone(zone) && out.value(QLatin1String("text")).isString()) {
+        out[QLatin1String("text")] = maskedText(out.value(QLatin1String("text")).toString());
+        out[QLatin1String("masked")] = true;
+    }
+    for (auto it = out.begin(); it != out.end(); ++it) {
+        if (it->isObject()) {
+            *it = maskedRecord(it->toObject());
+        } else if (it->isArray()) {
+            QJsonArray array = it->toArray();
+            for (auto e = array.begin(); e != array.end(); ++e) {
+                if (e->isObject())
+                    *e = maskedRecord(e->toObject());
+            }
+            *it = array;
+        }
+    }
+    return out;
 }
 
 void SessionWriter::writeKeyFrame(const Frame& frame, const QString& reason)

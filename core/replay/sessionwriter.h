@@ -10,6 +10,7 @@
 #include "core/replay/zonejournal.h"
 
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QJsonObject>
 #include <QObject>
 #include <QSet>
@@ -34,13 +35,20 @@ struct SessionWriterOptions
     int maxFps = 30;               // frames closer together than 1/maxFps are skipped
     int keyFrameIntervalMs = 1000; // forced key frame (and MP4 fragment) at least this often
     QString preset = QStringLiteral("ultrafast");
+    QString tune = QStringLiteral("zerolatency"); // empty: none
     int crf = 28;
     int encoderThreads = 1;
     int maxFrameLagMs = 250; // encoding fell behind: drop (and count) frames older than this
 
-    bool maskPasswords = true;  // black out password zones in frames, mask typed text in them
-    qint64 maxSessionBytes = 0; // size budget of one session; 0: none. Reaching it stops recording.
-    RetentionPolicy retention;  // applied to rootDir when recording starts
+    bool maskPasswords =
+        true; // black out password zones in frames, mask their labels and the text typed in them
+    // Size budget of one session; 0: none. Reaching it stops recording (recordingFailed), keeping the files.
+    qint64 maxSessionBytes = 4LL * 1024 * 1024 * 1024;
+    // Recording stops when the disk holding the session has less free space than this (0: only on a write
+    // error), so a long session never fills the disk for everyone else.
+    qint64 minFreeBytes = 256LL * 1024 * 1024;
+    int budgetCheckIntervalMs = 1000; // how often the size budget and the free space are checked
+    RetentionPolicy retention;        // applied to rootDir when recording starts
     int metadataIntervalMs =
         10000; // metadata.json is rewritten this often while recording (0: only on changes)
 };
@@ -124,7 +132,9 @@ private:
     QJsonObject metadataJson() const;
     QImage masked(const QImage& image, QPoint origin) const;
     bool isPasswordZone(const QString& zoneId) const;
-    void checkBudget();
+    void checkBudget(bool force = false);
+    ZoneMapPtr maskedMap(const ZoneMapPtr& map) const;
+    QJsonObject maskedRecord(const QJsonObject& record) const;
 
     SessionWriterOptions m_options;
     State m_state = State::Idle;
@@ -156,6 +166,7 @@ private:
     qint64 m_modelCalls = 0;
 
     QTimer m_metadataTimer;
+    QElapsedTimer m_budgetClock;
 };
 
 } // namespace ciu::replay

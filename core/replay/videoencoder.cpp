@@ -181,11 +181,11 @@ bool VideoEncoder::Private::drain(bool flushing)
         if (wrc < 0)
             return fail(QStringLiteral("cannot write %1: %2").arg(path, ffmpegError(wrc)));
         // A key frame starts a new fragment: the previous one is complete, hand it to the kernel now.
-        if (key || flushing) {
+        if (key || flushing)
             avio_flush(format->pb);
-            if (format->pb->error < 0)
-                return fail(QStringLiteral("cannot write %1: %2").arg(path, ffmpegError(format->pb->error)));
-        }
+        // The muxer writes through a buffer: a failed write (a full disk) only shows in the I/O context.
+        if (format->pb->error < 0)
+            return fail(QStringLiteral("cannot write %1: %2").arg(path, ffmpegError(format->pb->error)));
     }
 }
 

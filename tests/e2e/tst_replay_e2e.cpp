@@ -1,11 +1,14 @@
-// Record a session under Xvfb (real X11 backend, the fixture app on screen) for 60 s while xdotool moves
-// the cursor, then replay it: cursor positions at sampled times match what was recorded and where
-// xdotool put the pointer; the video decodes over the whole session; the headless HTML export works.
+// Record a session under Xvfb (real X11 backend, the fixture app and a ticking xclock on screen) for 60 s
+// through the real pipeline (CaptureEngine on its "capture" thread -> SessionWriter on its "recorder" thread,
+// wired as Engine::start() wires them) while xdotool moves the cursor, then replay it: cursor positions at
+// sampled times match what was recorded and where xdotool put the pointer; the video decodes over the whole
+// session; the headless HTML export works.
 //
 // CIU_E2E_RECORD_SECONDS shortens the recording for development runs (CI runs the full 60 s).
 
+#include "core/capture/captureengine.h"
+#include "core/capture/workerthread.h"
 #include "core/model/metatypes.h"
-#include "core/replay/grabfeed.h"
 #include "core/replay/sessionreader.h"
 #include "core/replay/sessionwriter.h"
 #include "tests/support/fixtureapp.h"
@@ -22,29 +25,6 @@
 using namespace ciu;
 using namespace ciu::replay;
 
-namespace {
-
-struct ThreadStopper
-{
-    void operator()(QThread* thread) const
-    {
-        thread->quit();
-        thread->wait();
-        delete thread;
-    }
-};
-using ThreadPtr = std::unique_ptr<QThread, ThreadStopper>;
-
-ThreadPtr startThread(const char* name)
-{
-    ThreadPtr thread(new QThread);
-    thread->setObjectName(QString::fromLatin1(name));
-    thread->start();
-    return thread;
-}
-
-} // namespace
-
 class TestReplayE2e : public QObject
 {
     Q_OBJECT
@@ -56,6 +36,7 @@ private slots:
 private:
     std::unique_ptr<test::XvfbServer> m_xvfb;
     test::FixtureApp m_app;
+    QProcess m_clock; // a typical desktop: something changes every second
 };
 
 void TestReplayE2e::initTestCase()
@@ -65,10 +46,17 @@ void TestReplayE2e::initTestCase()
     m_xvfb = std::make_unique<test::XvfbServer>();
     QVERIFY2(m_xvfb->start(), qPrintable(m_xvfb->errorString()));
     QVERIFY2(m_app.start(m_xvfb->environment()), qPrintable(m_app.errorString()));
+    m_clock.setProcessEnvironment(m_xvfb->environment());
+    m_clock.start(QStringLiteral("xclock"),
+                  {QStringLiteral("-update"), QStringLiteral("1"), QStringLiteral("-geometry"),
+                   QStringLiteral("160x160+1100+600")});
+    QVERIFY2(m_clock.waitForStarted(5000), "xclock (x11-apps) is not installed");
 }
 
 void TestReplayE2e::cleanupTestCase()
 {
+    m_clock.kill();
+    m_clock.waitForFinished(5000);
     m_app.stop();
     m_xvfb.reset();
 }
@@ -79,34 +67,35 @@ void TestReplayE2e::recordAndReplay()
                             ? qBound(3, qEnvironmentVariableIntValue("CIU_E2E_RECORD_SECONDS"), 600)
                             : 60;
     QTemporaryDir root;
-    SessionClock clock;
+    const auto clock = std::make_shared<const SessionClock>();
 
-    GrabFeed::Options feedOptions;
-    feedOptions.platform = {QStringLiteral("x11"), m_xvfb->displayName()};
-    feedOptions.clock = clock;
-    auto* feed = new GrabFeed(feedOptions);
+    CaptureEngine::Options captureOptions; // the engine's default capture settings
+    captureOptions.backend = QStringLiteral("x11");
+    captureOptions.display = m_xvfb->displayName();
+    captureOptions.clock = clock;
+    auto* capture = new CaptureEngine(captureOptions);
     SessionWriterOptions writerOptions;
     writerOptions.rootDir = root.path();
-    writerOptions.clock = clock;
+    writerOptions.clock = *clock;
     writerOptions.task = QStringLiteral("e2e: cursor moved by xdotool");
     auto* writer = new SessionWriter(writerOptions);
-    ThreadPtr captureThread = startThread("capture");
-    ThreadPtr recorderThread = startThread("recorder");
-    feed->moveToThread(captureThread.get());
-    writer->moveToThread(recorderThread.get());
-    connect(captureThread.get(), &QThread::finished, feed, &QObject::deleteLater);
-    connect(recorderThread.get(), &QThread::finished, writer, &QObject::deleteLater);
-    connect(feed, &GrabFeed::frameCaptured, writer, &SessionWriter::onFrame);
-    connect(feed, &GrabFeed::cursorSampled, writer, &SessionWriter::onCursor);
+    connect(capture, &CaptureEngine::frameCaptured, writer, &SessionWriter::onFrame, Qt::QueuedConnection);
+    connect(capture, &CaptureEngine::cursorSampled, writer, &SessionWriter::onCursor, Qt::QueuedConnection);
     // What the capture loop saw, in this thread, to compare with the replay.
     QList<CursorSample> emitted;
-    connect(feed, &GrabFeed::cursorSampled, this, [&](const CursorSample& s) { emitted << s; });
+    connect(capture, &CaptureEngine::cursorSampled, this, [&](const CursorSample& s) { emitted << s; });
     QString failure;
-    connect(feed, &GrabFeed::failed, this, [&](const QString& e) { failure = e; });
+    bool captureUp = false;
+    connect(capture, &CaptureEngine::started, this, [&] { captureUp = true; });
+    connect(capture, &CaptureEngine::errorOccurred, this, [&](const QString& e) { failure = e; });
     connect(writer, &SessionWriter::recordingFailed, this, [&](const QString& e) { failure = e; });
 
+    WorkerThread recorderThread = startWorkerThread(writer, QStringLiteral("recorder"));
+    WorkerThread captureThread = startWorkerThread(capture, QStringLiteral("capture"));
     QMetaObject::invokeMethod(writer, &SessionWriter::start, Qt::BlockingQueuedConnection);
-    QMetaObject::invokeMethod(feed, &GrabFeed::start, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(capture, &CaptureEngine::start, Qt::QueuedConnection);
+    QTRY_VERIFY_WITH_TIMEOUT(captureUp || !failure.isEmpty(), 10000);
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
 
     // Move the pointer with xdotool along a path; remember where it was put and when it was surely there.
     struct Check
@@ -125,18 +114,22 @@ void TestReplayE2e::recordAndReplay()
         xdotool.start(QStringLiteral("xdotool"), {QStringLiteral("mousemove"), QString::number(target.x()),
                                                   QString::number(target.y())});
         QVERIFY2(xdotool.waitForFinished(5000) && xdotool.exitCode() == 0, "xdotool mousemove failed");
-        QTest::qWait(150); // the pointer is polled every 16 ms: by now a sample has it
-        checks << Check{clock.nowNs(), target};
+        QTest::qWait(150); // the pointer is sampled every frame tick (50 ms): by now a sample has it
+        checks << Check{clock->nowNs(), target};
         QTest::qWait(100);
         ++step;
     }
-    QMetaObject::invokeMethod(feed, &GrabFeed::stop, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(capture, &CaptureEngine::stop, Qt::BlockingQueuedConnection);
+    captureThread.reset(); // nothing is captured after this
     QMetaObject::invokeMethod(writer, &SessionWriter::stop, Qt::BlockingQueuedConnection);
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
     const QString sessionPath = writer->sessionPath();
     const RecordingStats stats = writer->stats();
-    QCoreApplication::processEvents();           // deliver the last queued cursor samples to `emitted`
-    QVERIFY(stats.framesEncoded > seconds * 10); // at least 10 fps got through on a loaded machine
+    QCoreApplication::processEvents(); // deliver the last queued cursor samples to `emitted`
+    // At least the idle rate (5 fps) arrived; only changed frames are encoded (the clock ticks every second).
+    QVERIFY2(stats.framesReceived > seconds * 3, qPrintable(QString::number(stats.framesReceived)));
+    QVERIFY2(stats.framesEncoded >= seconds / 2, qPrintable(QString::number(stats.framesEncoded)));
+    QVERIFY(stats.framesEncoded <= stats.framesReceived);
     QVERIFY(checks.size() > seconds * 2);
 
     // Replay.
@@ -174,7 +167,7 @@ void TestReplayE2e::recordAndReplay()
         const QImage frame = reader.frameAt(t, &frameT);
         QVERIFY2(!frame.isNull(), qPrintable(QString::number(t)));
         QCOMPARE(frame.size(), QSize(1280, 800));
-        QVERIFY(t - frameT < 1'000'000'000);
+        QVERIFY2(t - frameT < 2'000'000'000, qPrintable(QStringLiteral("%1 %2").arg(t).arg(frameT)));
     }
     // The fixture app's window is in the picture: its area is not the plain desktop.
     const QImage mid = reader.frameAt(reader.durationNs() / 2);

@@ -1,6 +1,7 @@
 // ReplayViewer (offscreen): frames and overlay at t, event log in sync, jumps, stepping, playback, banner.
 
 #include "core/model/metatypes.h"
+#include "core/replay/videodecoder.h"
 #include "replaytestutil.h"
 #include "ui/replay/replayeventmodel.h"
 #include "ui/replay/replayframeview.h"
@@ -9,7 +10,11 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QMouseEvent>
+#include <QPointer>
+#include <QProgressDialog>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -34,6 +39,13 @@ private slots:
     void speedClamps_data();
     void speedClamps();
     void timelineClickScrubs();
+    void dragScrubs();
+    void markersOnTimeline();
+    void speedScalesPlayback_data();
+    void speedScalesPlayback();
+    void exportWithProgress_data();
+    void exportWithProgress();
+    void exportCancelled();
     void bannerForProblems();
     void missingFolder();
 
@@ -193,6 +205,164 @@ void TestReplayViewer::timelineClickScrubs()
     QVERIFY(qAbs(viewer.currentTime() - expected) <=
             5 * viewer.duration() / timeline->mapping().trackWidth());
     QVERIFY(viewer.currentTime() > 0);
+}
+
+void TestReplayViewer::dragScrubs()
+{
+    ReplayViewer viewer;
+    viewer.resize(1000, 700);
+    QVERIFY(viewer.openSession(m_session.path));
+    viewer.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&viewer));
+    ui::TimelineWidget* timeline = viewer.timeline();
+    const int y = timeline->height() / 2;
+    const auto& mapping = timeline->mapping();
+    auto send = [&](QEvent::Type type, int x, Qt::MouseButtons buttons) {
+        const QPointF local(x, y);
+        QMouseEvent event(type, local, timeline->mapToGlobal(local), Qt::LeftButton, buttons, {});
+        QApplication::sendEvent(timeline, &event);
+    };
+    const int x0 = int(mapping.timeToX(m_session.frameTimesNs.at(5)));
+    send(QEvent::MouseButtonPress, x0, Qt::LeftButton);
+    qint64 previous = viewer.currentTime();
+    // Dragging right moves the time forward step by step, to the time under the mouse (no marker snapping).
+    for (int i = 1; i <= 8; ++i) {
+        const int x = x0 + i * (timeline->width() - x0) / 10;
+        send(QEvent::MouseMove, x, Qt::LeftButton);
+        QVERIFY2(viewer.currentTime() > previous, qPrintable(QString::number(i)));
+        QCOMPARE(viewer.currentTime(), qBound<qint64>(0, mapping.xToTime(x), viewer.duration()));
+        QCOMPARE(timeline->currentTime(), viewer.currentTime());
+        previous = viewer.currentTime();
+    }
+    // The frame shown follows the drag.
+    QVERIFY(QTest::qWaitFor([&] { return viewer.shownFrameTime() > m_session.frameTimesNs.at(20); }, 5000));
+    send(QEvent::MouseButtonRelease, x0, Qt::NoButton);
+    const qint64 released = viewer.currentTime();
+    send(QEvent::MouseMove, x0, Qt::NoButton); // no button: no scrubbing
+    QCOMPARE(viewer.currentTime(), released);
+}
+
+void TestReplayViewer::markersOnTimeline()
+{
+    ReplayViewer viewer;
+    QVERIFY(viewer.openSession(m_session.path));
+    QSet<replay::Marker::Kind> kinds;
+    for (const replay::Marker& m : viewer.timeline()->markers()) {
+        kinds << m.kind;
+        QVERIFY(m.tNs >= 0 && m.tNs <= viewer.duration());
+    }
+    // The small session has a click, typing, a model call and a decision (tst_sessionreader checks the
+    // analysis, error and takeover markers).
+    for (auto kind : {replay::Marker::Kind::Click, replay::Marker::Kind::Typing,
+                      replay::Marker::Kind::ModelCall, replay::Marker::Kind::Decision})
+        QVERIFY2(kinds.contains(kind), qPrintable(replay::toString(kind)));
+    QCOMPARE(viewer.timeline()->markers().size(), viewer.reader().markers().size());
+    // Each kind has its own colour.
+    QSet<QRgb> colours;
+    for (auto kind :
+         {replay::Marker::Kind::Click, replay::Marker::Kind::Typing, replay::Marker::Kind::Analysis,
+          replay::Marker::Kind::ModelCall, replay::Marker::Kind::Error, replay::Marker::Kind::Takeover})
+        colours << ui::TimelineWidget::markerColor(kind).rgb();
+    QCOMPARE(colours.size(), 6);
+}
+
+void TestReplayViewer::speedScalesPlayback_data()
+{
+    QTest::addColumn<double>("speed");
+    QTest::newRow("0.25x") << 0.25;
+    QTest::newRow("1x") << 1.0;
+    QTest::newRow("8x") << 8.0;
+}
+
+void TestReplayViewer::speedScalesPlayback()
+{
+    QFETCH(double, speed);
+    ReplayViewer viewer;
+    QVERIFY(viewer.openSession(m_session.path));
+    viewer.setSpeed(speed);
+    QElapsedTimer wall;
+    wall.start();
+    viewer.play();
+    QVERIFY(QTest::qWaitFor([&] { return viewer.currentTime() > 0; }, 5000));
+    const qint64 wallNs = wall.nsecsElapsed();
+    const qint64 advanced = viewer.currentTime();
+    viewer.pause();
+    // Session time moves by the wall time elapsed since play() times the speed, never more.
+    QVERIFY2(double(advanced) <= speed * double(wallNs) + 1e6,
+             qPrintable(QStringLiteral("%1 ns in %2 ns of wall time").arg(advanced).arg(wallNs)));
+    // Paused: the time stays.
+    QTest::qWait(100);
+    QCOMPARE(viewer.currentTime(), advanced);
+}
+
+void TestReplayViewer::exportWithProgress_data()
+{
+    QTest::addColumn<int>("format");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("html") << int(ReplayViewer::ExportFormat::Html) << QStringLiteral("report.html");
+    QTest::newRow("mp4") << int(ReplayViewer::ExportFormat::Mp4) << QStringLiteral("overlay.mp4");
+}
+
+void TestReplayViewer::exportWithProgress()
+{
+    QFETCH(int, format);
+    QFETCH(QString, name);
+    QTemporaryDir out;
+    ReplayViewer viewer;
+    QVERIFY(viewer.openSession(m_session.path));
+    viewer.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&viewer));
+    QSignalSpy finished(&viewer, &ReplayViewer::exportFinished);
+    const QString file = out.filePath(name);
+    QVERIFY(viewer.exportTo(ReplayViewer::ExportFormat(format), file));
+    QPointer<QProgressDialog> progress = viewer.exportProgress();
+    QVERIFY(progress);
+    QVERIFY(!progress->labelText().isEmpty());
+    QCOMPARE(progress->maximum(), 1000);
+    QVERIFY(!viewer.exportTo(ReplayViewer::ExportFormat(format), file)); // one at a time
+    int maxValue = 0;
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            if (progress)
+                maxValue = qMax(maxValue, progress->value());
+            return finished.size() == 1;
+        },
+        60000));
+    QCOMPARE(finished.first().at(0).toString(), file);
+    QVERIFY2(finished.first().at(1).toString().isEmpty(), qPrintable(finished.first().at(1).toString()));
+    QVERIFY(QTest::qWaitFor([&] { return !progress; }, 5000)); // closed and deleted
+    QVERIFY(!viewer.exportProgress());
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray data = f.readAll();
+    if (ReplayViewer::ExportFormat(format) == ReplayViewer::ExportFormat::Html) {
+        QVERIFY(data.contains("<html"));
+        QVERIFY(data.contains("press OK"));
+    } else {
+        replay::VideoDecoder decoder;
+        QVERIFY2(decoder.open(file), qPrintable(decoder.errorString()));
+        QVERIFY(!decoder.frameAt(m_session.frameTimesNs.at(30) / 1'000'000).isNull());
+        QVERIFY(maxValue > 0); // the bar moved while the frames were encoded
+    }
+}
+
+void TestReplayViewer::exportCancelled()
+{
+    QTemporaryDir out;
+    ReplayViewer viewer;
+    QVERIFY(viewer.openSession(m_session.path));
+    QSignalSpy finished(&viewer, &ReplayViewer::exportFinished);
+    QVERIFY(viewer.exportTo(ReplayViewer::ExportFormat::Mp4, out.filePath(QStringLiteral("x.mp4"))));
+    QVERIFY(viewer.exportProgress());
+    viewer.exportProgress()->cancel();
+    QVERIFY(QTest::qWaitFor([&] { return finished.size() == 1; }, 60000));
+    // Either the export noticed the cancel, or it had finished already.
+    const QString error = finished.first().at(1).toString();
+    QVERIFY2(error.isEmpty() || error == QStringLiteral("cancelled"), qPrintable(error));
+    // A new export may start.
+    QVERIFY(QTest::qWaitFor([&] { return !viewer.exportProgress(); }, 5000));
+    QVERIFY(viewer.exportTo(ReplayViewer::ExportFormat::Html, out.filePath(QStringLiteral("r.html"))));
+    QVERIFY(QTest::qWaitFor([&] { return finished.size() == 2; }, 60000));
 }
 
 void TestReplayViewer::bannerForProblems()

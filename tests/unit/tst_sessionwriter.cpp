@@ -2,21 +2,73 @@
 
 #include "core/model/metatypes.h"
 #include "core/replay/sessionformat.h"
+#include "core/replay/sessionreader.h"
 #include "core/replay/sessionretention.h"
 #include "core/replay/sessionwriter.h"
+#include "core/replay/videodecoder.h"
 #include "replaytestutil.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStorageInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace ciu;
 using namespace ciu::replay;
+
+namespace {
+
+// A small tmpfs of its own: a real disk that fills up. Needs the right to mount (root in the test machine);
+// otherwise the tests that need it are skipped.
+class TmpfsMount
+{
+public:
+    TmpfsMount(const QString& path, int sizeKiB)
+        : m_path(path)
+    {
+        QDir().mkpath(path);
+        QProcess mount;
+        mount.start(QStringLiteral("mount"),
+                    {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"),
+                     QStringLiteral("size=%1k").arg(sizeKiB), QStringLiteral("tmpfs"), path});
+        m_mounted = mount.waitForFinished(10000) && mount.exitStatus() == QProcess::NormalExit &&
+                    mount.exitCode() == 0;
+    }
+    ~TmpfsMount()
+    {
+        if (m_mounted)
+            QProcess::execute(QStringLiteral("umount"), {QStringLiteral("-l"), m_path});
+    }
+    bool isMounted() const { return m_mounted; }
+
+private:
+    QString m_path;
+    bool m_mounted = false;
+};
+
+// Incompressible pixels: every frame costs its full size in the video.
+QImage noiseFrame(QSize size, quint32 seed)
+{
+    QImage image(size, QImage::Format_RGB32);
+    QRandomGenerator random(seed);
+    for (int y = 0; y < size.height(); ++y) {
+        auto* row = reinterpret_cast<quint32*>(image.scanLine(y));
+        for (int x = 0; x < size.width(); ++x)
+            row[x] = 0xff000000u | (random.generate() & 0xffffffu);
+    }
+    return image;
+}
+
+} // namespace
 
 class TestSessionWriter : public QObject
 {
@@ -39,6 +91,12 @@ private slots:
     void cannotCreateFolder();
     void sizeBudget();
     void retention();
+    void retentionByAge();
+    void realFullDisk();
+    void lowDiskSpace();
+    void sizeBudgetKeepsPlayableVideo();
+    void environmentSecretsInNoFile();
+    void passwordMaskEverywhere();
     void stopTwiceAndAfterFailure();
 
 private:
@@ -59,6 +117,8 @@ SessionWriterOptions TestSessionWriter::options(const QString& dir)
     o.sessionPath = dir + QStringLiteral("/s");
     o.maxFrameLagMs = 0; // synthetic frame times are not from the clock
     o.metadataIntervalMs = 0;
+    o.budgetCheckIntervalMs = 0; // every write
+    o.minFreeBytes = 0;
     return o;
 }
 
@@ -490,11 +550,11 @@ void TestSessionWriter::retention()
     QDir().mkpath(root.filePath(QStringLiteral("photos")));        // not ours, kept
 
     // By count: keep 3 (the newest ones).
-    QStringList removed = applyRetention(root.path(), RetentionPolicy{3, 0});
+    QStringList removed = applyRetention(root.path(), RetentionPolicy{3, 0, 0});
     QCOMPARE(removed.size(), 1);
     QVERIFY(removed.first().endsWith(QStringLiteral("session_20240101_100000")));
     // By size: 3 × 1000 bytes > 2500 → the oldest goes, but never the one being recorded.
-    removed = applyRetention(root.path(), RetentionPolicy{0, 2500},
+    removed = applyRetention(root.path(), RetentionPolicy{0, 2500, 0},
                              root.filePath(QStringLiteral("session_20240102_100000")));
     QCOMPARE(removed.size(), 1);
     QVERIFY(removed.first().endsWith(QStringLiteral("session_20240103_100000")));
@@ -506,7 +566,7 @@ void TestSessionWriter::retention()
     // The writer applies the policy when it starts.
     SessionWriterOptions o;
     o.rootDir = root.path();
-    o.retention = RetentionPolicy{1, 0};
+    o.retention = RetentionPolicy{1, 0, 0};
     SessionWriter writer(o);
     writer.start();
     writer.stop();
@@ -527,6 +587,298 @@ void TestSessionWriter::stopTwiceAndAfterFailure()
     QCOMPARE(writer.state(), SessionWriter::State::Finished);
     writer.onCursor(CursorSample{1, QPoint(1, 1), {}});
     QCOMPARE(writer.stats().cursorSamples, 0);
+}
+
+void TestSessionWriter::retentionByAge()
+{
+    QTemporaryDir root;
+    const QDateTime now =
+        QDateTime::fromString(QStringLiteral("20240601_120000"), QStringLiteral("yyyyMMdd_HHmmss"));
+    for (const QString& name :
+         {QStringLiteral("session_20240101_100000"), QStringLiteral("session_20240520_100000"),
+          QStringLiteral("session_20240531_100000")}) {
+        QDir().mkpath(root.filePath(name));
+        QFile meta(root.filePath(name + QStringLiteral("/metadata.json")));
+        QVERIFY(meta.open(QIODevice::WriteOnly));
+        meta.write("{}");
+    }
+    QDir().mkpath(root.filePath(QStringLiteral("session_20200101_000000/frames"))); // no metadata: not ours
+    QDir().mkpath(root.filePath(QStringLiteral("old_stuff")));
+
+    RetentionPolicy policy;
+    policy.maxSessions = 0;
+    policy.maxTotalBytes = 0;
+    policy.maxAgeDays = 30;
+    // The current session is kept whatever its age.
+    QStringList removed =
+        applyRetention(root.path(), policy, root.filePath(QStringLiteral("session_20240101_100000")), now);
+    QVERIFY(removed.isEmpty());
+    removed = applyRetention(root.path(), policy, {}, now);
+    QCOMPARE(removed.size(), 1);
+    QVERIFY(removed.first().endsWith(QStringLiteral("session_20240101_100000")));
+    policy.maxAgeDays = 5;
+    removed = applyRetention(root.path(), policy, {}, now);
+    QCOMPARE(removed.size(), 1);
+    QVERIFY(removed.first().endsWith(QStringLiteral("session_20240520_100000")));
+    QVERIFY(QFileInfo::exists(root.filePath(QStringLiteral("session_20240531_100000"))));
+    QVERIFY(QFileInfo::exists(root.filePath(QStringLiteral("session_20200101_000000"))));
+    QVERIFY(QFileInfo::exists(root.filePath(QStringLiteral("old_stuff"))));
+    policy.maxAgeDays = 0; // no age limit
+    QVERIFY(applyRetention(root.path(), policy, {}, now.addYears(10)).isEmpty());
+
+    // The defaults are sensible: limits on count, total size and age.
+    const RetentionPolicy defaults;
+    QVERIFY(defaults.maxSessions > 0 && defaults.maxTotalBytes > 0 && defaults.maxAgeDays > 0);
+    QCOMPARE(sessionFolderTime(QStringLiteral("session_20240531_100000_2")),
+             QDateTime(QDate(2024, 5, 31), QTime(10, 0)));
+    QVERIFY(!sessionFolderTime(QStringLiteral("photos")).isValid());
+}
+
+void TestSessionWriter::realFullDisk()
+{
+    QTemporaryDir dir;
+    TmpfsMount disk(dir.filePath(QStringLiteral("disk")), 1024);
+    if (!disk.isMounted())
+        QSKIP("cannot mount a tmpfs here (needs root)");
+    SessionWriterOptions o = options(dir.filePath(QStringLiteral("disk")));
+    o.maxSessionBytes = 0;
+    o.minFreeBytes = 0; // only the write errors of a really full disk stop it
+    o.keyFrameIntervalMs = 200;
+    SessionWriter writer(o);
+    QSignalSpy failed(&writer, &SessionWriter::recordingFailed);
+    QSignalSpy started(&writer, &SessionWriter::started);
+    writer.start();
+    QCOMPARE(started.size(), 1);
+    const QSize size(320, 240);
+    int n = 0;
+    for (; n < 400 && writer.state() == SessionWriter::State::Recording; ++n) {
+        const qint64 t = qint64(n) * 50'000'000;
+        writer.onCursor(CursorSample{t, QPoint(n, n), {}});
+        writer.onFrame(Frame{quint64(n + 1), t, noiseFrame(size, quint32(n)), {}});
+        if (n % 10 == 0)
+            writer.writeKeyFrame(Frame{quint64(n + 1), t, noiseFrame(size, quint32(n)), {}},
+                                 QStringLiteral("tier1"));
+    }
+    QVERIFY2(n < 400, "1 MiB should be full long before 400 noise frames");
+    QCOMPARE(failed.size(), 1);
+    const QString reason = failed.first().first().toString();
+    QVERIFY2(reason.contains(QStringLiteral("No space left")), qPrintable(reason));
+    QVERIFY2(reason.startsWith(QStringLiteral("the disk is full")), qPrintable(reason));
+    QVERIFY2(reason.contains(writer.sessionPath()), qPrintable(reason));
+    QCOMPARE(writer.state(), SessionWriter::State::Failed);
+    QCOMPARE(writer.errorString(), reason);
+    // Later input is ignored without a crash or a second signal; stop() still reports the end.
+    writer.onFrame(Frame{1000, 99'000'000'000, noiseFrame(size, 1000), {}});
+    writer.onCursor(CursorSample{99'000'000'000, QPoint(1, 2), {}});
+    QSignalSpy stopped(&writer, &SessionWriter::stopped);
+    writer.stop();
+    QCOMPARE(stopped.size(), 1);
+    QCOMPARE(failed.size(), 1);
+
+    // What was written is kept and readable: the viewer opens the session.
+    SessionReader reader;
+    QVERIFY2(reader.open(writer.sessionPath()), qPrintable(reader.problems().join(QLatin1Char('\n'))));
+    QVERIFY(reader.cursorSamples().size() > 0);
+    QVERIFY(reader.hasVideo());
+    QVERIFY(!reader.frameAt(0).isNull());
+}
+
+void TestSessionWriter::lowDiskSpace()
+{
+    QTemporaryDir dir;
+    TmpfsMount disk(dir.filePath(QStringLiteral("disk")), 4096);
+    if (!disk.isMounted())
+        QSKIP("cannot mount a tmpfs here (needs root)");
+    SessionWriterOptions o = options(dir.filePath(QStringLiteral("disk")));
+    o.maxSessionBytes = 0;
+    o.minFreeBytes = 3 * 1024 * 1024; // stop while 3 MiB are still free
+    SessionWriter writer(o);
+    QSignalSpy failed(&writer, &SessionWriter::recordingFailed);
+    writer.start();
+    QCOMPARE(writer.state(), SessionWriter::State::Recording);
+    int n = 0;
+    for (; n < 400 && writer.state() == SessionWriter::State::Recording; ++n) {
+        const qint64 t = qint64(n) * 50'000'000;
+        writer.onFrame(Frame{quint64(n + 1), t, noiseFrame(QSize(320, 240), quint32(n)), {}});
+        writer.onCursor(CursorSample{t, QPoint(n, n), {}});
+    }
+    QCOMPARE(failed.size(), 1);
+    const QString reason = failed.first().first().toString();
+    QVERIFY2(reason.contains(QStringLiteral("almost full")), qPrintable(reason));
+    QVERIFY2(reason.contains(writer.sessionPath()), qPrintable(reason)); // where the recording is
+    QVERIFY(QStorageInfo(writer.sessionPath()).bytesAvailable() > 2 * 1024 * 1024);
+    // The final metadata says why the recording stopped.
+    const QJsonObject meta = readMetadata(writer.sessionPath());
+    QCOMPARE(meta.value(QStringLiteral("recording")).toObject().value(QStringLiteral("state")).toString(),
+             QStringLiteral("failed"));
+    QVERIFY(meta.value(QStringLiteral("recording"))
+                .toObject()
+                .value(QStringLiteral("error"))
+                .toString()
+                .contains(QStringLiteral("almost full")));
+
+    // A disk that is already too full refuses to start (the engine then fails with this reason).
+    o.sessionPath = dir.filePath(QStringLiteral("disk/second"));
+    o.minFreeBytes = 64LL * 1024 * 1024;
+    SessionWriter second(o);
+    QSignalSpy secondFailed(&second, &SessionWriter::recordingFailed);
+    QSignalSpy secondStarted(&second, &SessionWriter::started);
+    second.start();
+    QCOMPARE(secondFailed.size(), 1);
+    QCOMPARE(secondStarted.size(), 0);
+}
+
+void TestSessionWriter::sizeBudgetKeepsPlayableVideo()
+{
+    QTemporaryDir dir;
+    SessionWriterOptions o = options(dir.path());
+    o.maxSessionBytes = 300 * 1024;
+    o.keyFrameIntervalMs = 200;
+    SessionWriter writer(o);
+    QSignalSpy failed(&writer, &SessionWriter::recordingFailed);
+    writer.start();
+    int n = 0;
+    for (; n < 300 && writer.state() == SessionWriter::State::Recording; ++n)
+        writer.onFrame(
+            Frame{quint64(n + 1), qint64(n) * 50'000'000, noiseFrame(QSize(320, 240), quint32(n)), {}});
+    QVERIFY(n < 300);
+    QCOMPARE(failed.size(), 1);
+    QVERIFY2(failed.first().first().toString().contains(QStringLiteral("size budget of 0.3 MiB")),
+             qPrintable(failed.first().first().toString()));
+    // Within the budget plus about one frame, and the video up to there plays.
+    QVERIFY(folderSizeBytes(writer.sessionPath()) < o.maxSessionBytes + 200 * 1024);
+    VideoDecoder decoder;
+    QVERIFY2(decoder.open(writer.sessionPath() + QStringLiteral("/session.mp4")),
+             qPrintable(decoder.errorString()));
+    qint64 pts = -1;
+    QVERIFY(!decoder.frameAt(qint64(n - 5) * 50, &pts).isNull());
+    QVERIFY(pts > 0);
+}
+
+void TestSessionWriter::environmentSecretsInNoFile()
+{
+    // Keys in forms no pattern knows: only their presence in the environment makes them secret.
+    const QByteArray token = "plainTok3n-QWERTY-98765zz";
+    const QByteArray apiKey = "anthro-custom-KEY-4242424242";
+    qputenv("CIU_TEST_SERVICE_TOKEN", token);
+    qputenv("ANTHROPIC_API_KEY", apiKey);
+    const auto restore = qScopeGuard([] {
+        qunsetenv("CIU_TEST_SERVICE_TOKEN");
+        qunsetenv("ANTHROPIC_API_KEY");
+        refreshEnvironmentSecrets();
+    });
+    QTemporaryDir dir;
+    SessionWriterOptions o = options(dir.path());
+    const QString tokenText = QString::fromLatin1(token);
+    const QString keyText = QString::fromLatin1(apiKey);
+    o.task = QStringLiteral("log in with ") + tokenText;
+    o.config = QJsonObject{{QStringLiteral("key"), keyText},
+                           {QStringLiteral("nested"), QJsonObject{{QStringLiteral("t"), tokenText}}}};
+    SessionWriter writer(o);
+    writer.start();
+    Zone label;
+    label.id = QStringLiteral("l");
+    label.label = QStringLiteral("Your key: ") + keyText;
+    label.bounds = QRect(0, 0, 50, 20);
+    writer.onZoneMap(std::make_shared<const ZoneMap>(1, 10, QSize(64, 48), QList<Zone>{label}));
+    for (int n = 0; n < 10; ++n)
+        writer.onFrame(
+            Frame{quint64(n + 1), qint64(n) * 50'000'000, test::syntheticFrame(QSize(64, 48), n), {}});
+    writer.writeKeyFrame(Frame{3, 100'000'000, test::syntheticFrame(QSize(64, 48), 2), {}},
+                         QStringLiteral("model"));
+    writer.onDirectorRecord(
+        QJsonObject{{QStringLiteral("type"), QStringLiteral("model_call")},
+                    {QStringLiteral("request"),
+                     QJsonObject{{QStringLiteral("headers"),
+                                  QJsonArray{QString(QStringLiteral("x-api-key: ") + keyText)}}}},
+                    {QStringLiteral("reply"), QString(QStringLiteral("the token is ") + tokenText)}});
+    SpatialEvent e;
+    e.kind = SpatialEvent::Kind::ZoneType;
+    e.tNs = 200'000'000;
+    e.data[QStringLiteral("text")] = tokenText;
+    writer.onEvent(e);
+    Action a;
+    a.type = Action::Type::TypeText;
+    a.text = keyText;
+    writer.onAction(a, ActionResult{});
+    writer.setOutcome(QStringLiteral("failed"), QStringLiteral("rejected key ") + keyText);
+    writer.stop();
+
+    // Every file of the session, frames and video included.
+    int files = 0;
+    QDirIterator it(writer.sessionPath(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray data = f.readAll();
+        QVERIFY2(!data.contains(token) && !data.contains(apiKey), qPrintable(path));
+        ++files;
+    }
+    QVERIFY(files >= 9); // metadata, video, 6 JSONL files, a key frame
+    QFile director(writer.sessionPath() + QStringLiteral("/director.jsonl"));
+    QVERIFY(director.open(QIODevice::ReadOnly));
+    QVERIFY(director.readAll().contains("[redacted]")); // the record is kept, the key is not
+    QVERIFY(knownSecrets().contains(tokenText));
+}
+
+void TestSessionWriter::passwordMaskEverywhere()
+{
+    QTemporaryDir dir;
+    SessionWriterOptions o = options(dir.path());
+    o.keyFrameIntervalMs = 100;
+    SessionWriter writer(o);
+    writer.start();
+    Zone password;
+    password.id = QStringLiteral("pw");
+    password.type = ZoneType::TextField;
+    password.label = QStringLiteral("hunter2");
+    password.bounds = QRect(16, 16, 48, 32);
+    password.isPassword = true;
+    Zone name;
+    name.id = QStringLiteral("name");
+    name.type = ZoneType::TextField;
+    name.label = QStringLiteral("alice");
+    name.bounds = QRect(16, 64, 48, 16);
+    writer.onZoneMap(std::make_shared<const ZoneMap>(1, 10, QSize(128, 96), QList<Zone>{password, name}));
+    QImage white(128, 96, QImage::Format_RGB32);
+    white.fill(Qt::white);
+    for (int n = 0; n < 5; ++n) {
+        QImage frame = white.copy();
+        frame.setPixel(100, 90, qRgb(n, n, n)); // a new image each time
+        writer.onFrame(Frame{quint64(n + 1), qint64(n) * 50'000'000, frame, {}});
+    }
+    writer.onDirectorRecord(
+        QJsonObject{{QStringLiteral("type"), QStringLiteral("decision")},
+                    {QStringLiteral("actions"),
+                     QJsonArray{QJsonObject{{QStringLiteral("action"), QStringLiteral("type")},
+                                            {QStringLiteral("zone_id"), QStringLiteral("pw")},
+                                            {QStringLiteral("text"), QStringLiteral("hunter2")}},
+                                QJsonObject{{QStringLiteral("action"), QStringLiteral("type")},
+                                            {QStringLiteral("zone_id"), QStringLiteral("name")},
+                                            {QStringLiteral("text"), QStringLiteral("alice")}}}}});
+    writer.stop();
+
+    for (const QString& name : {QStringLiteral("zones.jsonl"), QStringLiteral("director.jsonl")}) {
+        QFile f(writer.sessionPath() + QLatin1Char('/') + name);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray data = f.readAll();
+        QVERIFY2(!data.contains("hunter2"), qPrintable(name));
+        QVERIFY2(data.contains("alice"), qPrintable(name)); // other zones keep their text
+    }
+    // The zone itself is still there (bounds, type, id), only its text is masked.
+    SessionReader reader;
+    QVERIFY(reader.open(writer.sessionPath()));
+    const ZoneMapPtr map = reader.zoneMapAt(100'000'000);
+    QVERIFY(map->find(QStringLiteral("pw")));
+    QCOMPARE(map->find(QStringLiteral("pw"))->bounds, password.bounds);
+    QVERIFY(map->find(QStringLiteral("pw"))->isPassword);
+    // The video frames are blacked out inside the password zone.
+    const QImage frame = reader.frameAt(100'000'000);
+    QVERIFY(!frame.isNull());
+    QVERIFY2(qGray(frame.pixel(40, 32)) < 40, qPrintable(QString::number(qGray(frame.pixel(40, 32)))));
+    QVERIFY(qGray(frame.pixel(40, 72)) > 215);
+    QVERIFY(qGray(frame.pixel(100, 30)) > 215);
 }
 
 QTEST_MAIN(TestSessionWriter)

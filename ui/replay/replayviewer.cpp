@@ -173,6 +173,11 @@ QString ReplayViewer::bannerText() const
     return m_banner->isVisibleTo(const_cast<ReplayViewer*>(this)) ? m_banner->text() : QString();
 }
 
+QProgressDialog* ReplayViewer::exportProgress() const
+{
+    return m_progress;
+}
+
 qint64 ReplayViewer::duration() const
 {
     return m_reader.durationNs();
@@ -346,7 +351,7 @@ void ReplayViewer::exportHtml()
         this, tr("Export an HTML report"), QFileInfo(m_reader.path()).fileName() + QStringLiteral(".html"),
         tr("HTML (*.html)"));
     if (!file.isEmpty())
-        runExport(true, file);
+        exportTo(ExportFormat::Html, file);
 }
 
 void ReplayViewer::exportMp4()
@@ -355,13 +360,14 @@ void ReplayViewer::exportMp4()
         this, tr("Export the video with the overlay"),
         QFileInfo(m_reader.path()).fileName() + QStringLiteral(".mp4"), tr("MP4 video (*.mp4)"));
     if (!file.isEmpty())
-        runExport(false, file);
+        exportTo(ExportFormat::Mp4, file);
 }
 
-void ReplayViewer::runExport(bool html, const QString& file)
+bool ReplayViewer::exportTo(ExportFormat format, const QString& file)
 {
+    const bool html = format == ExportFormat::Html;
     if (m_progress)
-        return; // one export at a time
+        return false; // one export at a time
     auto* dialog = new QProgressDialog(html ? tr("Writing the HTML report…")
                                             : tr("Encoding the video with the overlay…"),
                                        tr("Cancel"), 0, 1000, this);
@@ -394,12 +400,23 @@ void ReplayViewer::runExport(bool html, const QString& file)
                              : replay::exportOverlayVideo(reader, file, &error, progress);
         return ok ? QString() : error;
     }).then(this, [this, file, cancelled](const QString& error) {
-        if (m_progress)
+        // Read before closing: closing a QProgressDialog emits canceled().
+        const bool wasCancelled = cancelled->load();
+        if (m_progress) {
+            m_progress->disconnect(this);
             m_progress->close();
-        if (!error.isEmpty() && !cancelled->load())
-            QMessageBox::warning(this, tr("Export failed"),
-                                 tr("The export to %1 failed: %2").arg(file, error));
+        }
+        emit exportFinished(file, wasCancelled ? QStringLiteral("cancelled") : error);
+        if (!error.isEmpty() && !wasCancelled) {
+            // Window-modal without a nested event loop.
+            auto* box =
+                new QMessageBox(QMessageBox::Warning, tr("Export failed"),
+                                tr("The export to %1 failed: %2").arg(file, error), QMessageBox::Ok, this);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+        }
     });
+    return true;
 }
 
 } // namespace ciu::ui

@@ -35,6 +35,13 @@ class ReplayViewer final : public QWidget
 {
     Q_OBJECT
 public:
+    enum class ExportFormat : quint8
+    {
+        Html = 1, // self-contained report: steps, key frames with zones, decisions, costs
+        Mp4,      // the video with the overlay burned in
+    };
+    Q_ENUM(ExportFormat)
+
     explicit ReplayViewer(QWidget* parent = nullptr);
     ~ReplayViewer() override;
 
@@ -53,6 +60,8 @@ public:
     QTableView* eventTable() const { return m_table; }
     // Time of the frame currently shown (-1 before the first one arrives).
     qint64 shownFrameTime() const { return m_shownFrameTNs; }
+    // The progress dialog of the running export (null when none runs).
+    QProgressDialog* exportProgress() const;
 
 public slots:
     void setTime(qint64 tNs);
@@ -64,11 +73,17 @@ public slots:
     void stepBackward();
     void nextEvent();
     void previousEvent();
+    // Ask for a file name, then export with a progress dialog.
     void exportHtml();
     void exportMp4();
+    // Exports to `file` on a worker with a (cancellable) progress dialog; exportFinished() when done. False
+    // when another export still runs.
+    bool exportTo(ciu::ui::ReplayViewer::ExportFormat format, const QString& file);
 
 signals:
     void frameShown(qint64 frameTNs);
+    // error is empty on success; "cancelled" when the user cancelled.
+    void exportFinished(const QString& file, const QString& error);
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
@@ -79,7 +94,6 @@ private:
     void advancePlayback();
     void onFrameReady(const QImage& frame, qint64 frameTNs, qint64 requestedTNs, bool step);
     void onEventActivated(const QModelIndex& proxyIndex);
-    void runExport(bool html, const QString& file);
     void updateTimeLabel();
 
     replay::SessionReader m_reader;

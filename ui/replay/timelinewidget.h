@@ -20,6 +20,7 @@ public:
     void setMarkers(QList<replay::Marker> markers);
     void setCurrentTime(qint64 tNs);
     qint64 currentTime() const { return m_currentNs; }
+    const QList<replay::Marker>& markers() const { return m_markers; }
     const TimelineMapping& mapping() const { return m_mapping; }
 
     static QColor markerColor(replay::Marker::Kind kind);
