@@ -72,8 +72,10 @@ std::unique_ptr<PlanBackend> createPlanBackendWith(const DirectorOptions& option
                     .arg(name, director::keystore::environmentKeyName(*kind), detail);
             return nullptr;
         }
-        qCInfo(lcBackends).noquote() << "no API key for" << name << detail
-                                     << "- sending without one (local OpenAI-compatible servers need none)";
+        qCInfo(lcBackends).noquote()
+            << QStringLiteral(
+                   "no API key for %1%2 - sending without one (local OpenAI-compatible servers need none)")
+                   .arg(name, detail);
     }
     auto provider = director::createProvider(*kind, std::move(*config));
     if (!provider) {

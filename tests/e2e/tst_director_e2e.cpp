@@ -1,8 +1,12 @@
 // End to end under Xvfb: `ciu-agent run` with the local planner drives the fixture app through the whole
 // pipeline (X11 capture, canvas with OpenCV + Tesseract, brush over XTest, director, recorder); every task
 // is verified through the fixture's own JSON output. Also: limits and confirmations are enforced, and
-// `ciu-agent demo` works on a machine without a display.
+// `ciu-agent demo` works on a machine without a display. With the OpenAI-compatible provider against the
+// fake server (tests/support, real HTTP on 127.0.0.1), whose replies are built from the zone map the agent
+// sends: a menu item opened in two model calls, and the same task in SPEED-MAX replayed from the recorded
+// sequence with no model call.
 
+#include "tests/support/fakeapiserver.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
 
@@ -10,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -29,6 +34,7 @@ private slots:
     void iterationLimit();
     void badTaskIsAUsageError();
     void demo();
+    void openAiProviderOpensMenuItem();
 
 private:
     struct Run
@@ -38,7 +44,8 @@ private:
         QString err;
         QJsonObject summary;
     };
-    Run run(const QStringList& args, int timeoutMs = 180'000);
+    // Runs ciu-agent; the test's event loop keeps running meanwhile (the fake server answers from it).
+    Run run(const QStringList& args, int timeoutMs = 180'000, const QProcessEnvironment& extraEnv = {});
     bool hasEvent(const QString& event, const QString& key, const QJsonValue& value, int timeoutMs = 3000);
 
     std::unique_ptr<XvfbServer> m_x;
@@ -64,13 +71,18 @@ void TestDirectorE2e::cleanup()
     m_x.reset();
 }
 
-TestDirectorE2e::Run TestDirectorE2e::run(const QStringList& args, int timeoutMs)
+TestDirectorE2e::Run TestDirectorE2e::run(const QStringList& args, int timeoutMs,
+                                          const QProcessEnvironment& extraEnv)
 {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
     env.remove(QStringLiteral("OPENAI_API_KEY"));
     env.insert(QStringLiteral("OMP_THREAD_LIMIT"), QStringLiteral("1"));
+    // Recorded sequences go to the test's folder, never the user's.
+    env.insert(QStringLiteral("CIU_SEQUENCES_DIR"), m_sessions.filePath(QStringLiteral("sequences")));
+    for (const QString& key : extraEnv.keys())
+        env.insert(key, extraEnv.value(key));
     p.setProcessEnvironment(env);
     p.setStandardInputFile(QProcess::nullDevice()); // no terminal: nobody can confirm
     QStringList all = args;
@@ -78,7 +90,7 @@ TestDirectorE2e::Run TestDirectorE2e::run(const QStringList& args, int timeoutMs
         all << QStringLiteral("--display") << m_x->displayName();
     all << QStringLiteral("--session-dir") << m_sessions.path() << QStringLiteral("--json");
     p.start(QStringLiteral(CIU_AGENT_BIN), all);
-    if (!p.waitForFinished(timeoutMs)) {
+    if (!QTest::qWaitFor([&p] { return p.state() == QProcess::NotRunning; }, timeoutMs)) {
         p.kill();
         p.waitForFinished();
     }
@@ -204,6 +216,146 @@ void TestDirectorE2e::demo()
     QVERIFY(out.contains(QStringLiteral("recording:")));
     QVERIFY2(out.contains(QStringLiteral("\"text\":\"Ada Lovelace\"")), qPrintable(out));
     QVERIFY(out.contains(QStringLiteral("\"name\":\"submit\"")));
+}
+
+namespace {
+
+// The zones of a request as the agent described them to the model ("z12 menu_item \"Open\" [x,y,w,h]"),
+// later descriptions (deltas) overriding earlier ones.
+struct SeenZone
+{
+    QString id;
+    QString type;
+    QString label;
+    bool added = false; // from the last message's "+" lines
+};
+
+QList<SeenZone> zonesIn(const FakeApiServer::Request& request)
+{
+    static const QRegularExpression line(
+        QStringLiteral("^([+~] )?(\\S+) (\\w+) \"(.*)\" \\[-?\\d+,-?\\d+,\\d+,\\d+\\]"),
+        QRegularExpression::MultilineOption);
+    QStringList texts;
+    for (const QJsonValue& v : request.json.value(QStringLiteral("messages")).toArray()) {
+        const QJsonValue content = v.toObject().value(QStringLiteral("content"));
+        if (content.isString())
+            texts << content.toString();
+        for (const QJsonValue& part : content.toArray())
+            texts << part.toObject().value(QStringLiteral("text")).toString();
+    }
+    QList<SeenZone> zones;
+    for (qsizetype t = 0; t < texts.size(); ++t) {
+        for (auto it = line.globalMatch(texts[t]); it.hasNext();) {
+            const auto m = it.next();
+            SeenZone z{m.captured(2), m.captured(3), m.captured(4),
+                       t == texts.size() - 1 && !m.captured(1).isEmpty()};
+            zones.removeIf([&z](const SeenZone& o) { return o.id == z.id; });
+            zones.append(z);
+        }
+    }
+    return zones;
+}
+
+QString plainLabel(QString label)
+{
+    return label.remove(QLatin1Char('&')).trimmed().toLower();
+}
+
+} // namespace
+
+void TestDirectorE2e::openAiProviderOpensMenuItem()
+{
+    // A scripted "model": the first call clicks the zone labelled File; once the menu's zones are in the
+    // request it clicks Open and completes. Every reply is real chat-completions wire format.
+    FakeApiServer server;
+    QVERIFY(server.start());
+    int calls = 0;
+    bool openClicked = false;
+    server.setResponder([&](const FakeApiServer::Request& request) -> std::optional<FakeApiServer::Step> {
+        ++calls;
+        const QList<SeenZone> zones = zonesIn(request);
+        auto find = [&zones](const QString& label, bool preferAdded) -> QString {
+            QString any;
+            for (const SeenZone& z : zones) {
+                if (plainLabel(z.label) != label)
+                    continue;
+                if (!preferAdded || z.added)
+                    return z.id;
+                any = z.id;
+            }
+            return any;
+        };
+        auto call = [](const QString& id, const QString& name, const QJsonObject& args) {
+            return FakeApiServer::chatToolCall(id, name, args);
+        };
+        if (openClicked)
+            return FakeApiServer::chatToolCallsReply(
+                {call(QStringLiteral("call_done"), QStringLiteral("task_complete"),
+                      {{QStringLiteral("summary"), QStringLiteral("Open chosen")}})});
+        const QString open = find(QStringLiteral("open"), true);
+        if (calls > 1 && !open.isEmpty()) {
+            openClicked = true;
+            return FakeApiServer::chatToolCallsReply(
+                {call(QStringLiteral("call_open"), QStringLiteral("click_zone"),
+                      {{QStringLiteral("zone_id"), open}}),
+                 call(QStringLiteral("call_done"), QStringLiteral("task_complete"),
+                      {{QStringLiteral("summary"), QStringLiteral("Open chosen")}})},
+                QStringLiteral("Choosing Open."));
+        }
+        if (calls > 1 && calls <= 4) // the menu was clicked: its items are still being analysed
+            return FakeApiServer::chatToolCallsReply({call(
+                QStringLiteral("call_wait_%1").arg(calls), QStringLiteral("wait_for_change"),
+                {{QStringLiteral("text"), QStringLiteral("Open")}, {QStringLiteral("timeout_ms"), 8000}})});
+        const QString file = find(QStringLiteral("file"), false);
+        if (file.isEmpty() || calls > 4)
+            return FakeApiServer::chatToolCallsReply(
+                {call(QStringLiteral("call_no"), QStringLiteral("task_impossible"),
+                      {{QStringLiteral("explanation"),
+                        QStringLiteral("no File menu or no Open item in the zone map")}})});
+        return FakeApiServer::chatToolCallsReply(
+            {call(QStringLiteral("call_file_%1").arg(calls), QStringLiteral("click_zone"),
+                  {{QStringLiteral("zone_id"), file}})},
+            QStringLiteral("Opening the File menu."));
+    });
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("OPENAI_BASE_URL"), server.baseUrl().toString());
+    env.insert(QStringLiteral("OPENAI_API_KEY"), QStringLiteral("sk-e2e-openai-SECRET"));
+    const QString task = QStringLiteral("Open the File menu and choose Open.");
+    const Run r = run({QStringLiteral("run"), task, QStringLiteral("--provider"), QStringLiteral("openai"),
+                       QStringLiteral("--execute")},
+                      180'000, env);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(4000) + r.out));
+    QVERIFY(hasEvent(QStringLiteral("menu_triggered"), QStringLiteral("item"), QStringLiteral("Open")));
+    const QJsonObject usage = r.summary.value(QStringLiteral("usage")).toObject();
+    qInfo("openai provider, menu task: %d model calls, %d input tokens (fake server's usage)",
+          usage.value(QStringLiteral("model_calls")).toInt(),
+          usage.value(QStringLiteral("input_tokens")).toInt());
+    QVERIFY(usage.value(QStringLiteral("model_calls")).toInt() >= 2);
+    QCOMPARE(server.requestCount(), qsizetype(usage.value(QStringLiteral("model_calls")).toInt()));
+    for (const FakeApiServer::Request& request : server.requests()) {
+        QCOMPARE(request.path, QByteArray("/v1/chat/completions"));
+        QCOMPARE(request.header("authorization"), QByteArray("Bearer sk-e2e-openai-SECRET"));
+    }
+    QVERIFY(!r.err.contains(QStringLiteral("sk-e2e-openai-SECRET")));
+    QVERIFY(!r.out.contains(QStringLiteral("sk-e2e-openai-SECRET")));
+    QVERIFY2(r.err.contains(QStringLiteral("sequence_recorded")) ||
+                 r.err.contains(QStringLiteral("recorded")),
+             qPrintable(r.err.right(2000)));
+
+    // The same task again in SPEED-MAX: replayed from the recorded sequence, no model call.
+    m_app->clearPending();
+    const qsizetype before = server.requestCount();
+    const Run again =
+        run({QStringLiteral("run"), task, QStringLiteral("--provider"), QStringLiteral("openai"),
+             QStringLiteral("--speed"), QStringLiteral("max"), QStringLiteral("--execute")},
+            180'000, env);
+    QVERIFY2(again.exitCode == 0, qPrintable(again.err.right(4000) + again.out));
+    QVERIFY(hasEvent(QStringLiteral("menu_triggered"), QStringLiteral("item"), QStringLiteral("Open")));
+    QCOMPARE(
+        again.summary.value(QStringLiteral("usage")).toObject().value(QStringLiteral("model_calls")).toInt(),
+        0);
+    QCOMPARE(server.requestCount(), before);
+    QCOMPARE(again.summary.value(QStringLiteral("planner")).toString(), QStringLiteral("replay"));
 }
 
 QTEST_GUILESS_MAIN(TestDirectorE2e)

@@ -842,78 +842,65 @@ QJsonObject at(int x, int y)
     return QJsonObject{{QStringLiteral("coordinate"), QJsonArray{x, y}}};
 }
 
-Scenario menuScenario()
+// A two-step task: click `opener`, then `choice` among the zones that appear; both back to the start after.
+Scenario openThenChoose(const QString& name, const QString& task, const Zone& opener,
+                        const QList<Zone>& appearing, const QString& choiceId)
 {
     Scenario s;
-    s.name = QStringLiteral("open-menu-item");
-    s.task = QStringLiteral("Open the File menu and choose Open.");
+    s.name = name;
+    s.task = task;
     s.zones = formZones();
-    s.zones.append(
-        zone(QStringLiteral("z20"), ZoneType::MenuItem, QStringLiteral("File"), QRect(5, 2, 40, 20)));
-    s.zones.append(
-        zone(QStringLiteral("z21"), ZoneType::MenuItem, QStringLiteral("Edit"), QRect(50, 2, 40, 20)));
+    s.zones.append(opener);
     QList<Zone> open = s.zones;
-    open.append(
-        zone(QStringLiteral("z40"), ZoneType::MenuItem, QStringLiteral("Open"), QRect(5, 24, 150, 22)));
-    open.append(
-        zone(QStringLiteral("z41"), ZoneType::MenuItem, QStringLiteral("Save"), QRect(5, 46, 150, 22)));
-    open.append(
-        zone(QStringLiteral("z42"), ZoneType::MenuItem, QStringLiteral("Quit"), QRect(5, 68, 150, 22)));
+    open.append(appearing);
+    const Zone choice = *std::find_if(appearing.begin(), appearing.end(),
+                                      [&choiceId](const Zone& z) { return z.id == choiceId; });
     const QList<Zone> closed = s.zones;
-    s.after = [open, closed](const Action& a) -> std::optional<QList<Zone>> {
-        if (hits(a, QStringLiteral("z20"), QRect(5, 2, 40, 20)))
+    s.after = [=](const Action& a) -> std::optional<QList<Zone>> {
+        if (hits(a, opener.id, opener.bounds))
             return open;
-        if (hits(a, QStringLiteral("z40"), QRect(5, 24, 150, 22)))
+        if (hits(a, choice.id, choice.bounds))
             return closed;
         return std::nullopt;
     };
-    s.zonesReplies = {reply({use(QStringLiteral("m1"), QStringLiteral("click_zone"),
-                                 {{QStringLiteral("zone_id"), QStringLiteral("z20")}})}),
-                      reply({use(QStringLiteral("m2"), QStringLiteral("click_zone"),
-                                 {{QStringLiteral("zone_id"), QStringLiteral("z40")}}),
-                             use(QStringLiteral("m3"), QStringLiteral("task_complete"),
-                                 {{QStringLiteral("summary"), QStringLiteral("opened")}})})};
-    s.classicReplies = {computerReply(QStringLiteral("c1"), QStringLiteral("screenshot")),
-                        computerReply(QStringLiteral("c2"), QStringLiteral("left_click"), at(25, 12)),
-                        computerReply(QStringLiteral("c3"), QStringLiteral("left_click"), at(80, 35)),
-                        FakeApiServer::textReply(QStringLiteral("Open was chosen."))};
+    s.zonesReplies = {reply({use(QStringLiteral("s1"), QStringLiteral("click_zone"),
+                                 {{QStringLiteral("zone_id"), opener.id}})}),
+                      reply({use(QStringLiteral("s2"), QStringLiteral("click_zone"),
+                                 {{QStringLiteral("zone_id"), choice.id}}),
+                             use(QStringLiteral("s3"), QStringLiteral("task_complete"),
+                                 {{QStringLiteral("summary"), QStringLiteral("done")}})})};
+    const QPoint first = opener.center();
+    const QPoint second = choice.center();
+    s.classicReplies = {
+        computerReply(QStringLiteral("c1"), QStringLiteral("screenshot")),
+        computerReply(QStringLiteral("c2"), QStringLiteral("left_click"), at(first.x(), first.y())),
+        computerReply(QStringLiteral("c3"), QStringLiteral("left_click"), at(second.x(), second.y())),
+        FakeApiServer::textReply(QStringLiteral("Done."))};
     return s;
+}
+
+Scenario menuScenario()
+{
+    return openThenChoose(
+        QStringLiteral("open-menu-item"), QStringLiteral("Open the File menu and choose Open."),
+        zone(QStringLiteral("z20"), ZoneType::MenuItem, QStringLiteral("File"), QRect(5, 2, 40, 20)),
+        {zone(QStringLiteral("z40"), ZoneType::MenuItem, QStringLiteral("Open"), QRect(5, 24, 150, 22)),
+         zone(QStringLiteral("z41"), ZoneType::MenuItem, QStringLiteral("Save"), QRect(5, 46, 150, 22)),
+         zone(QStringLiteral("z42"), ZoneType::MenuItem, QStringLiteral("Quit"), QRect(5, 68, 150, 22))},
+        QStringLiteral("z40"));
 }
 
 Scenario dialogScenario()
 {
-    Scenario s;
-    s.name = QStringLiteral("answer-dialog");
-    s.task = QStringLiteral("Open the dialog and answer Yes.");
-    s.zones = formZones();
-    const QRect openButton(400, 500, 120, 30);
-    const QRect yesButton(500, 340, 80, 30);
-    s.zones.append(zone(QStringLiteral("z22"), ZoneType::Button, QStringLiteral("Open Dialog"), openButton));
-    QList<Zone> dialog = s.zones;
-    dialog.append(zone(QStringLiteral("z50"), ZoneType::Static, QStringLiteral("Save the changes?"),
-                       QRect(500, 300, 200, 20)));
-    dialog.append(zone(QStringLiteral("z51"), ZoneType::Button, QStringLiteral("Yes"), yesButton));
-    dialog.append(
-        zone(QStringLiteral("z52"), ZoneType::Button, QStringLiteral("No"), QRect(600, 340, 80, 30)));
-    const QList<Zone> closed = s.zones;
-    s.after = [=](const Action& a) -> std::optional<QList<Zone>> {
-        if (hits(a, QStringLiteral("z22"), openButton))
-            return dialog;
-        if (hits(a, QStringLiteral("z51"), yesButton))
-            return closed;
-        return std::nullopt;
-    };
-    s.zonesReplies = {reply({use(QStringLiteral("d1"), QStringLiteral("click_zone"),
-                                 {{QStringLiteral("zone_id"), QStringLiteral("z22")}})}),
-                      reply({use(QStringLiteral("d2"), QStringLiteral("click_zone"),
-                                 {{QStringLiteral("zone_id"), QStringLiteral("z51")}}),
-                             use(QStringLiteral("d3"), QStringLiteral("task_complete"),
-                                 {{QStringLiteral("summary"), QStringLiteral("answered")}})})};
-    s.classicReplies = {computerReply(QStringLiteral("c1"), QStringLiteral("screenshot")),
-                        computerReply(QStringLiteral("c2"), QStringLiteral("left_click"), at(460, 515)),
-                        computerReply(QStringLiteral("c3"), QStringLiteral("left_click"), at(540, 355)),
-                        FakeApiServer::textReply(QStringLiteral("The dialog is answered."))};
-    return s;
+    return openThenChoose(
+        QStringLiteral("answer-dialog"), QStringLiteral("Open the dialog and answer Yes."),
+        zone(QStringLiteral("z22"), ZoneType::Button, QStringLiteral("Open Dialog"),
+             QRect(400, 500, 120, 30)),
+        {zone(QStringLiteral("z50"), ZoneType::Static, QStringLiteral("Save the changes?"),
+              QRect(500, 300, 200, 20)),
+         zone(QStringLiteral("z51"), ZoneType::Button, QStringLiteral("Yes"), QRect(500, 340, 80, 30)),
+         zone(QStringLiteral("z52"), ZoneType::Button, QStringLiteral("No"), QRect(600, 340, 80, 30))},
+        QStringLiteral("z51"));
 }
 
 Scenario formScenario()

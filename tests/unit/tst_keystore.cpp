@@ -1,9 +1,14 @@
+#include "core/director/backends.h"
 #include "core/director/providers/keystore.h"
+#include "tests/support/fakeapiserver.h"
 
 #include <QElapsedTimer>
+#include <QMutex>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 using namespace ciu::director;
 
@@ -11,6 +16,7 @@ class TestKeyStore : public QObject
 {
     Q_OBJECT
 private slots:
+    void initTestCase();
     void init();
     void cleanup();
     void keyFromEnvironment();
@@ -20,6 +26,12 @@ private slots:
     void configAndPrices();
     void createProviderAndKinds();
     void keychainAnswersWithoutCrashing();
+    void blockingReadWithoutSecretService();
+    void blockingReadFromWorkerThread();
+    void noKeyGivesClearError();
+    void environmentWinsOverKeychain();
+    void keychainKeyOnlyToConfiguredHost();
+    void openAiWithoutKeyStillPlans();
 
 private:
     QTemporaryDir m_dir;
@@ -29,6 +41,12 @@ namespace {
 const char* const kVars[] = {"ANTHROPIC_API_KEY", "OPENAI_API_KEY",  "ANTHROPIC_BASE_URL",
                              "OPENAI_BASE_URL",   "CIU_PRICES_FILE", "CIU_ANTHROPIC_MODEL",
                              "CIU_OPENAI_MODEL"};
+}
+
+void TestKeyStore::initTestCase()
+{
+    // A machine without a secret service: the session bus is not there (as on a headless server).
+    qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/ciu-test-no-bus");
 }
 
 void TestKeyStore::init()
@@ -158,6 +176,159 @@ void TestKeyStore::keychainAnswersWithoutCrashing()
     QVERIFY(QTest::qWaitFor([&] { return called; }, 60'000));
     if (!error.isEmpty())
         QVERIFY(error.startsWith(QLatin1String("keychain:")));
+}
+
+namespace {
+
+// Every log line of the process while it lives (to prove the key never reaches the log).
+class LogCapture
+{
+public:
+    LogCapture() { s_previous = qInstallMessageHandler(&LogCapture::handler); }
+    ~LogCapture() { qInstallMessageHandler(s_previous); }
+    static QString text()
+    {
+        QMutexLocker lock(&s_mutex);
+        return s_text;
+    }
+
+private:
+    static void handler(QtMsgType type, const QMessageLogContext& context, const QString& message)
+    {
+        {
+            QMutexLocker lock(&s_mutex);
+            s_text += message + QLatin1Char('\n');
+        }
+        if (s_previous)
+            s_previous(type, context, message);
+    }
+    static inline QtMessageHandler s_previous = nullptr;
+    static inline QMutex s_mutex;
+    static inline QString s_text;
+};
+
+ciu::DirectorOptions optionsFor(const QString& provider)
+{
+    ciu::DirectorOptions options;
+    options.provider = provider;
+    return options;
+}
+
+} // namespace
+
+void TestKeyStore::blockingReadWithoutSecretService()
+{
+    QString error;
+    const auto key = keystore::readKeychainBlocking(ProviderKind::Anthropic, 3'000, &error);
+    // No bus, no secret service: an error, never a hang (the read is bounded by its timeout).
+    QVERIFY(!key);
+    QVERIFY2(error.startsWith(QLatin1String("keychain:")), qPrintable(error));
+}
+
+void TestKeyStore::blockingReadFromWorkerThread()
+{
+    // The Director's case: a worker thread asks, the job runs on the application's thread.
+    std::optional<QString> key;
+    QString error;
+    std::unique_ptr<QThread> worker(
+        QThread::create([&] { key = keystore::readKeychainBlocking(ProviderKind::OpenAi, 3'000, &error); }));
+    worker->start();
+    QVERIFY(QTest::qWaitFor([&] { return worker->isFinished(); }, 30'000));
+    QVERIFY(!key);
+    QVERIFY2(error.startsWith(QLatin1String("keychain:")), qPrintable(error));
+
+    // The application's thread does not answer (blocked): the worker still returns, after its timeout.
+    error.clear();
+    worker.reset(
+        QThread::create([&] { key = keystore::readKeychainBlocking(ProviderKind::OpenAi, 200, &error); }));
+    worker->start();
+    QVERIFY(worker->wait(30'000)); // no event processing here meanwhile
+    QVERIFY(!key);
+    QVERIFY2(error.contains(QLatin1String("no answer within 200 ms")), qPrintable(error));
+    QTest::qWait(50); // let the late job run and finish on this thread
+}
+
+void TestKeyStore::noKeyGivesClearError()
+{
+    QString error;
+    QVERIFY(!ciu::createPlanBackend(optionsFor(QStringLiteral("anthropic")), &error));
+    QVERIFY2(error.startsWith(QLatin1String(
+                 "no API key for anthropic: set ANTHROPIC_API_KEY or store one in the keychain")),
+             qPrintable(error));
+    QVERIFY2(error.contains(QLatin1String("keychain:")), qPrintable(error)); // why the keychain did not help
+    QVERIFY(error.contains(QLatin1String("nothing was sent")));
+    // A keychain that answers "no key" says so.
+    error.clear();
+    QVERIFY(!ciu::createPlanBackendWith(
+        optionsFor(QStringLiteral("anthropic")), &error,
+        [](ProviderKind, QString*) { return std::optional<QString>(QString()); }));
+    QVERIFY2(error.contains(QLatin1String("the keychain holds none")), qPrintable(error));
+}
+
+void TestKeyStore::environmentWinsOverKeychain()
+{
+    qputenv("ANTHROPIC_API_KEY", "sk-ant-from-env");
+    int asked = 0;
+    QString error;
+    auto backend = ciu::createPlanBackendWith(
+        optionsFor(QStringLiteral("anthropic")), &error, [&asked](ProviderKind, QString*) {
+            ++asked;
+            return std::optional<QString>(QStringLiteral("sk-ant-keychain"));
+        });
+    QVERIFY2(backend, qPrintable(error));
+    QCOMPARE(asked, 0); // the keychain is not even read
+    QVERIFY(backend->usesModel());
+}
+
+void TestKeyStore::keychainKeyOnlyToConfiguredHost()
+{
+    const QString secret = QStringLiteral("sk-ant-from-keychain-SECRET-42");
+    ciu::test::FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(ciu::test::FakeApiServer::textReply(QStringLiteral("Nothing to do.")));
+    qputenv("ANTHROPIC_BASE_URL", server.baseUrl().toString().toLatin1());
+    LogCapture log;
+    QString error;
+    QList<ProviderKind> asked;
+    auto backend = ciu::createPlanBackendWith(optionsFor(QStringLiteral("anthropic")), &error,
+                                              [&](ProviderKind kind, QString*) {
+                                                  asked.append(kind);
+                                                  return std::optional<QString>(secret);
+                                              });
+    QVERIFY2(backend, qPrintable(error));
+    QCOMPARE(asked.size(), 1);
+    QVERIFY(asked.first() == ProviderKind::Anthropic);
+    QVERIFY2(backend->begin(QStringLiteral("Click OK."), &error), qPrintable(error));
+    ciu::Zone ok;
+    ok.id = QStringLiteral("z1");
+    ok.type = ciu::ZoneType::Button;
+    ok.label = QStringLiteral("OK");
+    ok.bounds = QRect(10, 10, 80, 30);
+    ok.confidence = 0.9;
+    ciu::WorldState world;
+    world.map = std::make_shared<const ciu::ZoneMap>(1, 0, QSize(1280, 800), QList<ciu::Zone>{ok});
+    world.screenSize = QSize(1280, 800);
+    QSignalSpy decided(backend.get(), &ciu::PlanBackend::decided);
+    backend->decide(world);
+    QVERIFY(decided.wait(10'000));
+    QCOMPARE(server.requestCount(), 1);
+    QCOMPARE(server.lastRequest().header("x-api-key"),
+             secret.toUtf8()); // to the configured host, and only there
+    QVERIFY(!log.text().contains(secret));
+    QVERIFY(log.text().contains(QLatin1String("comes from the keychain")));
+}
+
+void TestKeyStore::openAiWithoutKeyStillPlans()
+{
+    // Local OpenAI-compatible servers need no key: a missing keychain is not an error for them.
+    QString error;
+    auto backend = ciu::createPlanBackendWith(optionsFor(QStringLiteral("openai")), &error,
+                                              [](ProviderKind, QString* e) {
+                                                  *e = QStringLiteral("keychain: not available");
+                                                  return std::optional<QString>();
+                                              });
+    QVERIFY2(backend, qPrintable(error));
+    QCOMPARE(backend->name(), QStringLiteral("openai"));
 }
 
 QTEST_GUILESS_MAIN(TestKeyStore)

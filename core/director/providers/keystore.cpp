@@ -3,6 +3,7 @@
 #include "core/director/providers/anthropicprovider.h"
 #include "core/director/providers/openaiprovider.h"
 
+#include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QEventLoop>
 #include <QMutex>
@@ -10,6 +11,7 @@
 #include <QSettings>
 #include <QThread>
 #include <QTimer>
+#include <QWaitCondition>
 #include <qt6keychain/keychain.h>
 
 namespace ciu::director {
@@ -159,35 +161,54 @@ void deleteKeychain(ProviderKind kind, QObject* context, KeyCallback callback)
 
 std::optional<QString> readKeychainBlocking(ProviderKind kind, int timeoutMs, QString* error)
 {
+    // QtKeychain is not thread-safe (one job executor for the process): its jobs always run on the
+    // application's thread. Another thread asks there and waits for the answer, processing no events.
     struct Answer
     {
         QMutex mutex;
+        QWaitCondition done;
         bool finished = false;
         QString key;
         QString error;
     };
     auto answer = std::make_shared<Answer>();
+    auto store = [answer](const QString& key, const QString& e) {
+        QMutexLocker lock(&answer->mutex);
+        answer->finished = true;
+        answer->key = key;
+        answer->error = e;
+        answer->done.wakeAll();
+    };
     timeoutMs = std::max(0, timeoutMs);
-    std::unique_ptr<QThread> thread(QThread::create([kind, answer, timeoutMs] {
+    QCoreApplication* app = QCoreApplication::instance();
+    if (!app) {
+        if (error)
+            *error = QStringLiteral("keychain: no application object");
+        return std::nullopt;
+    }
+    if (QThread::currentThread() == app->thread()) {
+        // The command line before its event loop: a local loop, bounded by the timeout.
         QEventLoop loop;
-        QObject context; // the job's receiver: gone with this thread's work
-        readKeychain(kind, &context, [&loop, answer](const QString& key, const QString& e) {
-            QMutexLocker lock(&answer->mutex);
-            answer->finished = true;
-            answer->key = key;
-            answer->error = e;
+        readKeychain(kind, &loop, [&loop, store](const QString& key, const QString& e) {
+            store(key, e);
             loop.quit();
         });
         QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-        loop.exec();
-    }));
-    thread->setObjectName(QStringLiteral("keychain"));
-    thread->start();
-    // The thread's own timer ends it after timeoutMs; the margin covers a slow start.
-    if (!thread->wait(QDeadlineTimer(qint64(timeoutMs) + 2'000))) {
-        // Stuck inside a blocking call: let it end on its own and delete itself.
-        QThread* t = thread.release();
-        QObject::connect(t, &QThread::finished, t, &QObject::deleteLater);
+        bool answered = false;
+        {
+            QMutexLocker lock(&answer->mutex);
+            answered = answer->finished; // answered synchronously
+        }
+        if (!answered)
+            loop.exec(QEventLoop::ExcludeUserInputEvents);
+    } else {
+        QMetaObject::invokeMethod(
+            app, [kind, store] { readKeychain(kind, QCoreApplication::instance(), store); },
+            Qt::QueuedConnection);
+        QMutexLocker lock(&answer->mutex);
+        const QDeadlineTimer deadline(timeoutMs);
+        while (!answer->finished && answer->done.wait(&answer->mutex, deadline)) {
+        }
     }
     QMutexLocker lock(&answer->mutex);
     if (!answer->finished) {

@@ -39,11 +39,13 @@ void readKeychain(ProviderKind kind, QObject* context, KeyCallback callback);
 void writeKeychain(ProviderKind kind, const QString& key, QObject* context, KeyCallback callback);
 void deleteKeychain(ProviderKind kind, QObject* context, KeyCallback callback);
 
-// Reads the key from the keychain and waits for the answer, at most timeoutMs: the job runs on a short-lived
-// thread of its own, the caller's thread processes no events meanwhile (no re-entrancy). For worker threads
-// and the command line; never the GUI thread. The key (empty when the keychain has none), or nullopt and
-// *error when the keychain is not available (no secret service on a headless machine) or did not answer in
-// time. The error never holds the key.
+// Reads the key from the keychain and waits for the answer, at most timeoutMs. QtKeychain is not
+// thread-safe, so the job always runs on the application's thread: a worker thread (the Director's) asks
+// there and waits without processing events (no re-entrancy); on the application's thread itself (the
+// command line before its event loop) a local event loop runs until the answer or the timeout. Not for a
+// GUI thread that is already running its event loop. The key (empty when the keychain has none), or nullopt
+// and *error when the keychain is not available (no secret service on a headless machine) or did not answer
+// in time. The error never holds the key.
 std::optional<QString> readKeychainBlocking(ProviderKind kind, int timeoutMs, QString* error = nullptr);
 
 } // namespace keystore
