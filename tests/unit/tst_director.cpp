@@ -8,8 +8,7 @@
 
 #include "core/director/director.h"
 #include "core/director/modelplanner.h"
-#include "core/director/providers/anthropicprovider.h"
-#include "core/director/providers/openaiprovider.h"
+#include "core/director/providers/keystore.h"
 #include "core/director/sequencelibrary.h"
 #include "core/model/metatypes.h"
 #include "tests/support/fakeapiserver.h"
@@ -479,28 +478,34 @@ void TestDirector::parseErrorFails()
 // ---------------------------------------------------------------------------------------------------------
 // Model loops against the fake Claude server
 
-Director::BackendFactory TestDirector::modelFactory(FakeApiServer& server, DirectorOptions::Loop loop)
+namespace {
+
+// A model planner over `kind`'s provider aimed at the fake server (fast retries).
+Director::BackendFactory plannerFactory(FakeApiServer& server, DirectorOptions::Loop loop,
+                                        director::ProviderKind kind)
 {
-    return [&server, loop](const DirectorOptions&, QString*) -> std::unique_ptr<PlanBackend> {
+    return [&server, loop, kind](const DirectorOptions&, QString*) -> std::unique_ptr<PlanBackend> {
+        const bool anthropic = kind == director::ProviderKind::Anthropic;
         director::ProviderConfig config;
         config.baseUrl = server.baseUrl();
-        config.apiKey = QStringLiteral("sk-ant-test-key-never-logged");
-        config.defaultModel = QStringLiteral("claude-sonnet-4-5");
+        config.apiKey = anthropic ? QStringLiteral("sk-ant-test-key-never-logged")
+                                  : QStringLiteral("sk-openai-test-key-never-logged");
+        config.defaultModel = anthropic ? QStringLiteral("claude-sonnet-4-5") : QStringLiteral("gpt-4o");
         config.maxRetryDelayMs = 10;
-        return std::make_unique<ModelPlanner>(std::make_unique<director::AnthropicProvider>(config), loop);
+        return std::make_unique<ModelPlanner>(director::createProvider(kind, config), loop);
     };
+}
+
+} // namespace
+
+Director::BackendFactory TestDirector::modelFactory(FakeApiServer& server, DirectorOptions::Loop loop)
+{
+    return plannerFactory(server, loop, director::ProviderKind::Anthropic);
 }
 
 Director::BackendFactory TestDirector::openAiFactory(FakeApiServer& server, DirectorOptions::Loop loop)
 {
-    return [&server, loop](const DirectorOptions&, QString*) -> std::unique_ptr<PlanBackend> {
-        director::ProviderConfig config;
-        config.baseUrl = server.baseUrl();
-        config.apiKey = QStringLiteral("sk-openai-test-key-never-logged");
-        config.defaultModel = QStringLiteral("gpt-4o");
-        config.maxRetryDelayMs = 10;
-        return std::make_unique<ModelPlanner>(std::make_unique<director::OpenAiProvider>(config), loop);
-    };
+    return plannerFactory(server, loop, director::ProviderKind::OpenAi);
 }
 
 namespace {
