@@ -116,6 +116,31 @@ std::optional<ProviderConfig> configFor(ProviderKind kind, const QSettings* sett
 }
 
 namespace {
+QString describeError(QKeychain::Error code, const QString& text)
+{
+    QString what;
+    switch (code) {
+    case QKeychain::NoBackendAvailable:
+        what = QStringLiteral(
+            "no keychain service is available (no secret service or KWallet on the session bus)");
+        break;
+    case QKeychain::AccessDenied:
+    case QKeychain::AccessDeniedByUser:
+        what = QStringLiteral("access denied");
+        break;
+    case QKeychain::NotImplemented:
+        what = QStringLiteral("not supported");
+        break;
+    default:
+        what = QStringLiteral("not available (is a D-Bus secret service running?)");
+        break;
+    }
+    const QString detail = text.trimmed();
+    if (detail.isEmpty() || detail == QLatin1String("Unknown error"))
+        return QStringLiteral("keychain: %1").arg(what);
+    return QStringLiteral("keychain: %1: %2").arg(what, detail);
+}
+
 void runJob(QKeychain::Job* job, QObject* context, KeyCallback callback)
 {
     job->setAutoDelete(true);
@@ -129,7 +154,7 @@ void runJob(QKeychain::Job* job, QObject* context, KeyCallback callback)
             if (auto* read = qobject_cast<QKeychain::ReadPasswordJob*>(finished))
                 key = read->textData();
         } else if (finished->error() != QKeychain::EntryNotFound) {
-            error = QStringLiteral("keychain: %1").arg(finished->errorString());
+            error = describeError(finished->error(), finished->errorString());
         }
         callback(key, error);
     });
