@@ -2,16 +2,21 @@
 
 #include "app/commands.h"
 #include "app/commonoptions.h"
+#include "core/canvas/fullanalyzer.h"
 #include "core/canvas/localanalyzer.h"
 #include "core/canvas/zoneregistry.h"
+#include "core/director/providers/keystore.h"
+#include "core/director/providers/provider.h"
 #include "core/model/zonemap.h"
 #include "platform/platform.h"
 
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFont>
 #include <QImageReader>
 #include <QJsonDocument>
 #include <QPainter>
+#include <QTimer>
 
 #include <cstdio>
 #include <optional>
@@ -81,6 +86,81 @@ void writeOverlay(QImage image, const ZoneMap& map, const QString& path)
         printError(QStringLiteral("cannot write %1").arg(path));
 }
 
+// The model provider for Tier 2, or nullptr with *error (nothing was sent).
+std::unique_ptr<director::Provider> createTier2Provider(const QString& name, QString* error)
+{
+    const auto kind = director::providerKindFromString(name);
+    if (!kind) {
+        *error = QStringLiteral("unknown provider \"%1\"").arg(name);
+        return nullptr;
+    }
+    QString configError;
+    auto config = director::keystore::configFor(*kind, nullptr, &configError);
+    if (!config) {
+        *error = configError;
+        return nullptr;
+    }
+    if (config->apiKey.isEmpty()) {
+        // The keychain answers asynchronously; a headless machine may have none (then no key).
+        QEventLoop loop;
+        QTimer::singleShot(3000, &loop, &QEventLoop::quit);
+        director::keystore::readKeychain(*kind, &loop, [&](const QString& key, const QString&) {
+            config->apiKey = key;
+            loop.quit();
+        });
+        loop.exec();
+    }
+    // OpenAI-compatible local servers (llama.cpp, Ollama) take no key; the official APIs do.
+    const bool official = config->baseUrl.host().endsWith(QLatin1String("anthropic.com")) ||
+                          config->baseUrl.host().endsWith(QLatin1String("openai.com"));
+    if (config->apiKey.isEmpty() && (*kind == director::ProviderKind::Anthropic || official)) {
+        *error = QStringLiteral("no API key for %1: set %2 or store one in the keychain (nothing was sent)")
+                     .arg(name, director::keystore::environmentKeyName(*kind));
+        return nullptr;
+    }
+    config->maxRetryDelayMs = 10'000; // a command line waits, but not for minutes
+    auto provider = director::createProvider(*kind, std::move(*config));
+    if (!provider)
+        *error = QStringLiteral("cannot create the %1 provider").arg(name);
+    return provider;
+}
+
+// Tier 2: the model's inventory of `region` merged with the local zones it did not report (the model
+// may miss elements). nullopt and *error when the provider failed, refused or answered no inventory.
+std::optional<QList<Zone>> runTier2(director::Provider* provider, const QString& model, const QImage& image,
+                                    const QRect& region, const QList<Zone>& localZones,
+                                    canvas::FullAnalysisResult* out, QString* error)
+{
+    canvas::FullAnalyzer analyzer;
+    analyzer.setProvider(provider, model);
+    std::optional<canvas::FullAnalysisResult> result;
+    QEventLoop loop;
+    QObject::connect(&analyzer, &canvas::FullAnalyzer::finished, &loop,
+                     [&](const canvas::FullAnalysisResult& r) {
+                         result = r;
+                         loop.quit();
+                     });
+    if (analyzer.analyze(image, QPoint(0, 0), region, QStringLiteral("command_line")) == 0) {
+        *error = QStringLiteral("nothing to send to the model");
+        return std::nullopt;
+    }
+    loop.exec(); // the provider always finishes (its own timeouts and retries)
+    *out = *result;
+    if (!result->ok) {
+        *error = result->error.isEmpty() ? QStringLiteral("no inventory") : result->error;
+        return std::nullopt;
+    }
+    QList<Zone> merged = result->report.zones;
+    for (const Zone& local : localZones) {
+        bool covered = false;
+        for (const Zone& z : result->report.zones)
+            covered = covered || canvas::ZoneRegistry::iou(z.bounds, local.bounds) >= 0.3;
+        if (!covered)
+            merged << local;
+    }
+    return merged;
+}
+
 } // namespace
 
 int runAnalyze(const QStringList& arguments)
@@ -88,7 +168,8 @@ int runAnalyze(const QStringList& arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Prints the zone inventory of the target display: every interactive element found by the "
-        "local analysis (OpenCV + Tesseract)."));
+        "local analysis (OpenCV + Tesseract). With --provider anthropic or openai, a model's inventory "
+        "of the same screenshot (Tier 2) is merged with the local zones."));
     parser.addOptions({
         {QStringLiteral("json"), QStringLiteral("Print a JSON array of zones instead of a table.")},
         {QStringLiteral("region"), QStringLiteral("Analyse only this rectangle (root pixels)."),
@@ -97,6 +178,9 @@ int runAnalyze(const QStringList& arguments)
          QStringLiteral("PNG")},
         {QStringLiteral("overlay"), QStringLiteral("Also write the screenshot with the zones drawn on it."),
          QStringLiteral("PNG")},
+        {QStringLiteral("model"),
+         QStringLiteral("Model for --provider anthropic or openai (default: the provider's)."),
+         QStringLiteral("name")},
     });
     addCommonOptions(parser);
     int exitCode = ExitOk;
@@ -112,6 +196,12 @@ int runAnalyze(const QStringList& arguments)
     if (!parser.positionalArguments().isEmpty()) {
         printError(QStringLiteral("analyze takes no arguments, got \"%1\" (see --help)")
                        .arg(parser.positionalArguments().join(QLatin1Char(' '))));
+        return ExitUsage;
+    }
+    const QString providerName = common->provider.isEmpty() ? QStringLiteral("local") : common->provider;
+    const bool tier2 = providerName != QLatin1String("local");
+    if (parser.isSet(QStringLiteral("model")) && !tier2) {
+        printError(QStringLiteral("--model needs a model provider (--provider anthropic or openai)"));
         return ExitUsage;
     }
     std::optional<QRect> region;
@@ -159,6 +249,16 @@ int runAnalyze(const QStringList& arguments)
         return ExitUsage;
     }
 
+    // The provider before any work: a missing key fails at once.
+    std::unique_ptr<director::Provider> provider;
+    if (tier2) {
+        provider = createTier2Provider(providerName, &error);
+        if (!provider) {
+            printError(error);
+            return ExitFailure;
+        }
+    }
+
     canvas::LocalAnalyzer analyzer;
     if (!analyzer.ocrReady())
         printError(QStringLiteral("OCR unavailable, zones will have no labels: %1").arg(analyzer.ocrError()));
@@ -170,9 +270,29 @@ int runAnalyze(const QStringList& arguments)
         printError(QStringLiteral("analysis failed: %1").arg(result.error));
         return ExitFailure;
     }
+    QList<Zone> zones = result.zones;
+    canvas::FullAnalysisResult full;
+    if (provider) {
+        const auto merged = runTier2(provider.get(), parser.value(QStringLiteral("model")), image,
+                                     result.region, result.zones, &full, &error);
+        if (!merged) {
+            printError(QStringLiteral("tier 2 analysis with %1 failed: %2").arg(providerName, error));
+            return ExitFailure;
+        }
+        zones = *merged;
+        if (full.report.rejected > 0) {
+            QStringList reasons;
+            for (auto it = full.report.rejectedBy.cbegin(); it != full.report.rejectedBy.cend(); ++it)
+                reasons << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
+            printError(QStringLiteral("the model reported %1 elements, %2 rejected (%3)")
+                           .arg(full.report.total)
+                           .arg(full.report.rejected)
+                           .arg(reasons.join(QStringLiteral(", "))));
+        }
+    }
     canvas::ZoneRegistry registry;
     registry.setScreenSize(image.size());
-    registry.replaceWithin(result.region, result.zones, 0);
+    registry.replaceWithin(result.region, zones, 0);
     const ZoneMapPtr map = registry.snapshot(0);
 
     if (parser.isSet(QStringLiteral("overlay")))
@@ -185,6 +305,11 @@ int runAnalyze(const QStringList& arguments)
                     qlonglong(map->size()), result.region.width(), result.region.height(), result.region.x(),
                     result.region.y(), double(timer.nsecsElapsed()) / 1e6, result.stats.ocrCalls,
                     result.stats.ocrMs);
+        if (provider)
+            std::printf("tier 2 (%s): %d of %d model zones accepted, %lld ms, %lld+%lld tokens, $%.4f\n",
+                        qPrintable(providerName), full.report.accepted, full.report.total,
+                        qlonglong(full.latencyMs), qlonglong(full.inputTokens), qlonglong(full.outputTokens),
+                        full.costUsd);
     }
     return ExitOk;
 }

@@ -1,9 +1,11 @@
 #include "core/canvas/canvasmapper.h"
 
 #include "core/canvas/canvaslog.h"
+#include "core/corrections/correctionstore.h"
 #include "platform/platform.h"
 
 #include <QElapsedTimer>
+#include <QPainter>
 #include <QSet>
 
 namespace ciu::canvas {
@@ -29,6 +31,10 @@ double overlap(const QRect& a, const QRect& b)
 {
     return ZoneRegistry::iou(a, b);
 }
+
+// What the agent's own windows look like to the analysis: flat, no edges, not white (a white area
+// would read as a text field).
+const QColor kExcludedFill(0x80, 0x80, 0x80);
 
 } // namespace
 
@@ -81,7 +87,8 @@ void CanvasMapper::onFrame(const Frame& frame)
         return;
     m_frame = frame;
     m_registry.setScreenSize(frame.image.size());
-    if (!m_map) {
+    if (!m_firstFrameAnalysed) {
+        m_firstFrameAnalysed = true; // (a map may exist already: user zones or exclusions set before)
         TierDecision first;
         first.action = TierDecision::Action::Full;
         first.tier = 2;
@@ -118,7 +125,13 @@ void CanvasMapper::onActiveWindowChanged(quint64 windowId)
 {
     if (m_activeWindowKnown && windowId == m_activeWindow)
         return;
-    m_activeWindowChanged = m_activeWindowKnown;
+    // Focus moving to or from the agent's own (excluded) window is no application switch.
+    const auto excludedWindow = [this](quint64 id) {
+        const auto it = m_windows.constFind(id);
+        return it != m_windows.cend() && isExcluded(*it);
+    };
+    m_activeWindowChanged =
+        m_activeWindowKnown && !excludedWindow(windowId) && !excludedWindow(m_activeWindow);
     m_activeWindow = windowId;
     m_activeWindowKnown = true;
 }
@@ -139,6 +152,7 @@ void CanvasMapper::requestFullAnalysis(const QString& reason)
 void CanvasMapper::applyUserCorrection(const Zone& zone)
 {
     m_registry.applyUserCorrection(zone, nowNs());
+    dropFilteredZones();
     publish();
 }
 
@@ -163,7 +177,157 @@ void CanvasMapper::setUserZones(const QList<Zone>& zones)
     for (const Zone& z : zones)
         m_registry.applyUserCorrection(z, nowNs());
     m_registry.takeRemovedIds();
+    dropFilteredZones();
     publish();
+}
+
+void CanvasMapper::setExcludedRegions(const QList<QRect>& rects)
+{
+    const QRegion before = m_excludedRegion;
+    m_excluded.clear();
+    m_excludedRegion = QRegion();
+    for (const QRect& r : rects) {
+        const QRect n = r.normalized();
+        if (n.isEmpty())
+            continue;
+        m_excluded << n;
+        m_excludedRegion += n;
+    }
+    if (m_excludedRegion == before)
+        return;
+    dropFilteredZones();
+    // What is no longer excluded was never analysed (its changes were ignored): look at it now.
+    const QRegion revealed = before.subtracted(m_excludedRegion);
+    if (m_map && m_frame.isValid() && !revealed.isEmpty()) {
+        TierDecision d;
+        d.action = TierDecision::Action::Local;
+        d.tier = 1;
+        d.reason = QStringLiteral("exclusion_changed");
+        const QRect screen(m_frame.origin, m_frame.image.size());
+        for (const QRect& r : revealed)
+            d.regions << r.intersected(screen);
+        d.regions = m_policy.mergeRegions(d.regions, m_frame.image.size());
+        d.regions.removeIf([](const QRect& r) { return r.width() < 4 || r.height() < 4; });
+        if (!d.regions.isEmpty()) {
+            emitDecision(d, m_frame.tNs);
+            execute(d, FrameDiff{});
+        }
+    }
+    publish();
+}
+
+void CanvasMapper::setSuppressedRegions(const QList<QRect>& rects)
+{
+    m_suppressed.clear();
+    for (const QRect& r : rects) {
+        if (!r.normalized().isEmpty())
+            m_suppressed << r.normalized();
+    }
+    dropFilteredZones();
+    publish();
+}
+
+bool CanvasMapper::isExcluded(const QRect& rect) const
+{
+    return !m_excluded.isEmpty() && QRegion(rect).subtracted(m_excludedRegion).isEmpty();
+}
+
+QList<Zone> CanvasMapper::filterDetections(const QList<Zone>& zones) const
+{
+    if (zones.isEmpty())
+        return zones;
+    QList<const Zone*> user;
+    for (const Zone& z : m_registry.zones()) {
+        if (z.source == ZoneSource::User)
+            user << &z;
+    }
+    if (m_excluded.isEmpty() && m_suppressed.isEmpty() && user.isEmpty())
+        return zones;
+    QList<Zone> kept;
+    kept.reserve(zones.size());
+    for (const Zone& z : zones) {
+        if (z.source == ZoneSource::User) {
+            kept << z;
+            continue;
+        }
+        bool drop = !m_excluded.isEmpty() && m_excludedRegion.contains(z.bounds.center());
+        for (qsizetype i = 0; !drop && i < m_suppressed.size(); ++i)
+            drop = intersectionOverUnion(m_suppressed.at(i), z.bounds) >= kCorrectionMatchIoU;
+        for (qsizetype i = 0; !drop && i < user.size(); ++i)
+            drop = user.at(i)->id != z.id &&
+                   intersectionOverUnion(user.at(i)->bounds, z.bounds) >= kCorrectionMatchIoU;
+        if (!drop)
+            kept << z;
+    }
+    return kept;
+}
+
+bool CanvasMapper::dropFilteredZones()
+{
+    QList<Zone> detected;
+    for (const Zone& z : m_registry.zones()) {
+        if (z.source != ZoneSource::User)
+            detected << z;
+    }
+    const QList<Zone> kept = filterDetections(detected);
+    if (kept.size() == detected.size())
+        return false;
+    QSet<QString> keep;
+    for (const Zone& z : kept)
+        keep.insert(z.id);
+    QStringList gone;
+    for (const Zone& z : std::as_const(detected)) {
+        if (!keep.contains(z.id))
+            gone << z.id;
+    }
+    for (const QString& id : std::as_const(gone)) {
+        m_registry.remove(id);
+        m_graveyard.remove(id); // never brought back
+        m_graveyardOrder.removeAll(id);
+        if (m_hoveredId == id)
+            m_hoveredId.clear();
+    }
+    m_local.forgetTemplates(gone);
+    m_registry.takeRemovedIds();
+    qCDebug(lcCanvas) << "dropped" << gone.size() << "zones ruled out by exclusions or corrections";
+    return true;
+}
+
+QImage CanvasMapper::maskedImage() const
+{
+    const QRect frameRect(m_frame.origin, m_frame.image.size());
+    if (m_excluded.isEmpty() || !m_excludedRegion.intersects(frameRect))
+        return m_frame.image;
+    QImage image = m_frame.image.convertToFormat(QImage::Format_RGB32);
+    QPainter p(&image);
+    for (const QRect& r : m_excluded)
+        p.fillRect(r.translated(-m_frame.origin), kExcludedFill);
+    p.end();
+    return image;
+}
+
+FrameDiff CanvasMapper::withoutExcluded(const FrameDiff& diff) const
+{
+    if (m_excluded.isEmpty() || diff.regions.isEmpty())
+        return diff;
+    FrameDiff out = diff;
+    out.regions.clear();
+    double removedPixels = 0;
+    bool animating = false;
+    for (const ChangeRegion& c : diff.regions) {
+        if (isExcluded(c.rect)) {
+            removedPixels += double(c.rect.width()) * c.rect.height() * c.changedPercent / 100.0;
+            continue;
+        }
+        out.regions << c;
+        animating = animating || c.animating;
+    }
+    if (out.regions.size() == diff.regions.size())
+        return diff;
+    const double screen = double(m_frame.image.width()) * m_frame.image.height();
+    out.totalPercent = screen > 0 ? std::max(0.0, diff.totalPercent - 100.0 * removedPixels / screen) : 0;
+    out.animating = diff.animating && animating;
+    return out;
 }
 
 void CanvasMapper::pollWindows(EscalationPolicy::Context& context)
@@ -189,8 +353,10 @@ void CanvasMapper::pollWindows(EscalationPolicy::Context& context)
         m_activeWindowChanged = false;
 }
 
-void CanvasMapper::process(const FrameDiff& diff)
+void CanvasMapper::process(const FrameDiff& rawDiff)
 {
+    // Changes of the agent's own windows are none of the canvas' business.
+    const FrameDiff diff = withoutExcluded(rawDiff);
     const qint64 tNs = diff.tNs ? diff.tNs : m_frame.tNs;
     QList<QRect> changed;
     for (const ChangeRegion& c : diff.regions)
@@ -213,6 +379,7 @@ void CanvasMapper::process(const FrameDiff& diff)
     context.providerAvailable = m_full.hasProvider();
     if (!diff.isEmpty())
         pollWindows(context);
+    context.newWindows.removeIf([this](const QRect& r) { return isExcluded(r); });
     context.activeWindowChanged = m_activeWindowChanged;
     m_activeWindowChanged = false;
 
@@ -286,6 +453,7 @@ AnalysisHints CanvasMapper::hints(const TierDecision& decision) const
     h.windows = m_windowList;
     h.temporary = decision.temporary;
     h.menuPopup = decision.menuPopup;
+    h.excluded = m_excluded;
     return h;
 }
 
@@ -339,6 +507,7 @@ void CanvasMapper::runLocal(const TierDecision& decision, const QRect& region, b
                 m_registry.update(origin.id, [&](Zone& z) { z.state = origin.state; });
         }
     }
+    result.zones = filterDetections(result.zones);
     QHash<QString, Zone> before;
     for (const Zone& z : m_registry.zones())
         before.insert(z.id, z);
@@ -383,7 +552,7 @@ void CanvasMapper::runFull(const TierDecision& decision)
         decision.regions.isEmpty() ? QRect(m_frame.origin, m_frame.image.size()) : united(decision.regions);
     // The local view of the same region first: usable at once, and merged with the model's later.
     runLocal(decision, region, decision.regions.isEmpty());
-    const quint64 id = m_full.analyze(m_frame.image, m_frame.origin, region, decision.reason);
+    const quint64 id = m_full.analyze(maskedImage(), m_frame.origin, region, decision.reason);
     if (id == 0)
         return;
     PendingFull pending;
@@ -436,6 +605,7 @@ void CanvasMapper::onFullFinished(const FullAnalysisResult& result)
         if (!covered && m_registry.find(local.id))
             merged << local;
     }
+    merged = filterDetections(merged);
     QList<Zone> newer;
     for (const Zone& z : m_registry.zones()) {
         if (z.lastSeenNs > pending.tNs && result.region.contains(z.bounds.center()))

@@ -10,6 +10,7 @@
 
 #include <QHash>
 #include <QObject>
+#include <QRegion>
 
 #include <memory>
 #include <optional>
@@ -64,8 +65,16 @@ public slots:
     // A user's zone: added, or replacing the zone with the same id. Kept over detections.
     void applyUserCorrection(const ciu::Zone& zone);
     void removeZone(const QString& id);
-    // Replaces every user zone with `zones`.
+    // Replaces every user zone with `zones`. Detections matching a user zone (IoU >= 0.5) are dropped
+    // by every later analysis: a replaced detection does not come back beside its replacement.
     void setUserZones(const QList<ciu::Zone>& zones);
+    // The agent's own windows (root coordinates; an empty list clears): zones centred there are not
+    // published, changes entirely inside them escalate nothing, and their pixels are masked out of every
+    // analysis (nothing there is detected or sent to a model).
+    void setExcludedRegions(const QList<QRect>& rects);
+    // Regions of detected zones the user deleted or replaced (root coordinates): detections matching one
+    // (IoU >= 0.5) are dropped on every update.
+    void setSuppressedRegions(const QList<QRect>& rects);
 
 signals:
     void zoneMapUpdated(const ciu::ZoneMapPtr& map);
@@ -83,6 +92,13 @@ private:
     void bury(const QStringList& removedIds, const QHash<QString, Zone>& before);
     AnalysisHints hints(const TierDecision& decision) const;
     void pollWindows(EscalationPolicy::Context& context);
+    // Drops the detections the user or the exclusions rule out (user zones themselves stay).
+    QList<Zone> filterDetections(const QList<Zone>& zones) const;
+    // Removes registry zones that the filter rules out now; true when any was removed.
+    bool dropFilteredZones();
+    bool isExcluded(const QRect& rect) const;
+    FrameDiff withoutExcluded(const FrameDiff& diff) const;
+    QImage maskedImage() const; // the current frame with the excluded regions filled
     qint64 nowNs() const { return m_frame.tNs; }
 
     Options m_options;
@@ -100,9 +116,13 @@ private:
     QString m_hoveredId;
     quint64 m_activeWindow = 0;
     bool m_activeWindowKnown = false;
+    bool m_firstFrameAnalysed = false;
     bool m_activeWindowChanged = false;
     QHash<quint64, QRect> m_windows;
     QList<platform::WindowInfo> m_windowList;
+    QList<QRect> m_excluded;
+    QRegion m_excludedRegion;
+    QList<QRect> m_suppressed;
     QHash<QString, Zone> m_graveyard;
     QStringList m_graveyardOrder;
     // Tier 2 requests in flight: the local zones of the same region and frame, merged with the model's.

@@ -9,7 +9,9 @@
 #include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QHash>
+#include <QRegion>
 
+#include <algorithm>
 #include <cstring>
 #include <opencv2/imgproc.hpp>
 
@@ -84,13 +86,13 @@ struct LocalAnalyzer::Private
     }
 
     OcrEngine::Result read(const QImage& grey, OcrEngine::Layout layout, LocalAnalysisStats& stats,
-                           int scale = 0)
+                           double scale = 0)
     {
         OcrEngine* e = options.ocr ? engine() : nullptr;
         if (!e || grey.isNull())
             return {};
         QCryptographicHash hash(QCryptographicHash::Md5);
-        const int header[4] = {grey.width(), grey.height(), int(layout), scale};
+        const int header[4] = {grey.width(), grey.height(), int(layout), int(scale * 100)};
         hash.addData(QByteArrayView(reinterpret_cast<const char*>(header), sizeof header));
         for (int y = 0; y < grey.height(); ++y)
             hash.addData(QByteArrayView(reinterpret_cast<const char*>(grey.constScanLine(y)), grey.width()));
@@ -99,14 +101,19 @@ struct LocalAnalyzer::Private
             ++stats.ocrCacheHits;
             return *cached;
         }
-        // Light text on a dark background (title bars, selections): invert for Tesseract.
-        long sum = 0;
+        // Light text on a dark background (title bars, selections): invert for Tesseract. The median is
+        // the background (text covers less than half of a line); the mean of white text on a blue title
+        // bar looks light.
+        int histogram[256] = {};
         for (int y = 0; y < grey.height(); ++y) {
             const uchar* row = grey.constScanLine(y);
             for (int x = 0; x < grey.width(); ++x)
-                sum += row[x];
+                ++histogram[row[x]];
         }
-        const bool dark = sum < long(grey.width()) * grey.height() * 110;
+        int median = 0;
+        for (int seen = 0; median < 255 && (seen += histogram[median]) * 2 < grey.width() * grey.height();)
+            ++median;
+        const bool dark = median < 128;
         QElapsedTimer timer;
         timer.start();
         OcrEngine::Result result = e->read(grey, layout, scale > 0 ? scale : options.ocrScale, dark);
@@ -203,10 +210,23 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
         return result;
     }
     OcrEngine::limitThreads();
-    const QImage frame = image.format() == QImage::Format_RGB32 || image.format() == QImage::Format_ARGB32
-                             ? image
-                             : image.convertToFormat(QImage::Format_RGB32);
+    QImage frame = image.format() == QImage::Format_RGB32 || image.format() == QImage::Format_ARGB32
+                       ? image
+                       : image.convertToFormat(QImage::Format_RGB32);
     const QRect imageRoot(origin, frame.size());
+    // Excluded areas (the agent's own windows): a flat grey without edges, so nothing there is found.
+    QRegion excluded;
+    for (const QRect& r : hints.excluded) {
+        const QRect masked = r.normalized().intersected(imageRoot);
+        if (masked.isEmpty())
+            continue;
+        excluded += masked;
+        const QRect l = masked.translated(-origin);
+        for (int y = l.top(); y <= l.bottom(); ++y) {
+            auto* row = reinterpret_cast<quint32*>(frame.scanLine(y)) + l.left(); // detaches once
+            std::fill(row, row + l.width(), 0xff808080u);
+        }
+    }
     const QRect want = region.isNull() ? imageRoot : region.intersected(imageRoot);
     result.region = want;
     if (want.width() < 4 || want.height() < 4) {
@@ -265,7 +285,9 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
         ++result.stats.refound;
     }
 
-    // 2. OCR: one call per text line, one block call for lists and menus (many rows in one box).
+    // 2. OCR: one single-line call per text line (word group). Reading whole blocks (lists, terminals)
+    //    in one call costs twice as much: Tesseract's layout analysis, and its lines run through the
+    //    gaps between columns.
     detail::AssemblyInput input;
     input.seg = &s;
     input.menuPopup = hints.menuPopup;
@@ -276,7 +298,7 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
     }
     const std::vector<int> owners = detail::textOwners(s);
     input.texts.resize(s.textLines.size());
-    std::vector<std::vector<int>> linesOfBox(s.boxes.size());
+    std::vector<bool> skip(s.textLines.size(), false);
     for (size_t i = 0; i < s.textLines.size(); ++i) {
         detail::TextItem& t = input.texts[i];
         t.rect = s.textLines[i];
@@ -284,58 +306,27 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
         const QRect rootRect = toQ(t.rect).translated(origin + ctx.topLeft());
         for (const Zone& z : std::as_const(kept))
             t.known = t.known || z.bounds.contains(rootRect);
-        if (!t.known && t.owner >= 0)
-            linesOfBox[size_t(t.owner)].push_back(int(i));
+        // Context above or below the region names nothing inside it (labels sit beside their fields):
+        // not worth reading.
+        skip[i] = rootRect.bottom() < want.top() || rootRect.top() > want.bottom();
     }
     result.stats.boxes = int(s.boxes.size());
     result.stats.textLines = int(s.textLines.size());
-    std::vector<bool> done(input.texts.size(), false);
-    for (size_t b = 0; b < s.boxes.size(); ++b) {
-        const std::vector<int>& lines = linesOfBox[b];
-        if (lines.size() < 3)
-            continue;
-        cv::Rect area = s.textLines[size_t(lines.front())];
-        for (const int i : lines)
-            area |= s.textLines[size_t(i)];
-        area = cv::Rect(area.x - 3, area.y - 3, area.width + 6, area.height + 6) & s.boxes[b].rect;
-        const OcrEngine::Result block =
-            d->read(greyImage(s.gray, area), OcrEngine::Layout::Block, result.stats,
-                    d->options.largeBlockArea > 0 && area.area() > d->options.largeBlockArea ? 1 : 0);
-        // Words back to their lines.
-        std::vector<QStringList> words(lines.size());
-        std::vector<double> confidence(lines.size(), 0);
-        for (const OcrEngine::Word& w : block.words) {
-            const cv::Rect wr(area.x + w.box.x(), area.y + w.box.y(), w.box.width(), w.box.height());
-            int bestLine = -1;
-            int bestOverlap = 0;
-            for (size_t k = 0; k < lines.size(); ++k) {
-                const int overlap = (wr & s.textLines[size_t(lines[k])]).area();
-                if (overlap > bestOverlap) {
-                    bestOverlap = overlap;
-                    bestLine = int(k);
-                }
-            }
-            if (bestLine >= 0) {
-                words[size_t(bestLine)] << w.text;
-                confidence[size_t(bestLine)] += w.confidence;
-            }
-        }
-        for (size_t k = 0; k < lines.size(); ++k) {
-            detail::TextItem& t = input.texts[size_t(lines[k])];
-            t.text = words[k].join(QLatin1Char(' '));
-            t.confidence = words[k].isEmpty() ? 0 : confidence[k] / double(words[k].size());
-            done[size_t(lines[k])] = true;
-        }
-    }
     for (size_t i = 0; i < input.texts.size(); ++i) {
         detail::TextItem& t = input.texts[i];
-        if (done[i] || t.known)
+        if (t.known || skip[i])
             continue;
         const cv::Rect padded(t.rect.x - 2, t.rect.y - 2, t.rect.width + 4, t.rect.height + 4);
         const OcrEngine::Result line =
             d->read(greyImage(s.gray, padded), OcrEngine::Layout::SingleLine, result.stats);
         t.text = line.text.simplified();
         t.confidence = line.confidence;
+        // A few letters spread over a wide box are icons read as text (title bar buttons as "Boo").
+        const qsizetype chars = t.text.size();
+        if (chars > 0 && chars <= 4 && t.rect.width > 1.1 * t.rect.height * double(chars) + 4) {
+            t.text.clear();
+            t.confidence = 0;
+        }
     }
 
     if (lcCanvas().isDebugEnabled()) {
@@ -355,7 +346,8 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
     result.zones = kept;
     for (Zone z : found) {
         z.bounds.translate(origin + ctx.topLeft());
-        if (!want.contains(z.bounds.center()) || !inner.contains(z.bounds))
+        if (!want.contains(z.bounds.center()) || !inner.contains(z.bounds) ||
+            excluded.contains(z.bounds.center()))
             continue;
         bool duplicate = false;
         for (const Zone& k : std::as_const(kept)) {

@@ -17,6 +17,7 @@ struct AnalysisHints
     QList<platform::WindowInfo> windows; // top-level windows: menu bars sit at the top of their client area
     bool temporary = false;              // the zones found are temporary (a tooltip)
     bool menuPopup = false;              // the region is a popup menu: its text rows are menu items
+    QList<QRect> excluded; // root coordinates: masked out (flat fill) before segmentation, no zones there
 };
 
 struct LocalAnalysisStats
@@ -51,10 +52,7 @@ public:
         QString tessdataDir; // empty: default location
         QString language = QStringLiteral("eng");
         bool ocr = true;
-        int ocrScale = 2; // upscaling of small UI text before OCR
-        // Blocks of text larger than this (terminals, documents) are read unscaled: ~25 % less CPU on a
-        // text-heavy desktop, at the price of more misread content. 0: always upscale.
-        int largeBlockArea = 0;
+        double ocrScale = 2;         // upscaling of small UI text before OCR
         int contextMargin = 24;      // pixels around the region looked at for context (tab rows, labels)
         double templateMatch = 0.9;  // normalised correlation needed to re-find a moved zone
         int maxTemplateSearches = 8; // per call; more missing zones are left to detection

@@ -76,17 +76,18 @@ bool OcrEngine::isReady() const
     return d && d->ready;
 }
 
-OcrEngine::Result OcrEngine::read(const QImage& image, Layout layout, int scale, bool invert)
+OcrEngine::Result OcrEngine::read(const QImage& image, Layout layout, double scale, bool invert)
 {
     Result result;
     if (!isReady() || image.isNull() || image.width() < 2 || image.height() < 2)
         return result;
-    scale = qBound(1, scale, 4);
+    scale = qBound(1.0, scale, 4.0);
     QImage grey = image.convertToFormat(QImage::Format_Grayscale8);
     if (invert)
         grey.invertPixels();
     if (scale > 1)
-        grey = grey.scaled(grey.size() * scale, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+        grey = grey.scaled(QSize(qRound(grey.width() * scale), qRound(grey.height() * scale)),
+                           Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
     // A white margin helps Tesseract with text touching the crop's edge.
     constexpr int margin = 8;
     QImage padded(grey.width() + 2 * margin, grey.height() + 2 * margin, QImage::Format_Grayscale8);
@@ -111,7 +112,7 @@ OcrEngine::Result OcrEngine::read(const QImage& image, Layout layout, int scale,
     }
     d->api.SetPageSegMode(psm);
     d->api.SetImage(padded.constBits(), padded.width(), padded.height(), 1, int(padded.bytesPerLine()));
-    d->api.SetSourceResolution(96 * scale);
+    d->api.SetSourceResolution(qRound(96 * scale));
     if (d->api.Recognize(nullptr) != 0)
         return result;
 
@@ -134,8 +135,8 @@ OcrEngine::Result OcrEngine::read(const QImage& image, Layout layout, int scale,
         Word w;
         w.text = text;
         w.confidence = double(it->Confidence(level));
-        w.box = QRect(QPoint((left - margin) / scale, (top - margin) / scale),
-                      QPoint((right - margin) / scale - 1, (bottom - margin) / scale - 1))
+        w.box = QRect(QPoint(int((left - margin) / scale), int((top - margin) / scale)),
+                      QPoint(int((right - margin) / scale) - 1, int((bottom - margin) / scale) - 1))
                     .intersected(image.rect());
         result.words << w;
         confidenceSum += w.confidence;

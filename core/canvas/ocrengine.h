@@ -48,7 +48,7 @@ public:
 
     // Recognises `image` (any format; converted to 8-bit grey). Dark text on a light background works
     // best: pass invert=true for light text on dark. `scale` (1..4) upscales small UI text first.
-    Result read(const QImage& image, Layout layout, int scale = 2, bool invert = false);
+    Result read(const QImage& image, Layout layout, double scale = 2, bool invert = false);
 
     // Limits OpenMP inside Tesseract to the calling thread (OMP_THREAD_LIMIT=1 equivalent): Tesseract's
     // OpenMP threads make it several times slower on a loaded machine.

@@ -181,6 +181,12 @@ Segmentation segment(const cv::Mat& bgra, const Params& p)
         for (const cv::Rect& r : list)
             text(clipped(cv::Rect(r.x - 2, r.y - 2, r.width + 4, r.height + 4), text)).setTo(0);
     }
+    // Long vertical lines left over (window borders that were no box, separators) would join the text
+    // touching them into one tall component that is no text line. (Not horizontal ones: the edge bands
+    // of a run of lower-case letters form long horizontal lines too.)
+    cv::Mat vertical;
+    cv::morphologyEx(text, vertical, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_RECT, {1, 33}));
+    text.setTo(0, vertical);
     cv::Mat joined;
     cv::dilate(text, joined, cv::getStructuringElement(cv::MORPH_RECT, {p.wordGap, 1}));
     cv::Mat labels, stats, centroids;

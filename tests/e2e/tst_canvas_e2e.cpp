@@ -7,8 +7,10 @@
 #include "core/canvas/canvasmapper.h"
 #include "core/canvas/zoneregistry.h"
 #include "core/capture/changedetector.h"
+#include "core/director/providers/screenshotscaler.h"
 #include "platform/keys.h"
 #include "platform/platform.h"
+#include "tests/support/fakeapiserver.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
 
@@ -132,6 +134,8 @@ private slots:
     void inventoryOfTheFixture();
     void analyzeCommand_data();
     void analyzeCommand();
+    void analyzeWithAModel_data();
+    void analyzeWithAModel();
     void typingReanalysesOnlyTheField();
     void openingAMenuAddsItsItems();
     void dialogIsAnalysedAlone();
@@ -315,6 +319,138 @@ void TestCanvasE2E::analyzeCommand()
         QVERIFY2(doc.isArray(), qPrintable(error.errorString()));
         for (const QJsonValue& v : doc.array())
             QVERIFY(zoneFromJson(v.toObject()).has_value());
+    }
+}
+
+void TestCanvasE2E::analyzeWithAModel_data()
+{
+    QTest::addColumn<QString>("provider");
+    QTest::addColumn<QString>("reply"); // "" : no step (no request expected)
+    QTest::addColumn<bool>("withKey");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QStringList>("expectOut");
+    QTest::addColumn<QStringList>("expectErr");
+    QTest::addColumn<QStringList>("absent"); // labels not in the JSON
+    // Replies name boxes in screen pixels as %SCREEN(x,y,w,h)%; the test converts them to what the model
+    // sees (the screenshot is scaled for it).
+    const QString good = QStringLiteral(
+        R"([{"x": %R1, "type": "button", "label": "Model Only", "state": ["enabled"]},
+            {"x": %R2, "type": "link", "label": "Also Model"}])");
+    QTest::newRow("good inventory") << "anthropic" << good << true << 0
+                                    << QStringList{QStringLiteral("\"label\": \"Model Only\""),
+                                                   QStringLiteral("\"source\": \"model\""),
+                                                   QStringLiteral("\"label\": \"Open Dialog\"")}
+                                    << QStringList{} << QStringList{};
+    const QString offScreen = QStringLiteral(
+        R"([{"x": %R1, "type": "button", "label": "Model Only"},
+            {"x": 99999, "y": 20, "width": 60, "height": 20, "type": "button", "label": "Ghost"}])");
+    QTest::newRow("out-of-screen box")
+        << "anthropic" << offScreen << true << 0
+        << QStringList{QStringLiteral("\"label\": \"Model Only\""),
+                       QStringLiteral("\"label\": \"Open Dialog\"")}
+        << QStringList{QStringLiteral("1 rejected")} << QStringList{QStringLiteral("Ghost")};
+    QTest::newRow("malformed JSON") << "anthropic" << QStringLiteral("[{\"x\": 10, \"y\": ") << true << 1
+                                    << QStringList{}
+                                    << QStringList{QStringLiteral("tier 2 analysis with anthropic failed")}
+                                    << QStringList{};
+    QTest::newRow("refusal") << "anthropic" << QStringLiteral("REFUSAL") << true << 1 << QStringList{}
+                             << QStringList{QStringLiteral("refused")} << QStringList{};
+    QTest::newRow("provider error") << "anthropic" << QStringLiteral("ERROR") << true << 1 << QStringList{}
+                                    << QStringList{QStringLiteral("tier 2 analysis with anthropic failed")}
+                                    << QStringList{};
+    QTest::newRow("no key") << "anthropic" << QString() << false << 1 << QStringList{}
+                            << QStringList{QStringLiteral("ANTHROPIC_API_KEY")} << QStringList{};
+    QTest::newRow("openai") << "openai" << good << true << 0
+                            << QStringList{QStringLiteral("\"label\": \"Also Model\"")} << QStringList{}
+                            << QStringList{};
+}
+
+void TestCanvasE2E::analyzeWithAModel()
+{
+    QFETCH(QString, provider);
+    QFETCH(QString, reply);
+    QFETCH(bool, withKey);
+    QFETCH(int, exitCode);
+    QFETCH(QStringList, expectOut);
+    QFETCH(QStringList, expectErr);
+    QFETCH(QStringList, absent);
+    test::FakeApiServer server;
+    QVERIFY(server.start());
+    const QSize screen = m_platform->screen().grab().size();
+    const director::ScreenshotScaler scaler(screen);
+    auto box = [&](const QRect& r) {
+        const QRect m = scaler.toModel(r);
+        return QStringLiteral("%1, \"y\": %2, \"width\": %3, \"height\": %4")
+            .arg(m.x())
+            .arg(m.y())
+            .arg(m.width())
+            .arg(m.height());
+    };
+    QString text = reply;
+    text.replace(QStringLiteral("%R1"), box(QRect(screen.width() - 240, screen.height() - 80, 160, 40)));
+    text.replace(QStringLiteral("%R2"), box(QRect(screen.width() - 240, screen.height() - 160, 160, 40)));
+    const bool anthropic = provider == QLatin1String("anthropic");
+    if (reply == QLatin1String("REFUSAL"))
+        server.enqueue(test::FakeApiServer::textReply(QStringLiteral("I can't help with that."),
+                                                      QStringLiteral("refusal")));
+    else if (reply == QLatin1String("ERROR"))
+        server.enqueue(test::FakeApiServer::error(401, QStringLiteral("authentication_error"),
+                                                  QStringLiteral("invalid x-api-key")));
+    else if (!reply.isEmpty())
+        server.enqueue(anthropic ? test::FakeApiServer::textReply(text)
+                                 : test::FakeApiServer::chatReply(text));
+
+    QProcess agent;
+    QProcessEnvironment env = m_xvfb->environment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    for (const char* name : {"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"})
+        env.remove(QString::fromLatin1(name));
+    const QString prefix = anthropic ? QStringLiteral("ANTHROPIC") : QStringLiteral("OPENAI");
+    env.insert(prefix + QStringLiteral("_BASE_URL"), server.baseUrl().toString());
+    if (withKey)
+        env.insert(prefix + QStringLiteral("_API_KEY"), QStringLiteral("sk-test-canvas"));
+    // No keychain on the test machine: without a key in the environment there is none.
+    env.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), QStringLiteral("unix:path=/nonexistent"));
+    agent.setProcessEnvironment(env);
+    const QStringList args{QStringLiteral("analyze"), QStringLiteral("--display"),   m_xvfb->displayName(),
+                           QStringLiteral("--json"),  QStringLiteral("--provider"),  provider,
+                           QStringLiteral("--model"), QStringLiteral("test-model-1")};
+    QSignalSpy finished(&agent, &QProcess::finished);
+    agent.start(QStringLiteral(CIU_AGENT_BIN), args);
+    QVERIFY(finished.wait(90000)); // the fake server answers on this thread's event loop
+    const QString out = QString::fromUtf8(agent.readAllStandardOutput());
+    const QString err = QString::fromUtf8(agent.readAllStandardError());
+    QVERIFY2(agent.exitCode() == exitCode,
+             qPrintable(QStringLiteral("exit %1: %2").arg(agent.exitCode()).arg(err)));
+    for (const QString& e : expectOut)
+        QVERIFY2(out.contains(e), qPrintable(e + QStringLiteral(" not in: ") + out.left(1500)));
+    for (const QString& e : expectErr)
+        QVERIFY2(err.contains(e), qPrintable(e + QStringLiteral(" not in: ") + err));
+    for (const QString& a : absent)
+        QVERIFY2(!out.contains(a), qPrintable(a));
+    if (reply.isEmpty()) {
+        QCOMPARE(server.requestCount(), 0); // nothing was sent
+        return;
+    }
+    QCOMPARE(server.requestCount(), 1);
+    QCOMPARE(server.lastRequest().json.value(QLatin1String("model")).toString(),
+             QStringLiteral("test-model-1"));
+    QVERIFY(!server.lastRequest().body.contains("sk-test-canvas"));
+    if (exitCode == 0) {
+        const QJsonDocument doc = QJsonDocument::fromJson(out.toUtf8());
+        QVERIFY(doc.isArray());
+        bool placed = false;
+        for (const QJsonValue& v : doc.array()) {
+            const auto z = zoneFromJson(v.toObject());
+            QVERIFY(z);
+            if (z->label == QLatin1String("Model Only") || z->label == QLatin1String("Also Model"))
+                placed = placed ||
+                         ZoneRegistry::iou(
+                             z->bounds, QRect(screen.width() - 240, screen.height() - 80, 160, 40)) >= 0.8 ||
+                         ZoneRegistry::iou(
+                             z->bounds, QRect(screen.width() - 240, screen.height() - 160, 160, 40)) >= 0.8;
+        }
+        QVERIFY2(placed, "the model's boxes mapped back to screen pixels");
     }
 }
 

@@ -6,12 +6,14 @@
 #include "tests/support/fakeapiserver.h"
 
 #include <QFont>
+#include <QJsonArray>
 #include <QPainter>
 #include <QSignalSpy>
 #include <QTest>
 
 using namespace ciu;
 using canvas::CanvasMapper;
+using canvas::ZoneRegistry;
 using ciu::test::FakeApiServer;
 
 namespace {
@@ -96,6 +98,10 @@ private slots:
     void userCorrectionsAndConfidence();
     void requestedFullAnalysisKeepsIds();
     void tier2MergesTheModelsInventory();
+    void excludedRegionsAreNeitherAnalysedNorPublished();
+    void excludedPixelsNeverReachTheModel();
+    void userZonesKeepReplacedDetectionsAway();
+    void suppressedRegionsDropDetections();
 };
 
 void TestCanvasMapper::firstFrameBuildsTheMap()
@@ -326,6 +332,156 @@ void TestCanvasMapper::tier2MergesTheModelsInventory()
     QCOMPARE(tier2.first().data.value(QStringLiteral("accepted")).toInt(), 2);
     QCOMPARE(tier2.first().data.value(QStringLiteral("rejected")).toInt(), 1);
     QCOMPARE(server.requestCount(), 1);
+}
+
+void TestCanvasMapper::excludedRegionsAreNeitherAnalysedNorPublished()
+{
+    const QRect helpArea(380, 280, 200, 80); // the Help button, as if the agent's window covered it
+    CanvasMapper mapper;
+    mapper.setExcludedRegions({helpArea});
+    mapper.onFrame(frame(1));
+    QVERIFY(byLabel(*mapper.currentMap(), QStringLiteral("Submit")));
+    QVERIFY2(!byLabel(*mapper.currentMap(), QStringLiteral("Help")), "masked out of the analysis");
+    for (const Zone& z : mapper.currentMap()->zones())
+        QVERIFY2(!helpArea.contains(z.bounds.center()), qPrintable(z.label));
+
+    // A change entirely inside the excluded area escalates nothing.
+    QSignalSpy events(&mapper, &CanvasMapper::eventOccurred);
+    mapper.onFrame(frame(2, {}, false));
+    FrameDiff inside = change(2, QRect(390, 290, 150, 50), 100);
+    inside.totalPercent = 40; // even a large one
+    mapper.onChanges(inside);
+    for (const SpatialEvent& e : ofKind(events, SpatialEvent::Kind::TierDecision))
+        QVERIFY2(e.data.value(QStringLiteral("tier")).toInt() == 0,
+                 qPrintable(e.data.value(QStringLiteral("reason")).toString()));
+    QVERIFY(ofKind(events, SpatialEvent::Kind::Analysis).isEmpty());
+    // A change reaching outside is analysed, still without the excluded zones.
+    mapper.onFrame(frame(3, QStringLiteral("Alice")));
+    mapper.onChanges(change(3, QRect(45, 45, 40, 14)));
+    QVERIFY(byLabel(*mapper.currentMap(), QStringLiteral("Alice")));
+    QVERIFY(!byLabel(*mapper.currentMap(), QStringLiteral("Help")));
+
+    // Excluding a published zone removes it at once.
+    const QString submit = byLabel(*mapper.currentMap(), QStringLiteral("Submit"))->id;
+    mapper.setExcludedRegions({helpArea, QRect(30, 290, 120, 50)});
+    QVERIFY(!mapper.currentMap()->find(submit));
+    mapper.requestFullAnalysis(QStringLiteral("test"));
+    QVERIFY(!byLabel(*mapper.currentMap(), QStringLiteral("Submit")));
+    QVERIFY(!byLabel(*mapper.currentMap(), QStringLiteral("Help")));
+
+    // Clearing the exclusions analyses what they hid.
+    events.clear();
+    mapper.setExcludedRegions({});
+    QVERIFY(byLabel(*mapper.currentMap(), QStringLiteral("Submit")));
+    QVERIFY(byLabel(*mapper.currentMap(), QStringLiteral("Help")));
+    const auto decisions = ofKind(events, SpatialEvent::Kind::TierDecision);
+    QVERIFY(!decisions.isEmpty());
+    QCOMPARE(decisions.first().data.value(QStringLiteral("reason")).toString(),
+             QStringLiteral("exclusion_changed"));
+}
+
+void TestCanvasMapper::excludedPixelsNeverReachTheModel()
+{
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(FakeApiServer::textReply(QStringLiteral(
+        R"([{"x": 400, "y": 300, "width": 100, "height": 26, "type": "button", "label": "Help"},
+            {"x": 160, "y": 300, "width": 100, "height": 26, "type": "button", "label": "Cancel"}])")));
+    director::ProviderConfig config;
+    config.baseUrl = server.baseUrl();
+    config.apiKey = QStringLiteral("sk-ant-test");
+    config.defaultModel = QStringLiteral("claude-sonnet-4-5");
+    config.maxAttempts = 1;
+    director::AnthropicProvider provider(config);
+    CanvasMapper mapper;
+    mapper.setProvider(&provider);
+    const QRect helpArea(380, 280, 200, 80);
+    mapper.setExcludedRegions({helpArea});
+    mapper.onFrame(frame(1));
+    QVERIFY(server.waitForRequests(1));
+    QVERIFY(QTest::qWaitFor(
+        [&] { return byLabel(*mapper.currentMap(), QStringLiteral("Cancel")) != nullptr; }, 15000));
+    QTest::qWait(100);
+    // The model's zone inside the excluded area is not published either.
+    QVERIFY(!byLabel(*mapper.currentMap(), QStringLiteral("Help")));
+    // The image it was sent: flat where the Help button is.
+    QString data;
+    for (const QJsonValue& m : server.lastRequest().json.value(QLatin1String("messages")).toArray()) {
+        for (const QJsonValue& c : m.toObject().value(QLatin1String("content")).toArray()) {
+            const QJsonObject source = c.toObject().value(QLatin1String("source")).toObject();
+            if (source.contains(QLatin1String("data")))
+                data = source.value(QLatin1String("data")).toString();
+        }
+    }
+    QVERIFY(!data.isEmpty());
+    const QImage sent = QImage::fromData(QByteArray::fromBase64(data.toLatin1()));
+    QCOMPARE(sent.size(), QSize(640, 400));
+    QCOMPARE(sent.pixelColor(450, 313), sent.pixelColor(385, 285)); // no "Help" text, no border
+    QCOMPARE(sent.pixelColor(450, 313), sent.pixelColor(575, 355));
+    QVERIFY(sent.pixelColor(210, 313) != sent.pixelColor(385, 285)); // Cancel is still there
+}
+
+void TestCanvasMapper::userZonesKeepReplacedDetectionsAway()
+{
+    CanvasMapper mapper;
+    mapper.onFrame(frame(1));
+    const Zone* cancel = byLabel(*mapper.currentMap(), QStringLiteral("Cancel"));
+    QVERIFY(cancel);
+    const QString cancelId = cancel->id;
+    // The user replaced the detected Cancel button with a taller link of another name: the overlap is
+    // just over IoU 0.5, with neither the type nor the label in common.
+    Zone user;
+    user.bounds = QRect(cancel->bounds.x(), cancel->bounds.y(), cancel->bounds.width(),
+                        cancel->bounds.height() * 2 - 6);
+    QVERIFY(ZoneRegistry::iou(user.bounds, cancel->bounds) >= 0.5);
+    user.type = ZoneType::Link;
+    user.label = QStringLiteral("Abort the form");
+    mapper.setUserZones({user});
+    auto detectedAt = [&](const QRect& r) {
+        int n = 0;
+        for (const Zone& z : mapper.currentMap()->zones())
+            n += z.source != ZoneSource::User && ZoneRegistry::iou(z.bounds, r) >= 0.5 ? 1 : 0;
+        return n;
+    };
+    QVERIFY(!mapper.currentMap()->find(cancelId));
+    QCOMPARE(detectedAt(user.bounds), 0);
+    QVERIFY(byLabel(*mapper.currentMap(), QStringLiteral("Abort the form")));
+    // Later analyses (of the region, of the whole screen) do not bring the detection back.
+    mapper.onFrame(frame(2));
+    mapper.onChanges(change(2, QRect(150, 290, 130, 60), 100));
+    QCOMPARE(detectedAt(user.bounds), 0);
+    mapper.requestFullAnalysis(QStringLiteral("test"));
+    QCOMPARE(detectedAt(user.bounds), 0);
+    QVERIFY(byLabel(*mapper.currentMap(), QStringLiteral("Abort the form")));
+    QVERIFY(byLabel(*mapper.currentMap(), QStringLiteral("Submit")));
+    // Without the user zone, the button is detected again.
+    mapper.setUserZones({});
+    mapper.requestFullAnalysis(QStringLiteral("test"));
+    QVERIFY(byLabel(*mapper.currentMap(), QStringLiteral("Cancel")));
+}
+
+void TestCanvasMapper::suppressedRegionsDropDetections()
+{
+    CanvasMapper mapper;
+    mapper.onFrame(frame(1));
+    const Zone help = *byLabel(*mapper.currentMap(), QStringLiteral("Help"));
+    const QString submit = byLabel(*mapper.currentMap(), QStringLiteral("Submit"))->id;
+    // The user deleted the Help zone; the suppressed rectangle is a little off (IoU >= 0.5 is enough).
+    const QRect suppressed = help.bounds.adjusted(4, 2, 8, 4);
+    QVERIFY(ZoneRegistry::iou(suppressed, help.bounds) >= 0.5);
+    mapper.setSuppressedRegions({suppressed});
+    QVERIFY(!mapper.currentMap()->find(help.id));
+    QVERIFY(!byLabel(*mapper.currentMap(), QStringLiteral("Help")));
+    mapper.onFrame(frame(2));
+    mapper.onChanges(change(2, QRect(380, 280, 140, 60), 100));
+    QVERIFY(!byLabel(*mapper.currentMap(), QStringLiteral("Help")));
+    mapper.requestFullAnalysis(QStringLiteral("test"));
+    QVERIFY(!byLabel(*mapper.currentMap(), QStringLiteral("Help")));
+    QVERIFY(mapper.currentMap()->find(submit)); // nothing else suppressed
+    // Cleared: the next analysis finds it again.
+    mapper.setSuppressedRegions({});
+    mapper.requestFullAnalysis(QStringLiteral("test"));
+    QVERIFY(byLabel(*mapper.currentMap(), QStringLiteral("Help")));
 }
 
 QTEST_MAIN(TestCanvasMapper)
