@@ -71,7 +71,10 @@ public:
             m_server->setStandardErrorFile(QProcess::nullDevice());
             m_server->start(xvfb, {m_display, QStringLiteral("-screen"), QStringLiteral("0"),
                                    QStringLiteral("1280x800x24"), QStringLiteral("-nolisten"),
-                                   QStringLiteral("tcp")});
+                                   QStringLiteral("tcp"),
+                                   // No server reset when the probe connection closes: a reset refuses
+                                   // the next connection for a moment ("does not accept connections").
+                                   QStringLiteral("-noreset")});
             if (!m_server->waitForStarted(5000)) {
                 *error = QStringLiteral("cannot start Xvfb: %1").arg(m_server->errorString());
                 return false;
