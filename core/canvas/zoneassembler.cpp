@@ -321,7 +321,10 @@ private:
                     m_usedText.insert(label);
                     const TextItem& t = texts()[size_t(label)];
                     e.type = ZoneType::CheckBox;
-                    e.rect = unite(r, t.rect);
+                    // The label's line box (glyph boxes lack the line's leading), as for free text:
+                    // the toolkit's click area is indicator and label line.
+                    e.rect =
+                        unite(r, cv::Rect(t.rect.x - 2, t.rect.y - 4, t.rect.width + 4, t.rect.height + 8));
                     e.label = cleanLabel(t.text);
                     const bool marked = seg::stdDevGray(m_s, inset(r, 3)) > 25;
                     e.state |= marked ? ZoneStateFlag::Checked : ZoneStateFlag::Unchecked;

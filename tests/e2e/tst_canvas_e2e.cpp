@@ -37,6 +37,7 @@ struct Metrics
     int labelled = 0; // matched widgets with a label in the fixture
     int labelCorrect = 0;
     QStringList missed;
+    QStringList extra; // zones matching no widget
     double precision() const { return predicted ? double(matched) / predicted : 0; }
     double precisionAll() const { return predictedAll ? double(matched) / predictedAll : 0; }
     double recall() const { return truth ? double(matched) / truth : 0; }
@@ -101,8 +102,42 @@ Metrics evaluate(const ZoneMap& map, const QList<FixtureApp::Widget>& widgets, c
         }
     }
     for (int w = 0; w < widgets.size(); ++w) {
-        if (!usedWidgets.contains(w))
-            m.missed << QStringLiteral("%1 (%2)").arg(widgets.at(w).name, widgets.at(w).type);
+        if (usedWidgets.contains(w))
+            continue;
+        // The nearest zone, to see why it did not match.
+        const QRect& r = widgets.at(w).rect;
+        const Zone* nearest = nullptr;
+        double best = 0;
+        for (const Zone* z : std::as_const(candidates)) {
+            const double iou = ZoneRegistry::iou(r, z->bounds);
+            if (iou > best) {
+                best = iou;
+                nearest = z;
+            }
+        }
+        m.missed << QStringLiteral("%1 (%2 %3,%4 %5x%6; nearest %7)")
+                        .arg(widgets.at(w).name, widgets.at(w).type)
+                        .arg(r.x())
+                        .arg(r.y())
+                        .arg(r.width())
+                        .arg(r.height())
+                        .arg(nearest ? QStringLiteral("%1 \"%2\" %3,%4 %5x%6 IoU %7")
+                                           .arg(toString(nearest->type), nearest->label)
+                                           .arg(nearest->bounds.x())
+                                           .arg(nearest->bounds.y())
+                                           .arg(nearest->bounds.width())
+                                           .arg(nearest->bounds.height())
+                                           .arg(best, 0, 'f', 2)
+                                     : QStringLiteral("none"));
+    }
+    for (int z = 0; z < candidates.size(); ++z) {
+        if (!usedZones.contains(z))
+            m.extra << QStringLiteral("%1 \"%2\" %3,%4 %5x%6")
+                           .arg(toString(candidates.at(z)->type), candidates.at(z)->label)
+                           .arg(candidates.at(z)->bounds.x())
+                           .arg(candidates.at(z)->bounds.y())
+                           .arg(candidates.at(z)->bounds.width())
+                           .arg(candidates.at(z)->bounds.height());
     }
     return m;
 }
@@ -252,7 +287,7 @@ void TestCanvasE2E::inventoryOfTheFixture()
     qInfo().noquote()
         << QStringLiteral("fixture inventory: %1 widgets, %2 zones in the window (%3 without list rows), %4 "
                           "matched at IoU>=0.5: recall %5, precision %6 (all zones %7), type accuracy %8, "
-                          "label accuracy %9; missed: %10")
+                          "label accuracy %9; missed: %10; unmatched zones: %11")
                .arg(m.truth)
                .arg(m.predictedAll)
                .arg(m.predicted)
@@ -262,13 +297,15 @@ void TestCanvasE2E::inventoryOfTheFixture()
                .arg(m.precisionAll(), 0, 'f', 2)
                .arg(m.typeAccuracy(), 0, 'f', 2)
                .arg(m.labelAccuracy(), 0, 'f', 2)
-               .arg(m.missed.join(QStringLiteral(", ")));
+               .arg(m.missed.join(QStringLiteral(", ")), m.extra.join(QStringLiteral(", ")));
     QVERIFY(m.truth >= 20);
     // Thresholds a little under what this build achieves (see the figures printed above).
-    QVERIFY2(m.recall() >= 0.75, "recall");
-    QVERIFY2(m.precision() >= 0.70, "precision");
-    QVERIFY2(m.typeAccuracy() >= 0.90, "type accuracy");
-    QVERIFY2(m.labelAccuracy() >= 0.85, "label accuracy");
+    // (Achieved: recall 0.87, precision 0.83, type 1.00, label 0.95. The fixture reports check boxes
+    // stretched by their layout to 153 px; the zone is the clickable indicator and label.)
+    QVERIFY2(m.recall() >= 0.85, "recall");
+    QVERIFY2(m.precision() >= 0.80, "precision");
+    QVERIFY2(m.typeAccuracy() >= 0.95, "type accuracy");
+    QVERIFY2(m.labelAccuracy() >= 0.90, "label accuracy");
     // The first frame was one full analysis.
     const auto decisions = decisionsSince(0);
     QVERIFY(!decisions.isEmpty());
