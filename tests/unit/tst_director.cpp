@@ -1007,42 +1007,57 @@ QJsonObject chatCall(const QString& id, const QString& name, const QJsonObject& 
 void TestDirector::model_callsVersusClassicTable()
 {
     // The measure of the issue on three fixture tasks: model calls and input tokens of the zone loop
-    // against the classic screenshot-per-action loop, each against its own fake server.
+    // against the classic screenshot-per-action loop, each against its own fake server; and the same task
+    // again in SPEED-MAX, replayed from the sequence the zone run recorded.
     struct Row
     {
         QString name;
         DirectorUsage zones;
         DirectorUsage classic;
+        DirectorUsage replay;
     };
     QList<Row> rows;
     for (const Scenario& s : {formScenario(), menuScenario(), dialogScenario()}) {
+        QTemporaryDir library;
         FakeApiServer zonesServer;
         FakeApiServer classicServer;
+        FakeApiServer replayServer; // no reply scripted: any call would fail the task
         QVERIFY(zonesServer.start());
         QVERIFY(classicServer.start());
+        QVERIFY(replayServer.start());
         zonesServer.enqueue(s.zonesReplies);
         classicServer.enqueue(s.classicReplies);
-        const TaskOutcome z = runScenario(s, modelFactory(zonesServer, DirectorOptions::Loop::Zones));
-        const TaskOutcome c = runScenario(s, modelFactory(classicServer, DirectorOptions::Loop::Classic));
+        const TaskOutcome z = runScenario(s, modelFactory(zonesServer, DirectorOptions::Loop::Zones), {},
+                                          nullptr, nullptr, library.path());
+        const TaskOutcome c = runScenario(s, modelFactory(classicServer, DirectorOptions::Loop::Classic), {},
+                                          nullptr, nullptr, library.path());
+        const TaskOutcome r = runScenario(
+            s, modelFactory(replayServer, DirectorOptions::Loop::Zones),
+            [](DirectorOptions& o) { o.speed = SpeedMode::Max; }, nullptr, nullptr, library.path());
         QVERIFY2(z.success(), qPrintable(s.name + QStringLiteral(" zones: ") + z.message));
         QVERIFY2(c.success(), qPrintable(s.name + QStringLiteral(" classic: ") + c.message));
+        QVERIFY2(r.success(), qPrintable(s.name + QStringLiteral(" replay: ") + r.message));
         QCOMPARE(z.usage.actionsExecuted, c.usage.actionsExecuted); // the same work on the screen
+        QCOMPARE(r.usage.actionsExecuted, z.usage.actionsExecuted);
         QCOMPARE(zonesServer.pendingSteps(), 0);
         QCOMPARE(classicServer.pendingSteps(), 0);
-        rows.append({s.name, z.usage, c.usage});
+        QCOMPARE(replayServer.requestCount(), 0);
+        rows.append({s.name, z.usage, c.usage, r.usage});
     }
-    qInfo("MEASURE %-18s | %5s %7s %5s | %5s %7s %5s | %11s %12s", "task", "zones", "tokens", "shots",
-          "class", "tokens", "shots", "calls ratio", "tokens ratio");
+    qInfo("MEASURE %-18s | %5s %7s %5s | %5s %7s %5s | %11s %12s | %6s", "task", "zones", "tokens", "shots",
+          "class", "tokens", "shots", "calls ratio", "tokens ratio", "replay");
     for (const Row& r : rows) {
-        qInfo("MEASURE %-18s | %5d %7lld %5d | %5d %7lld %5d | %11.2f %12.2f", qPrintable(r.name),
+        qInfo("MEASURE %-18s | %5d %7lld %5d | %5d %7lld %5d | %11.2f %12.2f | %6d", qPrintable(r.name),
               r.zones.modelCalls, static_cast<long long>(r.zones.estimatedInputTokens),
               r.zones.screenshotsSent, r.classic.modelCalls,
               static_cast<long long>(r.classic.estimatedInputTokens), r.classic.screenshotsSent,
               double(r.zones.modelCalls) / std::max(1, r.classic.modelCalls),
-              double(r.zones.estimatedInputTokens) / std::max<qint64>(1, r.classic.estimatedInputTokens));
+              double(r.zones.estimatedInputTokens) / std::max<qint64>(1, r.classic.estimatedInputTokens),
+              r.replay.modelCalls);
         // Input tokens: at most a third on every task (the zone map instead of a screenshot per action).
         QVERIFY2(r.zones.estimatedInputTokens * 3 <= r.classic.estimatedInputTokens, qPrintable(r.name));
         QVERIFY(r.zones.modelCalls < r.classic.modelCalls);
+        QCOMPARE(r.replay.modelCalls, 0);
     }
 }
 
