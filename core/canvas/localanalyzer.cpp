@@ -308,7 +308,10 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
             t.known = t.known || z.bounds.contains(rootRect);
         // Context above or below the region names nothing inside it (labels sit beside their fields):
         // not worth reading.
-        skip[i] = rootRect.bottom() < want.top() || rootRect.top() > want.bottom();
+        // Nor is context well right of it (only a check box's label sits right of its box, 12 px
+        // away at most).
+        skip[i] = rootRect.bottom() < want.top() || rootRect.top() > want.bottom() ||
+                  rootRect.left() > want.right() + 12;
     }
     result.stats.boxes = int(s.boxes.size());
     result.stats.textLines = int(s.textLines.size());
