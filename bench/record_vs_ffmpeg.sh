@@ -1,13 +1,17 @@
 #!/bin/bash
-# CPU of recording a 1920x1080 Xvfb display at 30 fps: `ciu-agent bench record` (grab + H.264 + JSONL) vs
+# CPU and disk of recording a 1920x1080 Xvfb display at 30 fps: `ciu-agent bench record` (the real pipeline:
+# CaptureEngine -> SessionWriter, damage-driven grabs + H.264 + JSONL) vs
 # `ffmpeg -f x11grab -c:v libx264 -preset ultrafast` on the same display, same duration, same activity
 # (xclock ticking, xeyes following a pointer moved by xdotool, an xterm printing). Target: ≤ 1.2× ffmpeg.
 #
-# Usage: bench/record_vs_ffmpeg.sh [PATH_TO_CIU_AGENT] [SECONDS]   (defaults: build/release/app/ciu-agent, 10)
+# Usage: bench/record_vs_ffmpeg.sh [PATH_TO_CIU_AGENT] [SECONDS] [KEY=VALUE...]
+#   defaults: build/release/app/ciu-agent, 10; KEY=VALUE go to `bench record` (keyint=MS crf=N preset=P tune=T)
 set -euo pipefail
 
 BIN=${1:-build/release/app/ciu-agent}
 DURATION=${2:-10}
+shift $(( $# > 2 ? 2 : $# ))
+EXTRA=("$@")
 [ -x "$BIN" ] || { echo "ciu-agent not found at $BIN" >&2; exit 2; }
 for tool in Xvfb ffmpeg xdotool xdpyinfo /usr/bin/time; do
     command -v "$tool" >/dev/null || { echo "missing $tool" >&2; exit 2; }
@@ -27,7 +31,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-Xvfb "$DISP" -screen 0 1920x1080x24 -nolisten tcp >/dev/null 2>&1 &
+Xvfb "$DISP" -screen 0 1920x1080x24 -nolisten tcp -noreset >/dev/null 2>&1 &
 PIDS+=($!)
 for _ in $(seq 50); do DISPLAY=$DISP xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
 export DISPLAY=$DISP
@@ -43,7 +47,7 @@ sleep 1
 cpu() { awk '{ printf "%.2f", $1 + $2 }' "$1"; }
 
 echo "== ciu-agent bench record ($DURATION s on $DISP)" >&2
-/usr/bin/time -f "%U %S %e" -o "$WORK/ciu.time" "$BIN" bench record "$DURATION" --display "$DISP" | tee "$WORK/ciu.json"
+/usr/bin/time -f "%U %S %e" -o "$WORK/ciu.time" "$BIN" bench record "$DURATION" "${EXTRA[@]}" --display "$DISP" | tee "$WORK/ciu.json"
 echo "== ffmpeg x11grab ($DURATION s on $DISP)" >&2
 /usr/bin/time -f "%U %S %e" -o "$WORK/ffmpeg.time" \
     ffmpeg -nostdin -y -loglevel error -f x11grab -framerate 30 -video_size 1920x1080 -i "$DISP" -t "$DURATION" \
@@ -51,9 +55,11 @@ echo "== ffmpeg x11grab ($DURATION s on $DISP)" >&2
 
 CIU_CPU=$(cpu "$WORK/ciu.time")
 FF_CPU=$(cpu "$WORK/ffmpeg.time")
-CIU_LOOP=$(grep '"metric":"cpu_seconds"' "$WORK/ciu.json" | sed 's/.*"value":\([0-9.e+-]*\).*/\1/')
+metric() { grep "\"metric\":\"$1\"" "$WORK/ciu.json" | sed 's/.*"value":\([0-9.e+-]*\).*/\1/'; }
+CIU_LOOP=$(metric cpu_seconds)
+CIU_MB=$(awk -v v="$(metric disk_per_minute)" 'BEGIN { printf "%.1f", v }')
 FF_MB=$(awk -v b="$(stat -c %s "$WORK/out.mp4")" -v d="$DURATION" 'BEGIN { printf "%.1f", b / 1048576 * 60 / d }')
 RATIO=$(awk -v a="$CIU_CPU" -v b="$FF_CPU" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
 RATIO_LOOP=$(awk -v a="$CIU_LOOP" -v b="$FF_CPU" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-printf '{"bench":"record_vs_ffmpeg","seconds":%s,"ciu_cpu_s":%s,"ciu_recording_loop_cpu_s":%s,"ffmpeg_cpu_s":%s,"ratio":%s,"ratio_loop":%s,"ffmpeg_mib_per_min":%s,"target_ratio":1.2}\n' \
-    "$DURATION" "$CIU_CPU" "$CIU_LOOP" "$FF_CPU" "$RATIO" "$RATIO_LOOP" "$FF_MB"
+printf '{"bench":"record_vs_ffmpeg","seconds":%s,"args":"%s","ciu_cpu_s":%s,"ciu_recording_loop_cpu_s":%s,"ffmpeg_cpu_s":%s,"ratio":%s,"ratio_loop":%s,"ciu_mib_per_min":%s,"ffmpeg_mib_per_min":%s,"target_ratio":1.2}\n' \
+    "$DURATION" "${EXTRA[*]}" "$CIU_CPU" "$CIU_LOOP" "$FF_CPU" "$RATIO" "$RATIO_LOOP" "$CIU_MB" "$FF_MB"

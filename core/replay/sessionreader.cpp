@@ -1,5 +1,6 @@
 #include "core/replay/sessionreader.h"
 
+#include "core/model/action.h"
 #include "core/replay/sessionformat.h"
 #include "core/replay/videodecoder.h"
 
@@ -150,8 +151,18 @@ bool SessionReader::open(const QString& dir)
                 break;
             }
         }
-        r.summary = oneLine(
-            text.isEmpty() ? QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)) : text);
+        if (text.isEmpty() && o.value(QLatin1String("action")).isObject()) {
+            // An action the Director asked for: its readable description.
+            if (const auto action = Action::fromJson(o.value(QLatin1String("action")).toObject()))
+                text = action->describe();
+        }
+        if (text.isEmpty()) {
+            QJsonObject rest = o;
+            rest.remove(QLatin1String("t_ns"));
+            rest.remove(QLatin1String("type"));
+            text = QString::fromUtf8(QJsonDocument(rest).toJson(QJsonDocument::Compact));
+        }
+        r.summary = oneLine(text);
         m_director << r;
         return true;
     });

@@ -251,6 +251,7 @@ void SessionWriter::onFrame(const Frame& frame)
         o.size = frame.image.size();
         o.nominalFps = qMax(1, m_options.maxFps);
         o.keyFrameIntervalMs = m_options.keyFrameIntervalMs;
+        o.fragmentIntervalMs = m_options.fragmentIntervalMs;
         o.preset = m_options.preset;
         o.tune = m_options.tune;
         o.crf = m_options.crf;

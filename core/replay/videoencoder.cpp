@@ -137,9 +137,14 @@ bool VideoEncoder::open(const QString& path, const Options& options)
     if (rc < 0)
         return d->fail(QStringLiteral("cannot create %1: %2").arg(path, ffmpegError(rc)));
     AVDictionary* muxOptions = nullptr;
-    if (options.fragmented)
+    if (options.fragmented) {
         av_dict_set(&muxOptions, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0);
-    else
+        // Fragments between key frames too (they may start with a P frame): a killed recorder loses at most
+        // this much video, whatever the key frame interval.
+        if (options.fragmentIntervalMs > 0)
+            av_dict_set(&muxOptions, "frag_duration",
+                        QByteArray::number(qint64(options.fragmentIntervalMs) * 1000).constData(), 0);
+    } else
         av_dict_set(&muxOptions, "movflags", "faststart", 0);
     rc = avformat_write_header(d->format, &muxOptions);
     av_dict_free(&muxOptions);
@@ -180,9 +185,10 @@ bool VideoEncoder::Private::drain(bool flushing)
         av_packet_unref(packet);
         if (wrc < 0)
             return fail(QStringLiteral("cannot write %1: %2").arg(path, ffmpegError(wrc)));
-        // A key frame starts a new fragment: the previous one is complete, hand it to the kernel now.
-        if (key || flushing)
-            avio_flush(format->pb);
+        // The muxer keeps the current fragment in memory and writes it whole when the next one starts (a key
+        // frame or the fragment interval): hand what it wrote to the kernel now (a no-op in between).
+        Q_UNUSED(key)
+        avio_flush(format->pb);
         // The muxer writes through a buffer: a failed write (a full disk) only shows in the I/O context.
         if (format->pb->error < 0)
             return fail(QStringLiteral("cannot write %1: %2").arg(path, ffmpegError(format->pb->error)));

@@ -10,8 +10,9 @@ namespace ciu::replay {
 
 // H.264 into MP4 through libavcodec/libavformat/libswscale (libx264 when the build has it, else FFmpeg's
 // default H.264 encoder). Frames are variable-rate: each carries its own time in ms (time base 1/1000).
-// Fragmented MP4 (empty moov, a fragment per key frame) so a killed process leaves a playable file; a key
-// frame at least every `keyFrameIntervalMs` so seeking is fast. Not thread-safe: use from one thread.
+// Fragmented MP4 (empty moov, a fragment at each key frame and at least every `fragmentIntervalMs`) so a
+// killed process leaves a file playable up to about a second before the end; a key frame at least every
+// `keyFrameIntervalMs` so seeking is fast. Not thread-safe: use from one thread.
 class VideoEncoder
 {
 public:
@@ -19,7 +20,8 @@ public:
     {
         QSize size;                    // output size; odd sizes are rounded down to even
         int nominalFps = 30;           // rate hint for the encoder (frames may come at any rate)
-        int keyFrameIntervalMs = 1000; // forced key frame (and fragment) at least this often
+        int keyFrameIntervalMs = 3000; // forced key frame at least this often (seeking decodes from there)
+        int fragmentIntervalMs = 1000; // a fragment is closed (and handed to the kernel) at least this often
         QString preset = QStringLiteral("ultrafast");
         QString tune = QStringLiteral("zerolatency");
         int crf = 28;           // x264 quality (lower = better, bigger)

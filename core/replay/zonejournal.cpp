@@ -6,6 +6,17 @@
 #include <algorithm>
 
 namespace ciu::replay {
+namespace {
+
+// Equal for the replay: the time a zone was last seen changes with every analysis and is not recorded
+// again for a zone that did not otherwise change (it would rewrite every zone at every map).
+bool sameForReplay(const Zone& recorded, Zone z)
+{
+    z.lastSeenNs = recorded.lastSeenNs;
+    return recorded == z;
+}
+
+} // namespace
 
 std::optional<QJsonObject> ZoneJournalEncoder::encode(const ZoneMap& map)
 {
@@ -28,7 +39,7 @@ std::optional<QJsonObject> ZoneJournalEncoder::encode(const ZoneMap& map)
             const auto it = m_zones.constFind(z.id);
             if (it == m_zones.constEnd())
                 added.append(toJson(z));
-            else if (!(*it == z))
+            else if (!sameForReplay(*it, z))
                 changed.append(toJson(z));
         }
         for (const QString& id : std::as_const(m_order)) {
@@ -48,10 +59,13 @@ std::optional<QJsonObject> ZoneJournalEncoder::encode(const ZoneMap& map)
     }
     m_first = false;
     m_screen = map.screenSize();
-    m_zones.clear();
+    QHash<QString, Zone> previous;
+    previous.swap(m_zones);
     m_order.clear();
     for (const Zone& z : map.zones()) {
-        m_zones.insert(z.id, z);
+        // Keep what was recorded for an unchanged zone, so small drifts of last_seen_ns never add up.
+        const auto it = previous.constFind(z.id);
+        m_zones.insert(z.id, !snapshot && it != previous.constEnd() && sameForReplay(*it, z) ? *it : z);
         m_order << z.id;
     }
     return line;

@@ -15,6 +15,7 @@ namespace ciu::replay {
 //   {"t_ns":..,"version":7,"kind":"snapshot","screen":[w,h],"zones":[zone...]}
 //   {"t_ns":..,"version":8,"kind":"delta","added":[zone...],"changed":[zone...],"removed":["id"...]}
 // ZoneJournalEncoder turns successive ZoneMaps into those lines; ZoneJournal reconstructs the map at any t.
+// A zone whose only change is its last_seen_ns is not written again (the replay shows the first value).
 class ZoneJournalEncoder
 {
 public:

@@ -63,8 +63,7 @@ int recordChild(const QString& folder)
     registerMetaTypes();
     SessionWriterOptions o;
     o.sessionPath = folder;
-    o.keyFrameIntervalMs = 500;
-    o.metadataIntervalMs = 1000;
+    o.metadataIntervalMs = 1000; // the default key frame interval (3 s) and fragment interval (1 s)
     auto* writer = new SessionWriter(o);
     writer->start();
     auto* timer = new QTimer;
@@ -97,6 +96,7 @@ private slots:
     void corruptMetadataAndVideo();
     void notAFolder();
     void killedRecorder();
+    void directorSummaries();
 
 private:
     QTemporaryDir m_dir;
@@ -424,7 +424,7 @@ void TestSessionReader::killedRecorder()
     // Cursor lines up to the last report are there.
     QVERIFY(!reader.cursorSamples().isEmpty());
     QVERIFY(reader.cursorSamples().last().tNs / kMs >= lastReportedMs);
-    // The video decodes up to near the end: fragments are closed at each key frame (every 500 ms).
+    // The video decodes up to near the end: a fragment is closed every second, between key frames too.
     QVERIFY(reader.hasVideo());
     qint64 lastFrame = -1;
     const QImage last = reader.frameAt(reader.durationNs(), &lastFrame);
@@ -438,6 +438,31 @@ void TestSessionReader::killedRecorder()
     qint64 firstFrame = -1;
     const QImage first = reader.frameAt(0, &firstFrame);
     QVERIFY(meanAbsDiff(first, syntheticFrame(kSize, 1)) < 6.0);
+}
+
+void TestSessionReader::directorSummaries()
+{
+    QTemporaryDir dir;
+    SessionWriterOptions o;
+    o.sessionPath = dir.filePath(QStringLiteral("s"));
+    o.metadataIntervalMs = 0;
+    SessionWriter writer(o);
+    writer.start();
+    writer.onDirectorRecord(QJsonObject{
+        {QStringLiteral("t_ns"), 100.0},
+        {QStringLiteral("type"), QStringLiteral("action_requested")},
+        {QStringLiteral("action"), QJsonObject{{QStringLiteral("action"), QStringLiteral("left_click")},
+                                               {QStringLiteral("zone_id"), QStringLiteral("z51")}}}});
+    writer.onDirectorRecord(QJsonObject{{QStringLiteral("t_ns"), 200.0},
+                                        {QStringLiteral("type"), QStringLiteral("usage")},
+                                        {QStringLiteral("calls"), 3}});
+    writer.stop();
+    SessionReader reader;
+    QVERIFY(reader.open(o.sessionPath));
+    QCOMPARE(reader.directorRecords().size(), 2);
+    // An action reads as the action, not as JSON; other records show their fields without t_ns and type.
+    QCOMPARE(reader.directorRecords().at(0).summary, QStringLiteral("left_click zone z51"));
+    QCOMPARE(reader.directorRecords().at(1).summary, QStringLiteral("{\"calls\":3}"));
 }
 
 int main(int argc, char* argv[])

@@ -6,6 +6,7 @@
 #include "core/replay/sessionretention.h"
 #include "core/replay/sessionwriter.h"
 #include "core/replay/videodecoder.h"
+#include "core/replay/zonejournal.h"
 #include "replaytestutil.h"
 
 #include <QDir>
@@ -97,6 +98,7 @@ private slots:
     void sizeBudgetKeepsPlayableVideo();
     void environmentSecretsInNoFile();
     void passwordMaskEverywhere();
+    void zoneJournalSkipsLastSeenOnly();
     void stopTwiceAndAfterFailure();
 
 private:
@@ -879,6 +881,37 @@ void TestSessionWriter::passwordMaskEverywhere()
     QVERIFY2(qGray(frame.pixel(40, 32)) < 40, qPrintable(QString::number(qGray(frame.pixel(40, 32)))));
     QVERIFY(qGray(frame.pixel(40, 72)) > 215);
     QVERIFY(qGray(frame.pixel(100, 30)) > 215);
+}
+
+void TestSessionWriter::zoneJournalSkipsLastSeenOnly()
+{
+    Zone a;
+    a.id = QStringLiteral("a");
+    a.type = ZoneType::Button;
+    a.label = QStringLiteral("OK");
+    a.bounds = QRect(1, 2, 30, 20);
+    a.lastSeenNs = 100;
+    Zone b = a;
+    b.id = QStringLiteral("b");
+    b.bounds = QRect(50, 2, 30, 20);
+    ZoneJournalEncoder encoder;
+    QVERIFY(encoder.encode(ZoneMap(1, 100, QSize(200, 100), {a, b})));
+    // Seen again by a later analysis, nothing else changed: no line.
+    a.lastSeenNs = b.lastSeenNs = 200;
+    QVERIFY(!encoder.encode(ZoneMap(2, 200, QSize(200, 100), {a, b})));
+    // One zone really changed: only that one is in the delta.
+    b.label = QStringLiteral("Cancel");
+    b.lastSeenNs = a.lastSeenNs = 300;
+    const auto line = encoder.encode(ZoneMap(3, 300, QSize(200, 100), {a, b}));
+    QVERIFY(line);
+    QCOMPARE(line->value(QStringLiteral("kind")).toString(), QStringLiteral("delta"));
+    const QJsonArray changed = line->value(QStringLiteral("changed")).toArray();
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(changed.first().toObject().value(QStringLiteral("id")).toString(), QStringLiteral("b"));
+    // The journal reconstructs both zones.
+    ZoneJournal journal;
+    QVERIFY(journal.addLine(100, *ZoneJournalEncoder().encode(ZoneMap(1, 100, QSize(200, 100), {a, b}))));
+    QCOMPARE(journal.mapAt(150)->size(), 2);
 }
 
 QTEST_MAIN(TestSessionWriter)

@@ -19,6 +19,7 @@
 #include <QProgressDialog>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStyle>
 #include <QTableView>
 #include <QToolButton>
 #include <QtConcurrent/QtConcurrentRun>
@@ -99,6 +100,7 @@ void ReplayViewer::buildUi()
     splitter->addWidget(right);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
+    splitter->setSizes({920, 480}); // the log needs room for its details column
     root->addWidget(splitter, 1);
 
     m_timeline = new TimelineWidget(this);
@@ -106,20 +108,21 @@ void ReplayViewer::buildUi()
     root->addWidget(m_timeline);
 
     auto* controls = new QHBoxLayout;
-    auto button = [&](const QString& text, const QString& tip, auto slot) {
+    // Icons from the style: the media glyphs (⏮ ⏸ ⏭) are missing from many fonts.
+    auto button = [&](QStyle::StandardPixmap icon, const QString& tip, auto slot) {
         auto* b = new QToolButton(this);
-        b->setText(text);
+        b->setIcon(style()->standardIcon(icon));
         b->setToolTip(tip);
         b->setAccessibleName(tip);
         connect(b, &QToolButton::clicked, this, slot);
         controls->addWidget(b);
         return b;
     };
-    button(QStringLiteral("⏮"), tr("Previous event (Shift+Left)"), &ReplayViewer::previousEvent);
-    button(QStringLiteral("◀|"), tr("Previous frame (Left)"), &ReplayViewer::stepBackward);
-    m_playButton = button(QStringLiteral("▶"), tr("Play / pause (Space)"), &ReplayViewer::togglePlay);
-    button(QStringLiteral("|▶"), tr("Next frame (Right)"), &ReplayViewer::stepForward);
-    button(QStringLiteral("⏭"), tr("Next event (Shift+Right)"), &ReplayViewer::nextEvent);
+    button(QStyle::SP_MediaSkipBackward, tr("Previous event (Shift+Left)"), &ReplayViewer::previousEvent);
+    button(QStyle::SP_MediaSeekBackward, tr("Previous frame (Left)"), &ReplayViewer::stepBackward);
+    m_playButton = button(QStyle::SP_MediaPlay, tr("Play / pause (Space)"), &ReplayViewer::togglePlay);
+    button(QStyle::SP_MediaSeekForward, tr("Next frame (Right)"), &ReplayViewer::stepForward);
+    button(QStyle::SP_MediaSkipForward, tr("Next event (Shift+Right)"), &ReplayViewer::nextEvent);
     m_speedBox = new QComboBox(this);
     m_speedBox->setToolTip(tr("Playback speed"));
     for (double s : kSpeeds)
@@ -132,8 +135,16 @@ void ReplayViewer::buildUi()
     m_timeLabel->setMinimumWidth(160);
     controls->addWidget(m_timeLabel);
     controls->addStretch(1);
-    button(tr("Export HTML…"), tr("Export an HTML report of the session"), &ReplayViewer::exportHtml);
-    button(tr("Export MP4…"), tr("Export the video with the overlay burned in"), &ReplayViewer::exportMp4);
+    auto textButton = [&](const QString& text, const QString& tip, auto slot) {
+        auto* b = new QToolButton(this);
+        b->setText(text);
+        b->setToolTip(tip);
+        connect(b, &QToolButton::clicked, this, slot);
+        controls->addWidget(b);
+    };
+    textButton(tr("Export HTML…"), tr("Export an HTML report of the session"), &ReplayViewer::exportHtml);
+    textButton(tr("Export MP4…"), tr("Export the video with the overlay burned in"),
+               &ReplayViewer::exportMp4);
     root->addLayout(controls);
     resize(1400, 900);
 }
@@ -158,6 +169,9 @@ bool ReplayViewer::openSession(const QString& path)
     }
     m_eventModel->setEntries(m_reader.log());
     m_table->resizeColumnsToContents();
+    // Room for the bold current row (its text is wider than the regular rows the widths were taken from).
+    for (int c = 0; c + 1 < m_proxy->columnCount(); ++c)
+        m_table->setColumnWidth(c, m_table->columnWidth(c) * 115 / 100 + 6);
     m_timeline->setDuration(m_reader.durationNs());
     m_timeline->setMarkers(m_reader.markers());
     m_frameView->setScreenSize(m_reader.screenSize());
@@ -240,14 +254,14 @@ void ReplayViewer::play()
         setTime(0);
     m_playClock.start();
     m_playTimer.start();
-    m_playButton->setText(QStringLiteral("⏸"));
+    m_playButton->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
 }
 
 void ReplayViewer::pause()
 {
     m_playTimer.stop();
     if (m_playButton)
-        m_playButton->setText(QStringLiteral("▶"));
+        m_playButton->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
 }
 
 void ReplayViewer::togglePlay()
