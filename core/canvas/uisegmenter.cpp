@@ -110,6 +110,65 @@ bool isSlider(const cv::Mat& edges, const cv::Rect& r)
     return (bestRun >= 2 || tall >= 2) && tall <= 60;
 }
 
+// Rows of text joined by descenders and ascenders (a terminal's dense lines) form one component: it is
+// cut where a row holds almost none of its pixels, into bands of 10 to 22 rows of similar heights. Each band
+// is trimmed to the component's columns in it.
+std::vector<cv::Rect> rowBands(const cv::Mat& labels, int label, const cv::Rect& box)
+{
+    if (box.height <= 26) // one line, or a highlighted one with its frame
+        return {box};
+    std::vector<int> ink(size_t(box.height), 0);
+    for (int y = 0; y < box.height; ++y) {
+        const int* row = labels.ptr<int>(box.y + y) + box.x;
+        for (int x = 0; x < box.width; ++x)
+            ink[size_t(y)] += row[x] == label ? 1 : 0;
+    }
+    const int low = std::max(2, *std::max_element(ink.begin(), ink.end()) / 5);
+    std::vector<int> cuts{0};
+    for (int y = 0; y < box.height;) {
+        if (ink[size_t(y)] > low) {
+            ++y;
+            continue;
+        }
+        int end = y;
+        while (end < box.height && ink[size_t(end)] <= low)
+            ++end;
+        const int cut = (y + end) / 2;
+        if (y > 0 && end < box.height && cut - cuts.back() >= 10 && box.height - cut >= 10)
+            cuts.push_back(cut);
+        y = end;
+    }
+    if (cuts.size() == 1)
+        return {box};
+    cuts.push_back(box.height);
+    // Only regular rows of text: a frame or a highlight joined to text is left alone.
+    int shortest = box.height;
+    int tallest = 0;
+    for (size_t k = 0; k + 1 < cuts.size(); ++k) {
+        shortest = std::min(shortest, cuts[k + 1] - cuts[k]);
+        tallest = std::max(tallest, cuts[k + 1] - cuts[k]);
+    }
+    if (tallest > 22 || tallest * 2 > shortest * 3)
+        return {box};
+    std::vector<cv::Rect> bands;
+    for (size_t k = 0; k + 1 < cuts.size(); ++k) {
+        int left = box.width;
+        int right = -1;
+        for (int y = cuts[k]; y < cuts[k + 1]; ++y) {
+            const int* row = labels.ptr<int>(box.y + y) + box.x;
+            for (int x = 0; x < box.width; ++x) {
+                if (row[x] == label) {
+                    left = std::min(left, x);
+                    right = std::max(right, x);
+                }
+            }
+        }
+        if (right >= left)
+            bands.push_back(cv::Rect(box.x + left, box.y + cuts[k], right - left + 1, cuts[k + 1] - cuts[k]));
+    }
+    return bands;
+}
+
 std::vector<cv::Rect> findSliders(const cv::Mat& edges, const std::vector<Box>& boxes)
 {
     std::vector<std::vector<cv::Point>> contours;
@@ -192,11 +251,17 @@ Segmentation segment(const cv::Mat& bgra, const Params& p)
     cv::Mat labels, stats, centroids;
     const int n = cv::connectedComponentsWithStats(joined, labels, stats, centroids, 8, CV_32S);
     const int halfGap = p.wordGap / 2;
+    std::vector<cv::Rect> candidates;
     for (int i = 1; i < n; ++i) {
-        cv::Rect r(stats.at<int>(i, cv::CC_STAT_LEFT), stats.at<int>(i, cv::CC_STAT_TOP),
-                   stats.at<int>(i, cv::CC_STAT_WIDTH), stats.at<int>(i, cv::CC_STAT_HEIGHT));
-        // Undo the dilation and the gradient band.
-        r = cv::Rect(r.x + halfGap + 1, r.y + 1, r.width - 2 * halfGap - 2, r.height - 2);
+        const cv::Rect box(stats.at<int>(i, cv::CC_STAT_LEFT), stats.at<int>(i, cv::CC_STAT_TOP),
+                           stats.at<int>(i, cv::CC_STAT_WIDTH), stats.at<int>(i, cv::CC_STAT_HEIGHT));
+        for (const cv::Rect& band : rowBands(labels, i, box)) {
+            // Undo the dilation and the gradient band.
+            candidates.push_back(
+                cv::Rect(band.x + halfGap + 1, band.y + 1, band.width - 2 * halfGap - 2, band.height - 2));
+        }
+    }
+    for (const cv::Rect& r : candidates) {
         if (r.height < 5 || r.height > 40 || r.width < 3)
             continue;
         if (r.height > 14 && r.width < 0.25 * r.height)
