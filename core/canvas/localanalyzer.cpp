@@ -320,8 +320,15 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
         if (t.known || skip[i])
             continue;
         const cv::Rect padded(t.rect.x - 2, t.rect.y - 2, t.rect.width + 4, t.rect.height + 4);
-        const OcrEngine::Result line =
-            d->read(greyImage(s.gray, padded), OcrEngine::Layout::SingleLine, result.stats);
+        const QImage crop = greyImage(s.gray, padded);
+        // Long lines dominate the cost (Tesseract's LSTM runs along the line) and mostly read well
+        // without upscaling: unscaled first, upscaled when unsure.
+        OcrEngine::Result line;
+        const bool wide = d->options.wideLineWidth > 0 && t.rect.width >= d->options.wideLineWidth;
+        if (wide)
+            line = d->read(crop, OcrEngine::Layout::SingleLine, result.stats, 1.0);
+        if (!wide || line.text.isEmpty() || line.confidence < d->options.wideLineConfidence)
+            line = d->read(crop, OcrEngine::Layout::SingleLine, result.stats);
         t.text = line.text.simplified();
         t.confidence = line.confidence;
         // A few letters spread over a wide box are icons read as text (title bar buttons as "Boo").

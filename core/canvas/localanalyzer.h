@@ -52,7 +52,11 @@ public:
         QString tessdataDir; // empty: default location
         QString language = QStringLiteral("eng");
         bool ocr = true;
-        double ocrScale = 2;         // upscaling of small UI text before OCR
+        double ocrScale = 2; // upscaling of small UI text before OCR
+        // Text lines at least this wide are read unscaled first, and again upscaled when the mean
+        // confidence is below wideLineConfidence (0: always upscale).
+        int wideLineWidth = 120;
+        double wideLineConfidence = 90;
         int contextMargin = 24;      // pixels around the region looked at for context (tab rows, labels)
         double templateMatch = 0.9;  // normalised correlation needed to re-find a moved zone
         int maxTemplateSearches = 8; // per call; more missing zones are left to detection

@@ -169,6 +169,9 @@ private slots:
     void tooltipZonesAreTemporary();
     void errors();
     void withoutOcr();
+    void hardText_data();
+    void hardText();
+    void excludedAreasAreMasked();
 
 private:
     QList<Zone> m_zones;
@@ -405,6 +408,80 @@ void TestLocalAnalyzer::withoutOcr()
     for (const Zone& z : result.zones)
         boxes += z.isInteractive() ? 1 : 0;
     QVERIFY2(boxes >= 6, qPrintable(dump(result.zones)));
+}
+
+// Text that took the segmenter or the OCR wrong: a long paragraph line (read unscaled first), white
+// on a blue title bar, text touching a window's border, dense terminal rows.
+void TestLocalAnalyzer::hardText_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QStringList>("labels"); // each must be some zone's label; empty: no labelled zone
+    QTest::newRow("long line") << "long"
+                               << QStringList{QStringLiteral(
+                                      "Line 3: the export writes every page of document 12 to the folder.")};
+    QTest::newRow("title bar") << "title" << QStringList{QStringLiteral("Export settings 7")};
+    QTest::newRow("text at a border")
+        << "border" << QStringList{QStringLiteral("rwxr"), QStringLiteral("apt-get")};
+    QTest::newRow("dense rows") << "rows"
+                                << QStringList{QStringLiteral("apt-get"), QStringLiteral("apt-key"),
+                                               QStringLiteral("apt-mark")};
+}
+
+void TestLocalAnalyzer::hardText()
+{
+    QFETCH(QString, kind);
+    QFETCH(QStringList, labels);
+    QImage image(480, 200, QImage::Format_RGB32);
+    image.fill(QColor(0xf0, 0xf0, 0xf0));
+    QPainter p(&image);
+    p.setFont(uiFont());
+    const QRect area(20, 40, 440, 120);
+    if (kind == QLatin1String("long")) {
+        p.setPen(Qt::black);
+        p.drawText(QRect(20, 80, 460, 20), Qt::AlignVCenter | Qt::AlignLeft, labels.first());
+    } else if (kind == QLatin1String("title")) {
+        p.fillRect(QRect(20, 60, 440, 24), QColor(0x3c, 0x6e, 0xb4));
+        p.setPen(Qt::white);
+        p.drawText(QRect(20, 60, 440, 24), Qt::AlignCenter, labels.first());
+    } else {
+        // A terminal: monospaced rows 13 px apart; "border": a window's edge right beside the text.
+        QFont mono(QStringLiteral("DejaVu Sans Mono"));
+        mono.setPixelSize(11);
+        p.setFont(mono);
+        p.setPen(Qt::black);
+        const bool border = kind == QLatin1String("border");
+        if (border)
+            p.drawLine(area.x(), 10, area.x(), 190);
+        const int x = border ? area.x() + 3 : area.x() + 80;
+        const QStringList rows =
+            border ? QStringList{QStringLiteral("rwxr apt-get"), QStringLiteral("rwxr apt-key")} : labels;
+        for (int i = 0; i < rows.size(); ++i)
+            p.drawText(QPoint(x, area.y() + 14 + 13 * i), rows.at(i));
+    }
+    p.end();
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    for (const QString& label : labels) {
+        bool found = false;
+        for (const Zone& z : result.zones)
+            found = found || z.label.split(QLatin1Char(' ')).contains(label) || z.label == label;
+        QVERIFY2(found, qPrintable(QStringLiteral("\"%1\" among:\n%2").arg(label, dump(result.zones))));
+    }
+}
+
+void TestLocalAnalyzer::excludedAreasAreMasked()
+{
+    canvas::AnalysisHints hints;
+    hints.excluded = {QRect(30, 290, 240, 50)}; // Submit and Cancel
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(form(), QPoint(0, 0), {}, {}, hints);
+    QVERIFY(result.error.isEmpty());
+    QVERIFY(!findZone(result.zones, ZoneType::Button, QStringLiteral("Submit")));
+    QVERIFY(!findZone(result.zones, ZoneType::Button, QStringLiteral("Cancel")));
+    for (const Zone& z : result.zones)
+        QVERIFY2(!hints.excluded.first().contains(z.bounds.center()), qPrintable(dump(result.zones)));
+    QVERIFY(findZone(result.zones, ZoneType::TextField, QStringLiteral("Berlin"))); // the rest is there
 }
 
 QTEST_MAIN(TestLocalAnalyzer)
