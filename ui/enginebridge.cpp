@@ -41,6 +41,10 @@ EngineBridge::EngineBridge(MainWindow* window, Options options, QObject* parent)
             m_engine->answerConfirmation(id, allowed);
     });
     connect(m_window, &MainWindow::targetDisplayChanged, this, &EngineBridge::startOn);
+    connect(m_window, &MainWindow::excludedRegionsChanged, this, [this](const QList<QRect>& rects) {
+        if (m_engine)
+            m_engine->setExcludedRegions(rects);
+    });
 }
 
 EngineBridge::~EngineBridge()
@@ -104,7 +108,11 @@ void EngineBridge::startOn(const QString& displayName)
         m_options.sessionRoot.isEmpty() ? settings.recordingDirectory : m_options.sessionRoot;
     options.capture.fps = settings.fps;
     options.capture.ringSeconds = settings.ringSeconds;
+    options.capture.thresholdPercent = settings.tier1MinPercent;
+    options.fullAbovePercent = settings.tier2MinPercent;
     m_engine = std::make_unique<Engine>(options);
+    // The window's own windows on the target display: masked out of the analysis, never clicked.
+    m_engine->setExcludedRegions(m_window->excludedRegions());
     m_ready = false;
     m_status = {};
     connectEngine();
@@ -144,8 +152,10 @@ void EngineBridge::connectEngine()
         m_window->setAgentState(AgentState::Idle);
         emit failed(error);
     });
-    connect(engine, &Engine::recordingStarted, this,
-            [w](const QString& path) { w->setStatusMessage(tr("Recording to %1").arg(path)); });
+    connect(engine, &Engine::recordingStarted, this, [w](const QString& path) {
+        w->setLastRecording(path);
+        w->setStatusMessage(tr("Recording to %1").arg(path));
+    });
     connect(engine, &Engine::taskFinished, this, [this](const TaskOutcome& outcome) {
         m_taskActive = false;
         m_window->setAgentState(AgentState::Finished);
@@ -183,6 +193,13 @@ void EngineBridge::connectWorkers()
                 &canvas::CanvasMapper::setUserZones);
         QMetaObject::invokeMethod(canvas, "setUserZones", Qt::QueuedConnection,
                                   Q_ARG(QList<ciu::Zone>, w->corrections()->userZones()));
+        // Detections the user deleted or replaced stay away.
+        connect(w->corrections(), &ZoneCorrections::suppressedRegionsChanged, canvas,
+                &canvas::CanvasMapper::setSuppressedRegions);
+        QMetaObject::invokeMethod(
+            canvas,
+            [canvas, rects = w->corrections()->suppressedRegions()] { canvas->setSuppressedRegions(rects); },
+            Qt::QueuedConnection);
     }
     if (BrushController* brush = engine->brush()) {
         connect(brush, &BrushController::eventOccurred, w, &MainWindow::addEvent);

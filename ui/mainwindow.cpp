@@ -1,5 +1,6 @@
 #include "ui/mainwindow.h"
 
+#include "core/replay/sessionformat.h"
 #include "core/sandbox/inputforwarder.h"
 #include "core/sandbox/sandboxdisplay.h"
 #include "platform/hotkey.h"
@@ -7,6 +8,7 @@
 #include "ui/enginestatus.h"
 #include "ui/eventlogview.h"
 #include "ui/liveview.h"
+#include "ui/replay/replayviewer.h"
 #include "ui/settingsdialog.h"
 #include "ui/zonecorrections.h"
 #include "ui/zoneinspector.h"
@@ -14,7 +16,10 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLoggingCategory>
@@ -26,6 +31,8 @@
 #include <QThread>
 #include <QToolBar>
 #include <QUndoStack>
+
+#include <algorithm>
 
 Q_LOGGING_CATEGORY(lcUi, "ciu.ui")
 
@@ -214,6 +221,21 @@ void MainWindow::createActions()
         fileMenu->addAction(s->standardIcon(QStyle::SP_FileDialogDetailedView), tr("&Settings…"));
     settingsAction->setShortcut(QKeySequence::Preferences);
     connect(settingsAction, &QAction::triggered, this, &MainWindow::showSettings);
+    fileMenu->addSeparator();
+    QAction* openRecordingAction =
+        fileMenu->addAction(s->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open recording…"));
+    openRecordingAction->setShortcut(QKeySequence::Open);
+    connect(openRecordingAction, &QAction::triggered, this, [this] {
+        const QString start = !m_lastRecording.isEmpty()                 ? QFileInfo(m_lastRecording).path()
+                              : !m_settings.recordingDirectory.isEmpty() ? m_settings.recordingDirectory
+                                                                         : replay::defaultSessionRoot();
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open recording"), start);
+        if (!dir.isEmpty())
+            openRecording(dir);
+    });
+    m_openLastRecording = fileMenu->addAction(tr("Open &last recording"));
+    m_openLastRecording->setEnabled(false);
+    connect(m_openLastRecording, &QAction::triggered, this, [this] { openRecording(m_lastRecording); });
     fileMenu->addSeparator();
     QAction* quitAction = fileMenu->addAction(s->standardIcon(QStyle::SP_DialogCloseButton), tr("&Quit"));
     quitAction->setShortcut(QKeySequence::Quit);
@@ -619,6 +641,48 @@ void MainWindow::updateExcludedRegions()
     m_excludedRects = rects;
     m_excludedIds = ids;
     emit excludedRegionsChanged(rects, ids);
+}
+
+namespace {
+const QString* const kSessionFiles[] = {&replay::files::metadata, &replay::files::video,
+                                        &replay::files::events, &replay::files::cursor,
+                                        &replay::files::zones};
+} // namespace
+
+QWidget* MainWindow::openRecording(const QString& sessionPath)
+{
+    // A session folder holds at least its metadata, its video or one of its streams.
+    const QDir dir(sessionPath);
+    const bool isSession =
+        dir.exists() && std::any_of(std::begin(kSessionFiles), std::end(kSessionFiles),
+                                    [&dir](const QString* name) { return dir.exists(*name); });
+    auto* viewer = isSession ? new ReplayViewer() : nullptr;
+    if (!viewer || !viewer->openSession(sessionPath)) {
+        delete viewer;
+        const QString message = tr("Cannot open the recording %1: it is not a session folder or it is "
+                                   "unreadable.")
+                                    .arg(QDir::toNativeSeparators(sessionPath));
+        setStatusMessage(message);
+        auto* box =
+            new QMessageBox(QMessageBox::Warning, tr("Open recording"), message, QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        return nullptr;
+    }
+    viewer->setAttribute(Qt::WA_DeleteOnClose);
+    viewer->setWindowFlag(Qt::Window);
+    viewer->setWindowTitle(tr("Replay — %1").arg(QFileInfo(sessionPath).fileName()));
+    viewer->resize(1100, 750);
+    viewer->show();
+    qCInfo(lcUi) << "opened recording" << sessionPath;
+    return viewer;
+}
+
+void MainWindow::setLastRecording(const QString& sessionPath)
+{
+    m_lastRecording = sessionPath;
+    if (m_openLastRecording)
+        m_openLastRecording->setEnabled(!sessionPath.isEmpty());
 }
 
 } // namespace ciu::ui

@@ -58,6 +58,7 @@ public:
     ~MainWindow() override;
 
     LiveView* liveView() const { return m_liveView; }
+    QString lastRecording() const { return m_lastRecording; }
     TaskConsole* taskConsole() const { return m_console; }
     EventLogView* eventLog() const { return m_eventLog; }
     ZoneInspector* zoneInspector() const { return m_inspector; }
@@ -94,6 +95,11 @@ public slots:
     // The emergency stop (button, menu, global hotkey).
     void emergencyStop();
     void showSettings();
+    // Opens a recorded session in a replay viewer window; a message box explains a folder it cannot read.
+    // Returns the viewer (owned by Qt: deleted when closed), or null.
+    QWidget* openRecording(const QString& sessionPath);
+    // The session the engine records to (File ▸ Open last recording).
+    void setLastRecording(const QString& sessionPath);
     void startSandbox();
     void stopSandbox();
     void openProgramInSandbox();
@@ -153,6 +159,8 @@ private:
     Frame m_lastFrame;
     QTimer m_excludedTimer;
     QList<QRect> m_excludedRects;
+    QString m_lastRecording;
+    QAction* m_openLastRecording = nullptr;
     QList<quint64> m_excludedIds;
 };
 

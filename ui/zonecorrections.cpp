@@ -23,6 +23,17 @@ CorrectionSet ZoneCorrections::corrections(const QString& application) const
     return m_sets.value(application, CorrectionSet{application, {}, {}});
 }
 
+QList<QRect> ZoneCorrections::suppressedRegions() const
+{
+    QList<QRect> rects;
+    for (auto it = m_sets.cbegin(); it != m_sets.cend(); ++it) {
+        const QPoint origin = windowOrigin(it.key());
+        for (const QRect& r : it.value().suppressed)
+            rects << r.translated(origin);
+    }
+    return rects;
+}
+
 QList<Zone> ZoneCorrections::userZones() const
 {
     QList<Zone> zones;
@@ -116,6 +127,7 @@ void ZoneCorrections::setCorrections(const CorrectionSet& set)
     recompute();
     emit correctionsChanged(set);
     emit userZonesChanged(userZones());
+    emit suppressedRegionsChanged(suppressedRegions());
 }
 
 void ZoneCorrections::setBaseMap(ZoneMapPtr map)
@@ -148,8 +160,10 @@ void ZoneCorrections::setWindows(const QList<platform::WindowInfo>& windows)
     if (m_origins == previous)
         return;
     recompute();
-    if (!m_sets.isEmpty())
+    if (!m_sets.isEmpty()) {
         emit userZonesChanged(userZones());
+        emit suppressedRegionsChanged(suppressedRegions());
+    }
 }
 
 void ZoneCorrections::ensureLoaded(const QString& application)
@@ -170,6 +184,7 @@ void ZoneCorrections::ensureLoaded(const QString& application)
     m_sets.insert(application, *set);
     emit correctionsChanged(*set);
     emit userZonesChanged(userZones());
+    emit suppressedRegionsChanged(suppressedRegions());
 }
 
 void ZoneCorrections::recompute()

@@ -6,6 +6,7 @@
 
 #include <QHash>
 #include <QObject>
+#include <QRect>
 #include <QSet>
 
 namespace ciu::ui {
@@ -26,6 +27,9 @@ public:
     CorrectionSet corrections(const QString& application) const;
     // Every application's user zones in root coordinates (for CanvasMapper::setUserZones).
     QList<Zone> userZones() const;
+    // Every application's deleted or replaced detections in root coordinates (for
+    // CanvasMapper::setSuppressedRegions): a later analysis must not bring them back.
+    QList<QRect> suppressedRegions() const;
     QStringList applications() const { return m_sets.keys(); }
     const CorrectionStore& store() const { return m_store; }
 
@@ -55,6 +59,7 @@ signals:
     void effectiveMapChanged(ciu::ZoneMapPtr map);
     void correctionsChanged(const ciu::CorrectionSet& set);
     void userZonesChanged(const QList<ciu::Zone>& rootZones);
+    void suppressedRegionsChanged(const QList<QRect>& rootRects);
     void errorOccurred(const QString& message);
     void selectionRequested(const QString& zoneId);
 

@@ -7,6 +7,7 @@
 #include <QLineF>
 #include <QLoggingCategory>
 
+#include <algorithm>
 #include <cmath>
 
 Q_LOGGING_CATEGORY(lcBrush, "ciu.brush")
@@ -559,6 +560,10 @@ void BrushController::beginLeg(Leg leg)
     QString error;
     if (leg.kind != TrajectoryKind::Exploratory && !resolve(leg, &error))
         return fail(error);
+    if (isExcluded(leg.target))
+        return fail(QStringLiteral("refused: (%1, %2) is on one of the agent's own windows")
+                        .arg(leg.target.x())
+                        .arg(leg.target.y()));
     const auto from = readPointer();
     if (!from)
         return fail(QStringLiteral("cannot read the cursor position: the display is gone"));
@@ -569,6 +574,17 @@ void BrushController::beginLeg(Leg leg)
     stepMotion();
     if (m_job && m_job->leg && m_job->leg->step > 0 && m_job->leg->step < m_job->leg->trajectory.steps.size())
         m_stepTimer.start();
+}
+
+bool BrushController::isExcluded(QPoint pos) const
+{
+    return std::any_of(m_excluded.cbegin(), m_excluded.cend(),
+                       [pos](const QRect& r) { return r.contains(pos); });
+}
+
+void BrushController::setExcludedRegions(const QList<QRect>& rects)
+{
+    m_excluded = rects;
 }
 
 bool BrushController::moveTo(QPoint pos)

@@ -75,6 +75,9 @@ public slots:
     void setRunActive(bool active);
     void resetFailSafe();
     void setSettings(const ciu::BrushSettings& settings);
+    // Regions the brush never acts on (root coordinates): the agent's own windows when it works on the
+    // display it is shown on. An action whose target lies inside one is refused; an empty list clears.
+    void setExcludedRegions(const QList<QRect>& rects);
 
 signals:
     void started(bool ok, const QString& error);
@@ -118,6 +121,7 @@ private:
     void act();
     bool resolve(Leg& leg, QString* error) const;
     void beginLeg(Leg leg);
+    bool isExcluded(QPoint pos) const;
     bool planLeg(Leg& leg, QPoint from);
     void stepMotion();
     void verifyLeg();
@@ -148,6 +152,7 @@ private:
 
     platform::PlatformOptions m_platformOptions;
     BrushSettings m_settings;
+    QList<QRect> m_excluded; // never acted on (the agent's own windows)
     SessionClock m_clock;
     std::unique_ptr<platform::Platform> m_platform;
     std::unique_ptr<platform::InputActions> m_actions;

@@ -72,6 +72,10 @@ void Engine::start()
     c.display = m_options.display;
     c.clock = m_sharedClock;
     c.settings = m_options.capture;
+    // Tier 0 reports every change: the canvas applies the threshold itself, outside known zones only, so
+    // that a checkbox toggling or a character typed into a field (far below 0.5 % of a 1080p frame) still
+    // reaches the analysis and the brush's change watch.
+    c.settings.thresholdPercent = 0;
     m_capture = new CaptureEngine(c);
     connect(m_capture, &CaptureEngine::started, this, [this](QRect) {
         m_captureUp = true;
@@ -86,7 +90,11 @@ void Engine::start()
     m_captureThread = startWorkerThread(m_capture, QStringLiteral("capture"));
 
     // Canvas, with its own connection to the display for the window list.
-    m_canvas = new canvas::CanvasMapper();
+    canvas::CanvasMapper::Options canvasOptions;
+    canvasOptions.escalation.ignoreBelowPercent = m_options.capture.thresholdPercent;
+    canvasOptions.escalation.fullAbovePercent = m_options.fullAbovePercent;
+    canvasOptions.minActionConfidence = m_options.minActionConfidence;
+    m_canvas = new canvas::CanvasMapper(canvasOptions);
     auto opened = platform::createPlatform({m_options.platform, m_options.display});
     if (opened.platform)
         m_canvas->setPlatform(std::move(opened.platform));
@@ -174,6 +182,8 @@ void Engine::start()
     }
     QMetaObject::invokeMethod(m_capture, &CaptureEngine::start, q);
     QMetaObject::invokeMethod(m_brush, &BrushController::start, q);
+    if (!m_excluded.isEmpty())
+        setExcludedRegions(m_excluded);
 
     QTimer::singleShot(m_options.readyTimeoutMs, this, [this] {
         if (m_ready || m_failed)
@@ -253,6 +263,17 @@ void Engine::answerConfirmation(quint64 id, bool approved)
         QMetaObject::invokeMethod(
             m_director, [d = m_director, id, approved] { d->answerConfirmation(id, approved); },
             Qt::QueuedConnection);
+}
+
+void Engine::setExcludedRegions(const QList<QRect>& rects)
+{
+    m_excluded = rects;
+    if (m_canvas)
+        QMetaObject::invokeMethod(
+            m_canvas, [c = m_canvas, rects] { c->setExcludedRegions(rects); }, Qt::QueuedConnection);
+    if (m_brush)
+        QMetaObject::invokeMethod(
+            m_brush, [b = m_brush, rects] { b->setExcludedRegions(rects); }, Qt::QueuedConnection);
 }
 
 void Engine::shutdown()

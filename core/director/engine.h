@@ -10,6 +10,7 @@
 #include <QHash>
 #include <QObject>
 #include <QProcessEnvironment>
+#include <QRect>
 
 #include <memory>
 
@@ -46,7 +47,9 @@ public:
         QString sessionPath; // exact folder (tests)
         CaptureSettings capture;
         BrushSettings brush;
-        QJsonObject config; // recorded in metadata.json
+        double fullAbovePercent = 30.0;   // changes above this share of the screen: tier 2
+        double minActionConfidence = 0.5; // zones below this are shown but never acted on
+        QJsonObject config;               // recorded in metadata.json
         int readyTimeoutMs = 20'000;
         Director::BackendFactory backendFactory; // null: createPlanBackend()
     };
@@ -74,6 +77,9 @@ public slots:
     void step();
     void stop();
     void answerConfirmation(quint64 id, bool approved);
+    // The agent's own windows on the target display (root coordinates): masked out of the analysis and
+    // never acted on. May be called before start().
+    void setExcludedRegions(const QList<QRect>& rects);
     // Ends the session: stops the director and capture, closes the recording; emits shutDown().
     void shutdown();
 
@@ -115,6 +121,7 @@ private:
     bool m_shuttingDown = false;
     bool m_shutDownEmitted = false;
     QString m_sessionPath;
+    QList<QRect> m_excluded;
     QHash<quint64, Action> m_actions; // started, not finished (for actions.jsonl)
 };
 

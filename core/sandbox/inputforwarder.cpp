@@ -42,6 +42,9 @@ bool InputForwarder::ready()
 
 void InputForwarder::check(bool ok)
 {
+    // Input is forwarded as it happens: push each event to the server now (XTest requests are buffered).
+    if (ok && m_platform)
+        ok = m_platform->input().sync();
     if (ok || !m_platform)
         return;
     // Report the first failure of a burst, not every mouse move of it.

@@ -189,6 +189,7 @@ private slots:
     void notStartedFails();
     void startFailsOnUnknownBackend();
     void moveToNamedZoneAndClick();
+    void excludedRegionsAreNeverActedOn();
     void eventSequenceCrossingZones_data();
     void eventSequenceCrossingZones();
     void clicksLandInEveryZone();
@@ -276,6 +277,33 @@ void TestBrushController::moveToNamedZoneAndClick()
     QCOMPARE(describe(seq.at(1)), QStringLiteral("zone_click ok"));
     QCOMPARE(seq.at(1).data.value(QStringLiteral("button")).toString(), QStringLiteral("left"));
     QCOMPARE(h.scene->inputLog().constLast().detail, QStringLiteral("left up"));
+}
+
+void TestBrushController::excludedRegionsAreNeverActedOn()
+{
+    Harness h;
+    h.scene->addWidget(widget(QStringLiteral("ok"), QRect(600, 400, 100, 30)));
+    h.scene->addWidget(widget(QStringLiteral("own"), QRect(200, 200, 100, 30)));
+    h.start();
+    h.brush->setExcludedRegions({QRect(180, 180, 300, 100)});
+    // A zone inside the excluded region, and a raw point inside it: refused, nothing pressed.
+    ActionResult r = h.run(zoneAction(Action::Type::LeftClick, QStringLiteral("own")), 1);
+    QVERIFY(!r.success);
+    QVERIFY2(r.error.contains(QLatin1String("own windows")), qPrintable(r.error));
+    Action raw;
+    raw.type = Action::Type::DoubleClick;
+    raw.point = QPoint(250, 215);
+    r = h.run(raw, 2);
+    QVERIFY(!r.success);
+    QCOMPARE(h.scene->widget(QStringLiteral("own"))->clicks, 0);
+    // Elsewhere the brush acts as usual; clearing the list lifts the ban.
+    r = h.run(zoneAction(Action::Type::LeftClick, QStringLiteral("ok")), 3);
+    QVERIFY2(r.success, qPrintable(r.error));
+    QCOMPARE(h.scene->widget(QStringLiteral("ok"))->clicks, 1);
+    h.brush->setExcludedRegions({});
+    r = h.run(zoneAction(Action::Type::LeftClick, QStringLiteral("own")), 4);
+    QVERIFY2(r.success, qPrintable(r.error));
+    QCOMPARE(h.scene->widget(QStringLiteral("own"))->clicks, 1);
 }
 
 void TestBrushController::eventSequenceCrossingZones_data()

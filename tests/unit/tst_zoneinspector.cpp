@@ -154,12 +154,17 @@ void TestZoneInspector::deleteDetectedAndUserZones()
 {
     ZoneCorrections doc{CorrectionStore(m_dir->path())};
     ZoneInspector inspector(&doc);
+    QSignalSpy suppressed(&doc, &ZoneCorrections::suppressedRegionsChanged);
     doc.setBaseMap(baseMap());
     inspector.setSelectedZone(QStringLiteral("z1"));
     inspector.deleteSelectedZone();
     QVERIFY(!doc.effectiveMap()->find(QStringLiteral("z1")));
     QCOMPARE(doc.effectiveMap()->size(), 2);
     QCOMPARE(doc.corrections(kApp).suppressed, QList<QRect>{QRect(10, 10, 100, 30)});
+    // The canvas is told, in root coordinates, so its next analysis does not bring z1 back.
+    QVERIFY(!suppressed.isEmpty());
+    QCOMPARE(suppressed.constLast().first().value<QList<QRect>>(), QList<QRect>{QRect(10, 10, 100, 30)});
+    QCOMPARE(doc.suppressedRegions(), QList<QRect>{QRect(10, 10, 100, 30)});
     QVERIFY(inspector.selectedZone().isEmpty());
 
     // A new base map from the canvas still has z1: it stays suppressed.
@@ -272,6 +277,8 @@ void TestZoneInspector::persistedWindowRelativeAndReapplied()
     QVERIFY(zone);
     QCOMPARE(zone->bounds, QRect(310, 160, 100, 30));
     QCOMPARE(zone->label, QStringLiteral("Save"));
+    // The replaced detection is suppressed where the window is now.
+    QCOMPARE(doc.suppressedRegions(), QList<QRect>{QRect(310, 160, 100, 30)});
 }
 
 void TestZoneInspector::corruptStoreReportsError()

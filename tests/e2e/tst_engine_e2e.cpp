@@ -1,0 +1,178 @@
+// The whole Engine (capture → canvas → brush → director) in-process against the fixture app on a private
+// Xvfb: small changes (a few typed characters, a checkbox) reach the canvas as Tier 1 decisions on their
+// region, and regions excluded as the agent's own windows are neither mapped nor clicked.
+
+#include "core/canvas/canvasmapper.h"
+#include "core/director/engine.h"
+#include "core/model/metatypes.h"
+#include "tests/support/fixtureapp.h"
+#include "tests/support/xvfbserver.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace ciu;
+using namespace ciu::test;
+
+class TestEngineE2e : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void smallChangesReachTheCanvas();
+    void excludedRegionIsNeverMappedOrClicked();
+
+private:
+    bool startEngine(const QList<QRect>& excluded = {});
+    std::optional<TaskOutcome> runTask(const QString& task);
+    // Tier 1 (or 2) decisions whose region intersects `rect`, among those seen since `from`.
+    int analysesTouching(const QRect& rect, qsizetype from) const;
+
+    std::unique_ptr<XvfbServer> m_x;
+    std::unique_ptr<FixtureApp> m_app;
+    std::unique_ptr<Engine> m_engine;
+    QList<SpatialEvent> m_decisions;
+    ZoneMapPtr m_map;
+};
+
+void TestEngineE2e::initTestCase()
+{
+    registerMetaTypes();
+    qputenv("OMP_THREAD_LIMIT", "1");
+}
+
+void TestEngineE2e::init()
+{
+    if (!xvfbAvailable())
+        QSKIP("Xvfb is not installed");
+    m_x = std::make_unique<XvfbServer>();
+    QVERIFY2(m_x->start(), qPrintable(m_x->errorString()));
+    m_app = std::make_unique<FixtureApp>();
+    QVERIFY2(
+        m_app->start(m_x->environment(), {QStringLiteral("--geometry"), QStringLiteral("60,60,900,640")}),
+        qPrintable(m_app->errorString()));
+    m_decisions.clear();
+    m_map.reset();
+}
+
+void TestEngineE2e::cleanup()
+{
+    if (m_engine) {
+        QSignalSpy down(m_engine.get(), &Engine::shutDown);
+        m_engine->shutdown();
+        down.wait(20'000);
+        m_engine.reset();
+    }
+    m_app.reset();
+    m_x.reset();
+}
+
+bool TestEngineE2e::startEngine(const QList<QRect>& excluded)
+{
+    Engine::Options options;
+    options.platform = QStringLiteral("x11");
+    options.display = m_x->displayName();
+    options.record = false;
+    m_engine = std::make_unique<Engine>(options);
+    if (!excluded.isEmpty())
+        m_engine->setExcludedRegions(excluded);
+    QSignalSpy ready(m_engine.get(), &Engine::ready);
+    QSignalSpy failed(m_engine.get(), &Engine::failed);
+    m_engine->start();
+    connect(m_engine->canvas(), &canvas::CanvasMapper::eventOccurred, this, [this](const SpatialEvent& e) {
+        if (e.kind == SpatialEvent::Kind::TierDecision)
+            m_decisions << e;
+    });
+    connect(m_engine->canvas(), &canvas::CanvasMapper::zoneMapUpdated, this,
+            [this](const ZoneMapPtr& map) { m_map = map; });
+    if (!ready.wait(30'000) && ready.isEmpty()) {
+        qWarning() << "engine not ready:"
+                   << (failed.isEmpty() ? QString() : failed.first().first().toString());
+        return false;
+    }
+    // The first full analysis has been published.
+    return QTest::qWaitFor([this] { return m_map && !m_map->zones().isEmpty(); }, 30'000);
+}
+
+std::optional<TaskOutcome> TestEngineE2e::runTask(const QString& task)
+{
+    DirectorOptions options;
+    options.dryRun = false;
+    QSignalSpy finished(m_engine.get(), &Engine::taskFinished);
+    m_engine->runTask(task, options);
+    if (!finished.wait(120'000))
+        return std::nullopt;
+    return finished.first().first().value<TaskOutcome>();
+}
+
+int TestEngineE2e::analysesTouching(const QRect& rect, qsizetype from) const
+{
+    int n = 0;
+    for (qsizetype i = from; i < m_decisions.size(); ++i) {
+        const QVariantMap data = m_decisions.at(i).data;
+        if (data.value(QStringLiteral("tier")).toInt() < 1)
+            continue;
+        const QVariantMap r = data.value(QStringLiteral("region")).toMap();
+        const QRect region(r.value(QStringLiteral("x")).toInt(), r.value(QStringLiteral("y")).toInt(),
+                           r.value(QStringLiteral("width")).toInt(),
+                           r.value(QStringLiteral("height")).toInt());
+        if (region.intersects(rect))
+            ++n;
+    }
+    return n;
+}
+
+void TestEngineE2e::smallChangesReachTheCanvas()
+{
+    QVERIFY(startEngine());
+    const auto name = m_app->widget(QStringLiteral("name"));
+    const auto subscribe = m_app->widget(QStringLiteral("subscribe"));
+    QVERIFY(name && subscribe);
+    // Both changes are far below 0.5 % of the 1280×800 screen (5,120 pixels), the canvas's threshold for
+    // changes outside known zones.
+    qsizetype before = m_decisions.size();
+    auto outcome = runTask(QStringLiteral("type \"Ada\" into Name"));
+    QVERIFY(outcome);
+    QVERIFY(m_app->waitFor(
+        [](const QJsonObject& o) {
+            return o.value(QStringLiteral("event")).toString() == QLatin1String("text_changed") &&
+                   o.value(QStringLiteral("text")).toString() == QLatin1String("Ada");
+        },
+        5000));
+    QVERIFY2(QTest::qWaitFor([&] { return analysesTouching(name->rect, before) > 0; }, 10'000),
+             "typing into the field was never analysed");
+
+    before = m_decisions.size();
+    outcome = runTask(QStringLiteral("check Subscribe"));
+    QVERIFY(outcome);
+    QVERIFY(m_app->waitForEvent(QStringLiteral("toggled"), 5000));
+    QVERIFY2(QTest::qWaitFor([&] { return analysesTouching(subscribe->rect, before) > 0; }, 10'000),
+             "the checkbox toggling was never analysed");
+}
+
+void TestEngineE2e::excludedRegionIsNeverMappedOrClicked()
+{
+    const auto submit = m_app->widget(QStringLiteral("submit"));
+    QVERIFY(submit);
+    const QRect excluded = submit->rect.adjusted(-6, -6, 6, 6);
+    QVERIFY(startEngine({excluded}));
+    for (const Zone& z : m_map->zones())
+        QVERIFY2(
+            !excluded.contains(z.bounds.center()),
+            qPrintable(QStringLiteral("zone %1 \"%2\" is inside the excluded region").arg(z.id, z.label)));
+
+    const auto outcome = runTask(QStringLiteral("click Submit"));
+    QVERIFY(outcome);
+    QVERIFY(outcome->result != TaskOutcome::Result::Completed);
+    QTest::qWait(1000); // a click would have been reported by now
+    m_app->pending();
+    for (const QJsonObject& line : m_app->allLines())
+        QVERIFY2(!(line.value(QStringLiteral("event")).toString() == QLatin1String("clicked") &&
+                   line.value(QStringLiteral("name")).toString() == QLatin1String("submit")),
+                 "the excluded button was clicked");
+}
+
+QTEST_GUILESS_MAIN(TestEngineE2e)
+#include "tst_engine_e2e.moc"

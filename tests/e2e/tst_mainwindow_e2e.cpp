@@ -1,0 +1,247 @@
+// The desktop app's window on a real X server (xcb, not offscreen) with the real engine behind it:
+// - on the display it is shown on, its own windows are masked out of the zone map (never analysed, never
+//   clicked);
+// - takeover forwards the user's clicks and keys from the live view to another display's fixture app;
+// - a recorded session opens from the window in the replay viewer, and a folder that is not a session gives
+//   a message instead of a viewer.
+
+#include "core/canvas/canvasmapper.h"
+#include "core/director/engine.h"
+#include "core/model/metatypes.h"
+#include "tests/support/fixtureapp.h"
+#include "tests/support/xvfbserver.h"
+#include "ui/enginebridge.h"
+#include "ui/liveview.h"
+#include "ui/mainwindow.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPointer>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ciu;
+using namespace ciu::test;
+
+class TestMainWindowE2e : public QObject
+{
+    Q_OBJECT
+public:
+    explicit TestMainWindowE2e(XvfbServer* own)
+        : m_own(own)
+    {
+    }
+
+private slots:
+    void initTestCase();
+    void selfCaptureIsMasked();
+    void takeoverForwardsInput();
+    void openRecording();
+
+private:
+    ui::MainWindowOptions windowOptions(const QString& display) const;
+    std::optional<QRect> widgetRect(FixtureApp& app, const QString& name) const;
+
+    XvfbServer* m_own;
+    QTemporaryDir m_home;
+};
+
+void TestMainWindowE2e::initTestCase()
+{
+    if (!m_own)
+        QSKIP("Xvfb is not installed");
+    QCOMPARE(QGuiApplication::platformName(), QStringLiteral("xcb"));
+    registerMetaTypes();
+}
+
+ui::MainWindowOptions TestMainWindowE2e::windowOptions(const QString& display) const
+{
+    ui::MainWindowOptions o;
+    o.display = display;
+    o.platform = QStringLiteral("x11");
+    o.settingsFile = m_home.filePath(QStringLiteral("settings.ini"));
+    o.correctionsDirectory = m_home.filePath(QStringLiteral("corrections"));
+    o.globalHotkey = false;
+    return o;
+}
+
+std::optional<QRect> TestMainWindowE2e::widgetRect(FixtureApp& app, const QString& name) const
+{
+    const auto w = app.widget(name);
+    if (!w)
+        return std::nullopt;
+    return w->rect;
+}
+
+void TestMainWindowE2e::selfCaptureIsMasked()
+{
+    // The fixture app and the agent's window share one display.
+    FixtureApp fixture;
+    QVERIFY2(
+        fixture.start(m_own->environment(), {QStringLiteral("--geometry"), QStringLiteral("40,60,900,640")}),
+        qPrintable(fixture.errorString()));
+    ui::MainWindow window(windowOptions(m_own->displayName()));
+    window.setGeometry(1000, 60, 880, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY_WITH_TIMEOUT(!window.excludedRegions().isEmpty(), 5000);
+    const QRect own = window.excludedRegions().first();
+    QVERIFY2(own.contains(QRect(1000, 60, 880, 900)),
+             qPrintable(
+                 QStringLiteral("%1,%2 %3x%4").arg(own.x()).arg(own.y()).arg(own.width()).arg(own.height())));
+
+    ui::EngineBridge bridge(&window, {});
+    QSignalSpy ready(&bridge, &ui::EngineBridge::ready);
+    bridge.startOn(m_own->displayName());
+    ZoneMapPtr map;
+    connect(bridge.engine()->canvas(), &canvas::CanvasMapper::zoneMapUpdated, this,
+            [&map](const ZoneMapPtr& m) { map = m; });
+    QVERIFY(ready.wait(60'000) || ready.count() == 1);
+    // The fixture's widgets are mapped; nothing of the agent's window is.
+    const QRect submit = widgetRect(fixture, QStringLiteral("submit")).value_or(QRect());
+    QVERIFY(!submit.isNull());
+    QTRY_VERIFY_WITH_TIMEOUT(map && map->zoneAt(submit.center()), 30'000);
+    // A few more frames (the window repaints its live view, which shows the screen).
+    QTest::qWait(2000);
+    int inside = 0;
+    QStringList labels;
+    for (const Zone& z : map->zones()) {
+        if (own.contains(z.bounds.center())) {
+            ++inside;
+            labels << z.label;
+        }
+    }
+    QVERIFY2(inside == 0, qPrintable(QStringLiteral("%1 zones on the agent's own window: %2")
+                                         .arg(inside)
+                                         .arg(labels.join(QStringLiteral(", ")))));
+    bridge.shutdown();
+}
+
+void TestMainWindowE2e::takeoverForwardsInput()
+{
+    XvfbServer target;
+    QVERIFY2(target.start(), qPrintable(target.errorString()));
+    FixtureApp fixture;
+    QVERIFY2(
+        fixture.start(target.environment(), {QStringLiteral("--geometry"), QStringLiteral("60,60,900,640")}),
+        qPrintable(fixture.errorString()));
+    const auto submit = widgetRect(fixture, QStringLiteral("submit"));
+    const auto name = widgetRect(fixture, QStringLiteral("name"));
+    QVERIFY(submit && name);
+
+    ui::MainWindow window(windowOptions(target.displayName()));
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    Frame frame;
+    frame.index = 1;
+    frame.image = QImage(1280, 800, QImage::Format_RGB32);
+    frame.image.fill(Qt::darkGray);
+    window.setFrame(frame);
+    ui::LiveView* view = window.liveView();
+    QVERIFY(view->viewTransform().isValid());
+    window.setTakeover(true);
+    QCOMPARE(view->mode(), ui::LiveView::Mode::Takeover);
+    QTest::qWait(500); // the forwarder opens the target display on its thread
+
+    const auto at = [view](QPoint root) { return view->viewTransform().toView(QPointF(root)).toPoint(); };
+    QTest::mouseMove(view, at(submit->center()));
+    QTest::mouseClick(view, Qt::LeftButton, {}, at(submit->center()));
+    const auto clicked = fixture.waitFor(
+        [](const QJsonObject& o) {
+            return o.value(QStringLiteral("event")).toString() == QLatin1String("clicked") &&
+                   o.value(QStringLiteral("name")).toString() == QLatin1String("submit");
+        },
+        5000);
+    QVERIFY2(clicked, "the click in the live view did not reach the target display");
+
+    QTest::mouseClick(view, Qt::LeftButton, {}, at(name->center()));
+    QTest::keyClicks(view, QStringLiteral("ok"));
+    const auto typed = fixture.waitFor(
+        [](const QJsonObject& o) {
+            return o.value(QStringLiteral("event")).toString() == QLatin1String("text_changed") &&
+                   o.value(QStringLiteral("text")).toString() == QLatin1String("ok");
+        },
+        5000);
+    QVERIFY2(typed, "the keys typed in the live view did not reach the target display");
+
+    // Leaving takeover: input stays in the window.
+    window.setTakeover(false);
+    QCOMPARE(view->mode(), ui::LiveView::Mode::Inspect);
+    fixture.pending();
+    QTest::mouseClick(view, Qt::LeftButton, {}, at(submit->center()));
+    QTest::qWait(500);
+    for (const QJsonObject& o : fixture.pending())
+        QVERIFY(o.value(QStringLiteral("event")).toString() != QLatin1String("clicked"));
+}
+
+void TestMainWindowE2e::openRecording()
+{
+    XvfbServer target;
+    QVERIFY2(target.start(), qPrintable(target.errorString()));
+    FixtureApp fixture;
+    QVERIFY2(fixture.start(target.environment()), qPrintable(fixture.errorString()));
+    QTemporaryDir sessions;
+    ui::MainWindow window(windowOptions(target.displayName()));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    {
+        ui::EngineBridge::Options options;
+        options.record = true;
+        options.sessionRoot = sessions.path();
+        ui::EngineBridge bridge(&window, options);
+        QSignalSpy ready(&bridge, &ui::EngineBridge::ready);
+        bridge.startOn(target.displayName());
+        QVERIFY(ready.wait(60'000) || ready.count() == 1);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.lastRecording().isEmpty(), 10'000);
+        fixture.send(QStringLiteral("open-dialog"));
+        QTest::qWait(2500);
+        QSignalSpy down(bridge.engine(), &Engine::shutDown);
+        bridge.engine()->shutdown();
+        QVERIFY(down.wait(20'000) || down.count() == 1);
+    }
+    const QString path = window.lastRecording();
+    QVERIFY2(path.startsWith(sessions.path()), qPrintable(path));
+
+    QPointer<QWidget> viewer = window.openRecording(path);
+    QVERIFY(viewer);
+    QVERIFY(QTest::qWaitForWindowExposed(viewer));
+    QVERIFY(viewer->windowTitle().contains(QFileInfo(path).fileName()));
+    viewer->close();
+    QTRY_VERIFY(viewer.isNull()); // deleted on close
+
+    // Not a session: no viewer, a message.
+    QTemporaryDir empty;
+    QVERIFY(!window.openRecording(empty.path()));
+    QMessageBox* box = window.findChild<QMessageBox*>();
+    QVERIFY(box);
+    QVERIFY(box->text().contains(QDir::toNativeSeparators(empty.path())));
+    box->close();
+}
+
+int main(int argc, char** argv)
+{
+    // The window must be on a real X server: start one before the application connects.
+    std::unique_ptr<XvfbServer> own;
+    if (xvfbAvailable()) {
+        own = std::make_unique<XvfbServer>(XvfbServer::Options{{1920, 1080}, 24, true, {}});
+        if (!own->start()) {
+            qWarning("cannot start Xvfb: %s", qPrintable(own->errorString()));
+            return 1;
+        }
+        qputenv("DISPLAY", own->displayName().toLocal8Bit());
+        qputenv("QT_QPA_PLATFORM", "xcb");
+    }
+    QTemporaryDir xdg;
+    qputenv("XDG_DATA_HOME", xdg.filePath(QStringLiteral("data")).toLocal8Bit());
+    qputenv("XDG_CONFIG_HOME", xdg.filePath(QStringLiteral("config")).toLocal8Bit());
+    QApplication app(argc, argv);
+    TestMainWindowE2e test(own.get());
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_mainwindow_e2e.moc"
