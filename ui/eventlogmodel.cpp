@@ -2,6 +2,10 @@
 
 #include <QColor>
 #include <QLocale>
+#include <QPoint>
+#include <QRect>
+
+#include <algorithm>
 
 namespace ciu::ui {
 
@@ -25,16 +29,85 @@ QString EventLogModel::formatTime(qint64 tNs)
     return QString::number(double(tNs) / 1e9, 'f', 3);
 }
 
+namespace {
+
+// One value of an event's data as a person reads it: numbers with at most two decimals, rectangles as
+// "W×H+X+Y", points as "X,Y", lists joined with "; ". Empty for nothing worth showing.
+QString formatValue(const QVariant& value)
+{
+    switch (value.typeId()) {
+    case QMetaType::UnknownType:
+    case QMetaType::Nullptr:
+        return {};
+    case QMetaType::Double:
+    case QMetaType::Float: {
+        QString text = QString::number(value.toDouble(), 'f', 2);
+        while (text.contains(QLatin1Char('.')) &&
+               (text.endsWith(QLatin1Char('0')) || text.endsWith(QLatin1Char('.'))))
+            text.chop(1);
+        return text;
+    }
+    case QMetaType::QRect: {
+        const QRect r = value.toRect();
+        return QStringLiteral("%1×%2+%3+%4").arg(r.width()).arg(r.height()).arg(r.x()).arg(r.y());
+    }
+    case QMetaType::QPoint: {
+        const QPoint p = value.toPoint();
+        return QStringLiteral("%1,%2").arg(p.x()).arg(p.y());
+    }
+    case QMetaType::QVariantMap: {
+        const QVariantMap map = value.toMap();
+        const auto has = [&map](const char* key) { return map.contains(QLatin1String(key)); };
+        if (has("x") && has("y") && has("width") && has("height"))
+            return formatValue(QRect(
+                map.value(QStringLiteral("x")).toInt(), map.value(QStringLiteral("y")).toInt(),
+                map.value(QStringLiteral("width")).toInt(), map.value(QStringLiteral("height")).toInt()));
+        if (has("x") && has("y") && map.size() == 2)
+            return formatValue(
+                QPoint(map.value(QStringLiteral("x")).toInt(), map.value(QStringLiteral("y")).toInt()));
+        QStringList parts;
+        for (auto it = map.cbegin(); it != map.cend(); ++it) {
+            if (const QString v = formatValue(it.value()); !v.isEmpty())
+                parts << it.key() + QLatin1Char('=') + v;
+        }
+        return parts.isEmpty() ? QString()
+                               : QLatin1Char('{') + parts.join(QLatin1Char(' ')) + QLatin1Char('}');
+    }
+    case QMetaType::QVariantList:
+    case QMetaType::QStringList: {
+        QStringList parts;
+        for (const QVariant& item : value.toList()) {
+            if (const QString v = formatValue(item); !v.isEmpty())
+                parts << v;
+        }
+        return parts.join(QStringLiteral("; "));
+    }
+    default:
+        return value.toString();
+    }
+}
+
+} // namespace
+
 QString EventLogModel::formatDetails(const SpatialEvent& event)
 {
+    // The keys that say what happened first, the rest in name order.
+    static const QStringList first = {QStringLiteral("reason"), QStringLiteral("tier"),
+                                      QStringLiteral("action"), QStringLiteral("label"),
+                                      QStringLiteral("text"),   QStringLiteral("error")};
+    QStringList keys = event.data.keys();
+    std::stable_sort(keys.begin(), keys.end(), [](const QString& a, const QString& b) {
+        const qsizetype ia = first.indexOf(a), ib = first.indexOf(b);
+        return (ia < 0 ? first.size() : ia) < (ib < 0 ? first.size() : ib);
+    });
     QStringList parts;
-    for (auto it = event.data.cbegin(); it != event.data.cend(); ++it) {
-        QString value = it.value().toString();
-        if (value.isEmpty() && it.value().canConvert<QStringList>())
-            value = it.value().toStringList().join(QLatin1Char(','));
+    for (const QString& key : std::as_const(keys)) {
+        QString value = formatValue(event.data.value(key));
+        if (value.isEmpty())
+            continue;
         if (value.size() > 120)
             value = value.left(119) + QChar(0x2026);
-        parts << it.key() + QLatin1Char('=') + value;
+        parts << key + QLatin1Char('=') + value;
     }
     if (!event.point.isNull())
         parts.prepend(QStringLiteral("@%1,%2").arg(event.point.x()).arg(event.point.y()));

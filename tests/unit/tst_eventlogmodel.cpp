@@ -136,6 +136,25 @@ void TestEventLogModel::formatting()
     const QString details = EventLogModel::formatDetails(e);
     QVERIFY(details.startsWith(QStringLiteral("@5,7 text=")));
     QVERIFY(details.size() < 140); // long values are shortened
+    // Numbers, rectangles and lists as a person reads them; empty values left out; the reason first.
+    const SpatialEvent decision =
+        makeEvent(SpatialEvent::Kind::TierDecision, 2, {},
+                  {{QStringLiteral("changed_percent"), 0.0724434135},
+                   {QStringLiteral("reason"), QStringLiteral("animation")},
+                   {QStringLiteral("tier"), 1},
+                   {QStringLiteral("region"), QVariantMap{{QStringLiteral("x"), 10},
+                                                          {QStringLiteral("y"), 20},
+                                                          {QStringLiteral("width"), 300},
+                                                          {QStringLiteral("height"), 40}}},
+                   {QStringLiteral("regions"), QVariantList{}},
+                   {QStringLiteral("zone"), QVariant()},
+                   {QStringLiteral("ratio"), 2.5},
+                   {QStringLiteral("points"),
+                    QVariantList{QVariantMap{{QStringLiteral("x"), 1}, {QStringLiteral("y"), 2}},
+                                 QVariantMap{{QStringLiteral("x"), 3}, {QStringLiteral("y"), 4}}}}});
+    QCOMPARE(EventLogModel::formatDetails(decision),
+             QStringLiteral("reason=animation tier=1 changed_percent=0.07 points=1,2; 3,4 ratio=2.5 "
+                            "region=300×40+10+20"));
     for (int k = int(SpatialEvent::Kind::ZoneEnter); k <= int(SpatialEvent::Kind::Info); ++k)
         QVERIFY(!EventLogModel::kindDisplayName(SpatialEvent::Kind(k)).isEmpty());
 }
