@@ -18,6 +18,47 @@ Q_LOGGING_CATEGORY(lcReader, "ciu.replay.reader")
 namespace ciu::replay {
 namespace {
 
+// The actions a Director record is about, readable: "left_click zone z49 (executed)". Records carry them as
+// {"action": Action} (requests), {"action": {"action": Action, "description": ...}} (outcomes, verifications)
+// or {"actions": [...]} (decisions). Empty when the record names no action.
+QString actionText(const QJsonObject& entry)
+{
+    const QString description = entry.value(QLatin1String("description")).toString();
+    if (!description.isEmpty())
+        return description;
+    if (entry.value(QLatin1String("action")).isObject())
+        return actionText(entry.value(QLatin1String("action")).toObject());
+    if (const auto action = Action::fromJson(entry))
+        return action->describe();
+    return {};
+}
+
+QString actionsSummary(const QJsonObject& record)
+{
+    QStringList parts;
+    if (record.value(QLatin1String("action")).isObject())
+        parts << actionText(record.value(QLatin1String("action")).toObject());
+    for (const QJsonValue& v : record.value(QLatin1String("actions")).toArray())
+        parts << actionText(v.toObject());
+    parts.removeAll(QString());
+    if (parts.isEmpty())
+        return {};
+    QString text = parts.join(QLatin1String("; "));
+    QStringList state;
+    const QString status = record.value(QLatin1String("status")).toString();
+    if (!status.isEmpty())
+        state << status;
+    if (record.value(QLatin1String("met")).isBool())
+        state << (record.value(QLatin1String("met")).toBool() ? QStringLiteral("met")
+                                                              : QStringLiteral("not met"));
+    const QString message = record.value(QLatin1String("message")).toString();
+    if (!message.isEmpty() && message != status)
+        state << message;
+    if (!state.isEmpty())
+        text += QStringLiteral(" (") + state.join(QLatin1String(", ")) + QLatin1Char(')');
+    return text;
+}
+
 constexpr int kMaxProblemsPerFile = 5;
 
 template<typename T> qsizetype countAtOrBefore(const QList<T>& list, qint64 tNs)
@@ -151,11 +192,8 @@ bool SessionReader::open(const QString& dir)
                 break;
             }
         }
-        if (text.isEmpty() && o.value(QLatin1String("action")).isObject()) {
-            // An action the Director asked for: its readable description.
-            if (const auto action = Action::fromJson(o.value(QLatin1String("action")).toObject()))
-                text = action->describe();
-        }
+        if (text.isEmpty())
+            text = actionsSummary(o);
         if (text.isEmpty()) {
             QJsonObject rest = o;
             rest.remove(QLatin1String("t_ns"));

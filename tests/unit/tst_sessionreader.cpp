@@ -453,16 +453,38 @@ void TestSessionReader::directorSummaries()
         {QStringLiteral("type"), QStringLiteral("action_requested")},
         {QStringLiteral("action"), QJsonObject{{QStringLiteral("action"), QStringLiteral("left_click")},
                                                {QStringLiteral("zone_id"), QStringLiteral("z51")}}}});
+    const QJsonObject click{{QStringLiteral("action"), QStringLiteral("left_click")},
+                            {QStringLiteral("zone_id"), QStringLiteral("z49")}};
+    writer.onDirectorRecord(
+        QJsonObject{{QStringLiteral("t_ns"), 150.0},
+                    {QStringLiteral("type"), QStringLiteral("decision")},
+                    {QStringLiteral("actions"), QJsonArray{QJsonObject{{QStringLiteral("action"), click}}}}});
+    writer.onDirectorRecord(
+        QJsonObject{{QStringLiteral("t_ns"), 160.0},
+                    {QStringLiteral("type"), QStringLiteral("action_outcome")},
+                    {QStringLiteral("status"), QStringLiteral("executed")},
+                    {QStringLiteral("message"), QStringLiteral("done")},
+                    {QStringLiteral("action"),
+                     QJsonObject{{QStringLiteral("action"), click},
+                                 {QStringLiteral("description"), QStringLiteral("click OK")}}}});
+    writer.onDirectorRecord(
+        QJsonObject{{QStringLiteral("t_ns"), 170.0},
+                    {QStringLiteral("type"), QStringLiteral("verification")},
+                    {QStringLiteral("met"), false},
+                    {QStringLiteral("action"), QJsonObject{{QStringLiteral("action"), click}}}});
     writer.onDirectorRecord(QJsonObject{{QStringLiteral("t_ns"), 200.0},
                                         {QStringLiteral("type"), QStringLiteral("usage")},
                                         {QStringLiteral("calls"), 3}});
     writer.stop();
     SessionReader reader;
     QVERIFY(reader.open(o.sessionPath));
-    QCOMPARE(reader.directorRecords().size(), 2);
-    // An action reads as the action, not as JSON; other records show their fields without t_ns and type.
+    QCOMPARE(reader.directorRecords().size(), 5);
+    // Actions read as actions, not as JSON; other records show their fields without t_ns and type.
     QCOMPARE(reader.directorRecords().at(0).summary, QStringLiteral("left_click zone z51"));
-    QCOMPARE(reader.directorRecords().at(1).summary, QStringLiteral("{\"calls\":3}"));
+    QCOMPARE(reader.directorRecords().at(1).summary, QStringLiteral("left_click zone z49"));
+    QCOMPARE(reader.directorRecords().at(2).summary, QStringLiteral("click OK (executed, done)"));
+    QCOMPARE(reader.directorRecords().at(3).summary, QStringLiteral("left_click zone z49 (not met)"));
+    QCOMPARE(reader.directorRecords().at(4).summary, QStringLiteral("{\"calls\":3}"));
 }
 
 int main(int argc, char* argv[])
