@@ -452,6 +452,7 @@ void Director::finishAction(ActionOutcome outcome, bool cutBatch)
         return;
     }
     const ProposedAction p = m_queue.takeFirst();
+    outcome.batchCut = cutBatch && !outcome.isError() && !outcome.verificationFailed;
     noteOutcome(p, outcome);
     record(QStringLiteral("action_outcome"),
            {{QStringLiteral("action"), proposedJson(p)},

@@ -131,18 +131,23 @@ bool LocalPlanner::begin(const QString& task, QString* error)
                 QStringLiteral("the local planner cannot read the task: %1").arg(parsed.error->toString());
         return false;
     }
-    m_commands = parsed.commands;
+    beginCommands(parsed.commands, task);
+    return true;
+}
+
+void LocalPlanner::beginCommands(const QList<ScriptCommand>& commands, const QString& title)
+{
+    m_commands = commands;
     m_state = QList<StepState>(m_commands.size());
     m_current = 0;
     m_failure.clear();
     m_plan = Plan();
-    m_plan.task = task.simplified();
+    m_plan.task = title.simplified();
     for (const ScriptCommand& c : std::as_const(m_commands))
         m_plan.steps.append(planStepFor(c));
     m_plan.currentStep = m_commands.isEmpty() ? 0 : 1;
     m_plan.status = Plan::Status::Executing;
     emit planChanged();
-    return true;
 }
 
 void LocalPlanner::decide(const WorldState& world)
@@ -207,17 +212,19 @@ std::optional<Zone> LocalPlanner::resolveOrDecide(const QString& name, const Zon
     }
     // Zone not found: Tier 2 re-analysis, then re-plan (seed 000 §3.4 error table).
     ++st.resolveAttempts;
-    if (st.resolveAttempts < kMaxResolveAttempts) {
+    if (st.resolveAttempts < m_maxResolveAttempts) {
         *decision =
             Decision{Decision::Kind::Reanalyze, {}, QStringLiteral("zone not found: %1").arg(r.error)};
         return std::nullopt;
     }
-    *decision = Decision{Decision::Kind::Impossible,
-                         {},
-                         QStringLiteral("step %1 (%2): %3 after %4 re-analyses")
-                             .arg(m_current + 1)
-                             .arg(m_commands[m_current].source, r.error)
-                             .arg(kMaxResolveAttempts - 1)};
+    *decision = Decision{
+        Decision::Kind::Impossible,
+        {},
+        QStringLiteral("step %1 (%2): %3 after %4 %5")
+            .arg(m_current + 1)
+            .arg(m_commands[m_current].source, r.error)
+            .arg(m_maxResolveAttempts - 1)
+            .arg(m_maxResolveAttempts == 2 ? QStringLiteral("re-analysis") : QStringLiteral("re-analyses"))};
     return std::nullopt;
 }
 
@@ -427,7 +434,7 @@ void LocalPlanner::report(const ProposedAction& action, const ActionOutcome& out
     }
     if (outcome.status == ActionOutcome::Status::Refused ||
         outcome.status == ActionOutcome::Status::Declined) {
-        if (outcome.retry && st.resolveAttempts < kMaxResolveAttempts) {
+        if (outcome.retry && st.resolveAttempts < m_maxResolveAttempts) {
             ++st.resolveAttempts;
             st.phase = 0;
             return;

@@ -24,8 +24,14 @@ public:
     Plan plan() const override { return m_plan; }
 
     const QList<ScriptCommand>& commands() const { return m_commands; }
+    // Begins with commands parsed elsewhere (the model's run_steps tool); `title` is the plan's task.
+    void beginCommands(const QList<ScriptCommand>& commands, const QString& title);
+    // The next decision on `map`, answered directly instead of through decided() (a planner that runs
+    // the commands inside its own loop: ModelPlanner's run_steps).
+    Decision nextDecision(const ZoneMap& map) { return next(map); }
     // Attempts to find a zone before the planner gives up on a step (each after a re-analysis).
     static constexpr int kMaxResolveAttempts = 3;
+    void setMaxResolveAttempts(int attempts) { m_maxResolveAttempts = std::max(1, attempts); }
     static constexpr int kMaxStepRetries = 2;
 
     // The plan step a command shows as (exposed for tests).
@@ -52,6 +58,7 @@ private:
     QList<StepState> m_state;
     Plan m_plan;
     int m_current = 0; // 0-based index of the running command
+    int m_maxResolveAttempts = kMaxResolveAttempts;
     QString m_failure; // why the failed step failed
 };
 

@@ -88,6 +88,10 @@ bool ModelPlanner::begin(const QString& task, QString* error)
     m_plan.status = Plan::Status::Planning;
     m_messages.clear();
     m_calls.clear();
+    m_segments.clear();
+    m_script.reset();
+    m_lastMap.reset();
+    m_modelPlanned = false;
     m_first = true;
     emit planChanged();
     return true;
@@ -113,21 +117,20 @@ QString ModelPlanner::systemPrompt(const WorldState& world) const
     } else {
         s = QStringLiteral(
             "You operate a Linux desktop (X11) through a zone map: the interactive elements of the screen "
-            "with an id, "
-            "type, label, bounds [x,y,w,h] in screen pixels and state. Act on zones with the zone tools "
-            "(click_zone, type_in_zone, scroll_zone, drag_zone, press_keys, wait_for_change). Plan ahead: "
-            "call "
-            "update_plan once, then issue every action you can decide now in ONE reply (several tool calls); "
-            "the "
-            "director executes them in order, verifies them and stops early when the screen changes "
-            "unexpectedly. "
-            "After the results you get the changes of the zone map, and a screenshot only when a "
-            "verification needs "
+            "with an id, type, label, bounds [x,y,w,h] in screen pixels and state. Plan the whole task "
+            "ahead and do as much as you can in ONE reply: every model call is slow and costly. When the "
+            "task takes several steps, and above all when a later step acts on something that only appears "
+            "after an earlier one (a menu's items after the menu opens, a dialog's buttons after the "
+            "dialog opens, the options of a dropdown), use run_steps: it runs a list of steps by zone "
+            "LABEL, looking each one up just before it runs, and answers once; you are called again only "
+            "if a step fails. Otherwise act on zones by id with the zone tools (click_zone, type_in_zone, "
+            "scroll_zone, drag_zone, press_keys, wait_for_change); several tool calls in one reply run "
+            "in order, are verified, and stop early when the screen changes unexpectedly. After the "
+            "results you get the changes of the zone map, and a screenshot only when a verification needs "
             "one. Use the computer tool only for what no zone covers (raw coordinates). Use "
-            "request_reanalysis when "
-            "the map looks wrong. Finish with task_complete (you may put it in the same reply as the last "
-            "actions) "
-            "or task_impossible with an explanation.");
+            "request_reanalysis when the map looks wrong. Finish with task_complete, in the same reply as "
+            "the last actions when you expect them to succeed (it only counts if they all do), or "
+            "task_impossible with an explanation.");
     }
     s += QLatin1Char(' ') + safety::untrustedPolicy();
     s += QStringLiteral(
@@ -143,6 +146,13 @@ void ModelPlanner::decide(const WorldState& world)
 {
     if (!world.screenSize.isEmpty())
         m_screenSize = world.screenSize;
+    m_lastMap = world.map;
+    m_dryRun = world.dryRun;
+    // The rest of the last reply first: the next run_steps step, or the tool calls after it.
+    if (auto next = advance(world.map)) {
+        emit decided(*next);
+        return;
+    }
     // A task_complete that came with the last actions ends the task once they all succeeded.
     if (!m_calls.isEmpty()) {
         bool completed = false;
@@ -152,7 +162,7 @@ void ModelPlanner::decide(const WorldState& world)
             if (c.name == QLatin1String("task_complete")) {
                 completed = true;
                 summary = c.result ? c.result->content.value(0).text : QString();
-            } else if (!c.result || c.result->isError) {
+            } else if (!c.result || c.result->isError || c.incomplete) {
                 clean = false;
             }
         }
@@ -305,6 +315,8 @@ Decision ModelPlanner::interpret(const ProviderResponse& response)
 
     Decision d;
     d.kind = Decision::Kind::Act;
+    m_segments.clear(); // a new reply: whatever was left of the last one was answered as not executed
+    m_script.reset();
     const auto scaler = response.scaler;
     for (const ContentBlock& u : uses) {
         ToolCall call;
@@ -352,6 +364,7 @@ Decision ModelPlanner::interpret(const ProviderResponse& response)
             m_plan.currentStep =
                 std::clamp(in.value(QStringLiteral("current_step")).toInt(1), 0, int(m_plan.steps.size()));
             m_plan.status = Plan::Status::Executing;
+            m_modelPlanned = true;
             emit planChanged();
             c.result = ContentBlock::makeToolResultText(c.id, QStringLiteral("plan recorded"));
             continue;
@@ -361,6 +374,19 @@ Decision ModelPlanner::interpret(const ProviderResponse& response)
                 c.id, QStringLiteral("re-analysis requested; the new zone map follows"));
             if (uses.size() == 1)
                 return {Decision::Kind::Reanalyze, {}, in.value(QStringLiteral("reason")).toString()};
+            continue;
+        }
+        if (u.name == QLatin1String("run_steps")) {
+            QString scriptError;
+            auto commands = parseSteps(in, &scriptError);
+            if (!commands) {
+                error(QStringLiteral("run_steps was not run: %1").arg(scriptError));
+                continue;
+            }
+            Segment script;
+            script.scriptCallId = u.id;
+            script.commands = std::move(*commands);
+            m_segments.append(std::move(script));
             continue;
         }
         if (u.name == QLatin1String("click_zone")) {
@@ -454,12 +480,19 @@ Decision ModelPlanner::interpret(const ProviderResponse& response)
             continue;
         }
         c.expected = int(actions.size());
-        d.actions.append(actions);
+        // Consecutive zone tools form one batch; a run_steps script between them keeps the order.
+        if (m_segments.isEmpty() || !m_segments.last().scriptCallId.isEmpty())
+            m_segments.append(Segment());
+        m_segments.last().actions.append(actions);
     }
     if (m_plan.steps.isEmpty() || m_plan.status == Plan::Status::Planning) {
         m_plan.status = Plan::Status::Executing;
         emit planChanged();
     }
+    // The first segment starts on the zone map the model saw (the Director checks every action against
+    // the current one before it runs).
+    if (auto next = advance(m_lastMap))
+        return *next;
     return d;
 }
 

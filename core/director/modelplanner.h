@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/director/directortypes.h"
+#include "core/director/localplanner.h"
 #include "core/director/planbackend.h"
 #include "core/director/providers/provider.h"
 
@@ -18,6 +19,12 @@ namespace ciu {
 // coordinates. It may batch several tools in one reply; later calls carry tool results and a zone-map delta,
 // and a screenshot only when the speed mode's verification asks for one.
 //
+// run_steps (modelplannerscript.cpp): the model plans several steps ahead by name in the local planner's
+// command language ("click File", "click Open"). The steps run one at a time through an embedded
+// LocalPlanner, each resolved against the zone map as it is just before that step, with the Director's
+// usual checks; the model gets ONE tool result (the steps that ran, the first failure and the zones that
+// may be meant) and is called again only when a step fails or a verification needs it.
+//
 // Classic loop (seed 002, Anthropic's reference demo): only the computer tool, a screenshot with the task
 // and after every action, one model call per action. Kept for comparison (--loop classic).
 class ModelPlanner final : public PlanBackend
@@ -34,7 +41,7 @@ public:
     void decide(const WorldState& world) override;
     void report(const ProposedAction& action, const ActionOutcome& outcome) override;
     void cancel() override;
-    Plan plan() const override { return m_plan; }
+    Plan plan() const override;
     bool wantsScreenshot() const override;
 
     // The compact text form of a zone map the model reads (one zone a line), exposed for tests.
@@ -43,6 +50,12 @@ public:
     static QString describeDelta(const ZoneMap& before, const ZoneMap& after);
     // The zone-level tool definitions.
     static QList<director::ToolDefinition> zoneTools();
+    // One zone as the model reads it: `z12 button "OK" [x,y,w,h] state in parent`.
+    static QString describeZone(const Zone& zone);
+    // Parses run_steps' input into commands of the local language; nullopt and *error when it is malformed
+    // (no steps, not strings, a parse error, a command the model may not use, too many steps).
+    static std::optional<QList<ScriptCommand>> parseSteps(const QJsonObject& input, QString* error);
+    static constexpr int kMaxScriptSteps = 50;
     // Converts a computer tool input (already mapped to screen coordinates) into an action.
     static std::optional<ProposedAction> computerAction(const QJsonObject& input, QString* error);
 
@@ -54,9 +67,45 @@ private:
         int expected = 0; // actions proposed for it
         QList<ActionOutcome> outcomes;
         std::optional<director::ContentBlock> result; // answered
+        bool incomplete = false;                      // answered, but steps were left for the model
+    };
+    // The part of a reply still to run, in the order of its tool calls: the actions of consecutive zone
+    // tools, or one run_steps script.
+    struct Segment
+    {
+        QList<ProposedAction> actions;
+        QString scriptCallId; // run_steps: its tool_use id
+        QList<ScriptCommand> commands;
+    };
+    // The run_steps script being executed.
+    struct ScriptRun
+    {
+        QString callId;
+        std::unique_ptr<LocalPlanner> runner;
+        QList<QStringList> notes; // per command: what became of its actions
+        ZoneMapPtr mapAtStart;
+        QImage screenshot; // the last one a verification asked for
+        int actionsRun = 0;
+        bool stopForModel = false; // a verification point wants the model before the next step
     };
 
     void onFinished(quint64 requestId, const director::ProviderResponse& response);
+    // Runs the pending segments of the last reply: a decision with the next actions, or nullopt when
+    // nothing is left (or a script failed) and the model decides next.
+    std::optional<Decision> advance(const ZoneMapPtr& map);
+    void startScript(Segment segment, const ZoneMapPtr& map);
+    // Ends the running script with its one tool result.
+    enum class ScriptEnd : quint8
+    {
+        Completed = 1,
+        Failed,     // a step failed (is_error)
+        Paused,     // a verification point wants the model before the next step (steps left)
+        DryRunStop, // dry run: a step names a zone that only an executed earlier step would show
+    };
+    void finishScript(const ZoneMapPtr& map, ScriptEnd end, const QString& detail = {});
+    bool reportScript(const ProposedAction& action, const ActionOutcome& outcome);
+    // Answers the calls of the segments that will not run now (an earlier action or step failed).
+    void dropSegments(const QString& why);
     void send(const WorldState& world);
     Decision interpret(const director::ProviderResponse& response);
     void answer(const QString& toolUseId, const QString& text, bool isError, const QImage& image = {});
@@ -81,6 +130,11 @@ private:
     ZoneMapPtr m_lastSentMap;
     QSize m_screenSize;
     bool m_first = true;
+    QList<Segment> m_segments;
+    std::optional<ScriptRun> m_script;
+    ZoneMapPtr m_lastMap; // of the last decide()
+    bool m_dryRun = true;
+    bool m_modelPlanned = false; // the model recorded its own plan (update_plan)
 };
 
 } // namespace ciu

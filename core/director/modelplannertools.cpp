@@ -41,7 +41,9 @@ QString quotedLabel(const QString& label)
     return QLatin1Char('"') + l + QLatin1Char('"');
 }
 
-QString zoneLine(const Zone& z)
+} // namespace
+
+QString ModelPlanner::describeZone(const Zone& z)
 {
     QStringList states = zoneStateNames(z.state);
     states.removeAll(QStringLiteral("enabled"));
@@ -59,13 +61,33 @@ QString zoneLine(const Zone& z)
     return line;
 }
 
-} // namespace
-
 QList<ToolDefinition> ModelPlanner::zoneTools()
 {
     const QJsonObject zoneId =
         prop(QStringLiteral("string"), QStringLiteral("a zone id from the zone map, e.g. \"z12\""));
     return {
+        ToolDefinition::function(
+            QStringLiteral("run_steps"),
+            QStringLiteral(
+                "Run several steps in order without asking you in between, and get ONE result. Each step "
+                "names zones by LABEL and is looked up in the zone map as it is just before that step (after "
+                "the previous step's change settled), so a step may name a zone that is not on screen yet: "
+                "a menu item after \"click File\", a dialog button after the button that opens the "
+                "dialog, an option after its dropdown. Steps, one command each: click NAME, double-click "
+                "NAME, right-click NAME, hover NAME, check NAME, uncheck NAME, type \"text\" into NAME, "
+                "type \"text\", press KEYS (xdotool: ctrl+s, Return), select OPTION in NAME, scroll "
+                "down 3 in NAME, drag NAME to NAME, wait for \"text\", wait 2s. NAME is a label, quoted "
+                "when it has several words (\"Save as\"), or #id (#z12). Every step gets the same "
+                "checks as any action (high-risk ones need a confirmation). It stops at the first step "
+                "that fails and reports the steps that ran, the failure and the zones that may be meant."),
+            schema({{QStringLiteral("steps"),
+                     QJsonObject{{QStringLiteral("type"), QStringLiteral("array")},
+                                 {QStringLiteral("items"),
+                                  QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}},
+                                 {QStringLiteral("description"),
+                                  QStringLiteral("e.g. [\"click File\", \"click Open\"] or [\"type "
+                                                 "\\\"Ada\\\" into Name\", \"click Submit\"]")}}}},
+                   {QStringLiteral("steps")})),
         ToolDefinition::function(
             QStringLiteral("click_zone"), QStringLiteral("Click a zone of the zone map."),
             schema({{QStringLiteral("zone_id"), zoneId},
@@ -152,7 +174,7 @@ QString ModelPlanner::describeZones(const ZoneMap& map, int maxZones)
             lines << QStringLiteral("… %1 more zones not listed").arg(map.size() - maxZones);
             break;
         }
-        lines << zoneLine(z);
+        lines << describeZone(z);
     }
     return lines.join(QLatin1Char('\n'));
 }
@@ -163,10 +185,10 @@ QString ModelPlanner::describeDelta(const ZoneMap& before, const ZoneMap& after)
     for (const Zone& z : after.zones()) {
         const Zone* old = before.find(z.id);
         if (!old)
-            lines << QStringLiteral("+ ") + zoneLine(z);
+            lines << QStringLiteral("+ ") + describeZone(z);
         else if (old->label != z.label || old->state != z.state || old->bounds != z.bounds ||
                  old->type != z.type)
-            lines << QStringLiteral("~ ") + zoneLine(z);
+            lines << QStringLiteral("~ ") + describeZone(z);
     }
     for (const Zone& z : before.zones()) {
         if (!after.find(z.id))
@@ -278,6 +300,14 @@ void ModelPlanner::answer(const QString& toolUseId, const QString& text, bool is
 
 void ModelPlanner::report(const ProposedAction& action, const ActionOutcome& outcome)
 {
+    if (reportScript(action, outcome))
+        return;
+    // The tool calls after a failed action or a verification point wait for the model.
+    if (outcome.isError() || outcome.batchCut)
+        dropSegments(outcome.isError()
+                         ? QStringLiteral("not executed: an earlier action of this turn failed")
+                         : QStringLiteral("not executed: the screen changed at a verification point; "
+                                          "decide again with the new zone map"));
     for (ToolCall& c : m_calls) {
         if (c.id != action.toolUseId || c.result)
             continue;

@@ -63,6 +63,9 @@ struct ActionOutcome
     ZoneMapPtr mapAfter; // the zone map after the action settled
     QImage screenshot;   // when the speed mode sends one to the model
     bool retry = false;  // the Director suggests re-planning this step (zone missing, disabled, wrong zone)
+    // The Director ended the batch after this action (a verification point changed the screen, or SPEED-LOW
+    // asks the model before the next action): a planner running steps of its own stops here too.
+    bool batchCut = false;
     bool isError() const
     {
         if (status == Status::DryRun)
