@@ -10,15 +10,18 @@
 #include "core/model/metatypes.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
+#include "ui/confirmationdialog.h"
 #include "ui/enginebridge.h"
 #include "ui/liveview.h"
 #include "ui/mainwindow.h"
+#include "ui/taskconsole.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPointer>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -40,6 +43,7 @@ private slots:
     void selfCaptureIsMasked();
     void takeoverForwardsInput();
     void openRecording();
+    void confirmationInTheWindow();
 
 private:
     ui::MainWindowOptions windowOptions(const QString& display) const;
@@ -221,6 +225,64 @@ void TestMainWindowE2e::openRecording()
     QVERIFY(box);
     QVERIFY(box->text().contains(QDir::toNativeSeparators(empty.path())));
     box->close();
+}
+
+void TestMainWindowE2e::confirmationInTheWindow()
+{
+    XvfbServer target;
+    QVERIFY2(target.start(), qPrintable(target.errorString()));
+    FixtureApp fixture;
+    QVERIFY2(
+        fixture.start(target.environment(), {QStringLiteral("--geometry"), QStringLiteral("60,60,900,640")}),
+        qPrintable(fixture.errorString()));
+    ui::MainWindow window(windowOptions(target.displayName()));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    ui::EngineBridge bridge(&window, {});
+    QSignalSpy ready(&bridge, &ui::EngineBridge::ready);
+    QSignalSpy finished(&bridge, &ui::EngineBridge::taskFinished);
+    bridge.startOn(target.displayName());
+    QVERIFY(ready.wait(60'000) || ready.count() == 1);
+
+    const auto typedIntoName = [&fixture] {
+        for (const QJsonObject& o : fixture.pending()) {
+            if (o.value(QStringLiteral("event")).toString() == QLatin1String("text_changed") &&
+                o.value(QStringLiteral("name")).toString() == QLatin1String("name"))
+                return true;
+        }
+        return false;
+    };
+    ui::TaskConsole* console = window.taskConsole();
+    console->setTask(QStringLiteral("type \"sudo reboot\" into Name"));
+    console->setDryRun(false);
+
+    // Typing a command run with root rights is high-risk: the window asks, Deny is the default, and
+    // denying keeps the field untouched.
+    for (const bool allow : {false, true}) {
+        fixture.pending();
+        console->run();
+        QPointer<ui::ConfirmationDialog> dialog;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (dialog = window.findChild<ui::ConfirmationDialog*>()) && dialog->isVisible(), 60'000);
+        QVERIFY(dialog->denyButton()->isDefault());
+        QVERIFY2(dialog->actionText().contains(QLatin1String("type"), Qt::CaseInsensitive),
+                 qPrintable(dialog->actionText()));
+        QVERIFY2(dialog->actionText().contains(QLatin1String("sudo reboot")),
+                 qPrintable(dialog->actionText()));
+        QTest::mouseClick(allow ? dialog->allowButton() : dialog->denyButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == (allow ? 2 : 1), 60'000);
+        const auto outcome = finished.constLast().first().value<TaskOutcome>();
+        if (allow) {
+            QVERIFY2(outcome.result == TaskOutcome::Result::Completed, qPrintable(outcome.message));
+            QTRY_VERIFY_WITH_TIMEOUT(typedIntoName(), 5000);
+        } else {
+            QVERIFY(outcome.result != TaskOutcome::Result::Completed);
+            QTest::qWait(500);
+            QVERIFY2(!typedIntoName(), "denied, yet the field was typed into");
+        }
+        QTRY_VERIFY(dialog.isNull() || !dialog->isVisible());
+    }
+    bridge.shutdown();
 }
 
 int main(int argc, char** argv)
