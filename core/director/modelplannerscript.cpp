@@ -233,9 +233,17 @@ void ModelPlanner::finishScript(const ZoneMapPtr& map, ScriptEnd end, const QStr
         lines << (m_dryRun ? QStringLiteral("dry run: all %1 steps logged, nothing executed").arg(total)
                            : QStringLiteral("all %1 steps done").arg(total));
         break;
-    case ScriptEnd::Failed:
-        lines << QStringLiteral("stopped at step %1 of %2: %3").arg(done + 1).arg(total).arg(why);
+    case ScriptEnd::Failed: {
+        // The runner's messages start with "step N (command)": say "step N of M (command)" instead.
+        const QString source = done < total ? commands[done].source : QString();
+        const QString prefix =
+            safety::defuseUntrusted(QStringLiteral("step %1 (%2)").arg(done + 1).arg(source));
+        const QString step =
+            QStringLiteral("step %1 of %2 (%3)").arg(done + 1).arg(total).arg(source.simplified());
+        const QString rest = why.startsWith(prefix) ? why.mid(prefix.size()) : QStringLiteral(": ") + why;
+        lines << QStringLiteral("stopped at ") + step + rest;
         break;
+    }
     case ScriptEnd::Paused:
         lines << QStringLiteral(
                      "paused after step %1 of %2: the speed mode wants you to check the screen before "
@@ -294,8 +302,10 @@ void ModelPlanner::finishScript(const ZoneMapPtr& map, ScriptEnd end, const QStr
                 failed.verb == ScriptCommand::Verb::Press)
                 continue;
             for (const ZoneResolver::Candidate& c :
-                 ZoneResolver::resolve(name, *map, ZoneResolver::Purpose::Any).candidates)
-                add(c.zone);
+                 ZoneResolver::resolve(name, *map, ZoneResolver::Purpose::Any).candidates) {
+                if (c.score >= 0.3) // the resolver's "closest" threshold
+                    add(c.zone);
+            }
         }
         if (run.mapAtStart) {
             for (const Zone& z : map->zones()) {

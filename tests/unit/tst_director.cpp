@@ -184,6 +184,15 @@ private slots:
     void model_providerError();
     void model_callsVersusClassic();
     void model_callsVersusClassicTable();
+    void model_runStepsResolvesLabelsAsTheyAppear();
+    void model_runStepsMissingZoneAsksTheModel();
+    void model_runStepsHighRiskConfirmed();
+    void model_runStepsHighRiskDeclined();
+    void model_runStepsIterationLimit();
+    void model_runStepsMalformed();
+    void model_runStepsDryRun();
+    void model_runStepsLowSpeedAsksTheModel();
+    void model_runStepsAfterZoneTools();
     void openai_multiStepChain();
     void openai_malformedReplyFails();
     void openai_malformedArgumentsIsError();
@@ -1076,7 +1085,7 @@ void TestDirector::model_callsVersusClassicTable()
         rows.append({s.name, z.usage, t.usage, c.usage, r.usage});
     }
     qInfo("MEASURE %-18s | %-19s | %-19s | %-19s | %-12s | %6s", "task", "run_steps calls/tok",
-          "zone tools calls/tok", "classic calls/tok", "ratio c / t", "replay");
+          "zone tools calls/tok", "classic calls/tok", "ratio calls tok", "replay");
     for (const Row& r : rows) {
         qInfo("MEASURE %-18s | %5d %7lld %5d | %5d %7lld %5d | %5d %7lld %5d | %5.2f %6.2f | %6d",
               qPrintable(r.name), r.zones.modelCalls, static_cast<long long>(r.zones.estimatedInputTokens),
@@ -1096,6 +1105,266 @@ void TestDirector::model_callsVersusClassicTable()
         QVERIFY(r.zoneTools.modelCalls < r.classic.modelCalls);
         QCOMPARE(r.replay.modelCalls, 0);
     }
+}
+
+void TestDirector::model_runStepsResolvesLabelsAsTheyAppear()
+{
+    // "click Open" names a menu item that only exists once the menu is open: resolved just before it runs.
+    const Scenario s = menuScenario();
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(s.zonesReplies);
+    QList<Action> requested;
+    const TaskOutcome o = runScenario(s, modelFactory(server, DirectorOptions::Loop::Zones), {}, &requested);
+    QVERIFY2(o.success(), qPrintable(o.message));
+    QCOMPARE(server.requestCount(), 1);
+    QCOMPARE(requested.size(), 2);
+    QCOMPARE(requested[0].zoneId, QStringLiteral("z20"));
+    QCOMPARE(requested[1].zoneId, QStringLiteral("z40"));
+    // The model is told about the tool and when to use it.
+    const QJsonObject body = server.requests().first().json;
+    bool described = false;
+    for (const QJsonValue& t : body.value(QStringLiteral("tools")).toArray()) {
+        const QJsonObject tool = t.toObject();
+        if (tool.value(QStringLiteral("name")).toString() == QLatin1String("run_steps"))
+            described =
+                tool.value(QStringLiteral("description")).toString().contains(QStringLiteral("LABEL"));
+    }
+    QVERIFY(described);
+    QVERIFY(
+        body.value(QStringLiteral("system")).toVariant().toString().contains(QStringLiteral("run_steps")) ||
+        QJsonDocument(body).toJson().contains("use run_steps"));
+    // The plan shows the script's steps.
+    QCOMPARE(o.plan.steps.size(), 2);
+    QCOMPARE(o.plan.count(PlanStep::Status::Done), 2);
+}
+
+void TestDirector::model_runStepsMissingZoneAsksTheModel()
+{
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(
+        reply({runSteps(QStringLiteral("r1"), {QStringLiteral("click OK"), QStringLiteral("click Frobnicate"),
+                                               QStringLiteral("click Submit")}),
+               complete(QStringLiteral("r2"))}));
+    server.enqueue(reply({use(QStringLiteral("r3"), QStringLiteral("task_impossible"),
+                              {{QStringLiteral("explanation"), QStringLiteral("there is no Frobnicate")}})}));
+    Harness h;
+    h.director.setBackendFactory(modelFactory(server, DirectorOptions::Loop::Zones));
+    QVERIFY(h.run(QStringLiteral("Click OK, Frobnicate and Submit.")));
+    QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::Impossible));
+    QCOMPARE(h.outcome->message, QStringLiteral("there is no Frobnicate"));
+    // Step 1 ran; step 2's zone was looked for again after one re-analysis; step 3 never ran.
+    QCOMPARE(h.requested.size(), 1);
+    QCOMPARE(h.requested[0].zoneId, QStringLiteral("z7"));
+    QCOMPARE(h.analyses.size(), 1);
+    // The task_complete of the first reply did not count: the model was asked again.
+    QCOMPARE(server.requestCount(), 2);
+    const auto results = toolResults(server.requests()[1]);
+    QVERIFY(results.contains(QStringLiteral("r1")));
+    QVERIFY(results.contains(QStringLiteral("r2")));
+    QVERIFY(results[QStringLiteral("r1")].value(QStringLiteral("is_error")).toBool());
+    const QString text = resultText(results[QStringLiteral("r1")]);
+    QVERIFY2(text.startsWith(QStringLiteral("stopped at step 2 of 3 (click Frobnicate): no zone matches")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("no zone matches \"Frobnicate\"")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("1. click OK: done (z7)")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("2. click Frobnicate: failed")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("3. click Submit: not run")), qPrintable(text));
+    // One tool_result for the whole script.
+    int forScript = 0;
+    const QJsonArray content = server.requests()[1]
+                                   .json.value(QStringLiteral("messages"))
+                                   .toArray()
+                                   .last()
+                                   .toObject()
+                                   .value(QStringLiteral("content"))
+                                   .toArray();
+    for (const QJsonValue& v : content)
+        forScript += v.toObject().value(QStringLiteral("tool_use_id")).toString() == QLatin1String("r1");
+    QCOMPARE(forScript, 1);
+}
+
+void TestDirector::model_runStepsHighRiskConfirmed()
+{
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(
+        reply({runSteps(QStringLiteral("r1"), {QStringLiteral("click OK"), QStringLiteral("click Delete"),
+                                               QStringLiteral("click Submit")}),
+               complete(QStringLiteral("r2"))}));
+    Harness h;
+    h.director.setBackendFactory(modelFactory(server, DirectorOptions::Loop::Zones));
+    h.options.confirmation = safety::ConfirmationMode::Ask;
+    int asked = 0;
+    QObject::connect(&h.director, &Director::confirmationRequested, &h,
+                     [&h, &asked](quint64 id, const Action& a, const QString& reason) {
+                         ++asked;
+                         QCOMPARE(a.zoneId, QStringLiteral("z8"));
+                         QVERIFY(reason.contains(QStringLiteral("Delete")));
+                         QCOMPARE(h.requested.size(), 1); // OK ran; Delete waits for the answer
+                         QTimer::singleShot(0, &h, [&h, id] { h.director.answerConfirmation(id, true); });
+                     });
+    QVERIFY(h.run(QStringLiteral("Click OK, Delete and Submit.")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QCOMPARE(asked, 1);
+    QCOMPARE(server.requestCount(), 1);
+    QStringList ids;
+    for (const Action& a : h.requested)
+        ids << a.zoneId;
+    QCOMPARE(ids, QStringList({QStringLiteral("z7"), QStringLiteral("z8"), QStringLiteral("z9")}));
+}
+
+void TestDirector::model_runStepsHighRiskDeclined()
+{
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(
+        reply({runSteps(QStringLiteral("r1"), {QStringLiteral("click OK"), QStringLiteral("click Delete"),
+                                               QStringLiteral("click Submit")}),
+               complete(QStringLiteral("r2"))}));
+    server.enqueue(reply({use(QStringLiteral("r3"), QStringLiteral("task_impossible"),
+                              {{QStringLiteral("explanation"), QStringLiteral("the user declined")}})}));
+    Harness h;
+    h.director.setBackendFactory(modelFactory(server, DirectorOptions::Loop::Zones));
+    h.options.confirmation = safety::ConfirmationMode::Ask;
+    QObject::connect(&h.director, &Director::confirmationRequested, &h,
+                     [&h](quint64 id, const Action&, const QString&) {
+                         QTimer::singleShot(0, &h, [&h, id] { h.director.answerConfirmation(id, false); });
+                     });
+    QVERIFY(h.run(QStringLiteral("Click OK, Delete and Submit.")));
+    QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::Impossible));
+    QCOMPARE(h.requested.size(), 1); // OK only: Delete declined, Submit never reached
+    QCOMPARE(h.outcome->usage.actionsRefused, 1);
+    QCOMPARE(server.requestCount(), 2);
+    const auto results = toolResults(server.requests()[1]);
+    QVERIFY(results[QStringLiteral("r1")].value(QStringLiteral("is_error")).toBool());
+    const QString text = resultText(results[QStringLiteral("r1")]);
+    QVERIFY2(text.startsWith(QStringLiteral("stopped at step 2 of 3 (click Delete) was not executed")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("declined")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("3. click Submit: not run")), qPrintable(text));
+}
+
+void TestDirector::model_runStepsIterationLimit()
+{
+    // Every step is one decision of the Director: a long script stops at the iteration limit.
+    FakeApiServer server;
+    QVERIFY(server.start());
+    QStringList steps;
+    for (int i = 0; i < 8; ++i)
+        steps << QStringLiteral("click OK");
+    server.enqueue(reply({runSteps(QStringLiteral("r1"), steps), complete(QStringLiteral("r2"))}));
+    Harness h;
+    h.director.setBackendFactory(modelFactory(server, DirectorOptions::Loop::Zones));
+    h.options.maxIterations = 4;
+    QVERIFY(h.run(QStringLiteral("Click OK eight times.")));
+    QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::IterationLimit));
+    QCOMPARE(h.outcome->usage.iterations, 4);
+    QCOMPARE(h.requested.size(), 4); // the model call carried step 1, then one step an iteration
+    QCOMPARE(server.requestCount(), 1);
+    QCOMPARE(h.infos(QStringLiteral("iteration_warning")).size(), 1);
+}
+
+void TestDirector::model_runStepsMalformed()
+{
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(reply(
+        {use(QStringLiteral("m1"), QStringLiteral("run_steps"),
+             {{QStringLiteral("steps"), QStringLiteral("click OK; frobnicate")}}),
+         use(QStringLiteral("m2"), QStringLiteral("run_steps"),
+             {{QStringLiteral("steps"), QJsonArray{1, 2}}}),
+         use(QStringLiteral("m3"), QStringLiteral("run_steps"), {}),
+         use(QStringLiteral("m4"), QStringLiteral("run_steps"), {{QStringLiteral("steps"), QJsonArray()}}),
+         use(QStringLiteral("m5"), QStringLiteral("run_steps"),
+             {{QStringLiteral("steps"),
+               QJsonArray{QStringLiteral("click OK"), QStringLiteral("launch xterm")}}}),
+         use(QStringLiteral("m6"), QStringLiteral("run_steps"),
+             {{QStringLiteral("steps"),
+               QJsonArray{QStringLiteral("click OK"), QStringLiteral("type into")}}})}));
+    server.enqueue(reply({complete(QStringLiteral("m7"), QStringLiteral("gave up"))}));
+    Harness h;
+    h.director.setBackendFactory(modelFactory(server, DirectorOptions::Loop::Zones));
+    QVERIFY(h.run(QStringLiteral("Click OK.")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QVERIFY(h.requested.isEmpty()); // a malformed script runs no step at all
+    QCOMPARE(server.requestCount(), 2);
+    const auto results = toolResults(server.requests()[1]);
+    const QList<std::pair<const char*, const char*>> expected = {
+        {"m1", "line 1, column"}, {"m2", "step 1 is not a string"},  {"m3", "needs \"steps\""},
+        {"m4", "empty"},          {"m5", "launch is not available"}, {"m6", "step 2"}};
+    for (const auto& [id, what] : expected) {
+        const QJsonObject r = results.value(QLatin1String(id));
+        QVERIFY2(r.value(QStringLiteral("is_error")).toBool(), id);
+        QVERIFY2(resultText(r).contains(QLatin1String(what)), qPrintable(resultText(r)));
+    }
+}
+
+void TestDirector::model_runStepsDryRun()
+{
+    // A dry run executes nothing, so the menu never opens: the script logs what it can and says why it
+    // stopped, without an error, a re-analysis or another call.
+    const Scenario s = menuScenario();
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(s.zonesReplies);
+    QList<Action> requested;
+    const TaskOutcome o = runScenario(
+        s, modelFactory(server, DirectorOptions::Loop::Zones), [](DirectorOptions& d) { d.dryRun = true; },
+        &requested);
+    QVERIFY2(o.success(), qPrintable(o.message));
+    QVERIFY(o.dryRun);
+    QVERIFY(requested.isEmpty());
+    QCOMPARE(server.requestCount(), 1);
+}
+
+void TestDirector::model_runStepsLowSpeedAsksTheModel()
+{
+    // SPEED-LOW verifies every action with the model: the script pauses after each step and the model
+    // sends the rest again.
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(
+        reply({runSteps(QStringLiteral("r1"), {QStringLiteral("click OK"), QStringLiteral("click Submit")}),
+               complete(QStringLiteral("r2"))}));
+    server.enqueue(reply({runSteps(QStringLiteral("r3"), {QStringLiteral("click Submit")}),
+                          complete(QStringLiteral("r4"), QStringLiteral("submitted"))}));
+    Harness h;
+    h.director.setBackendFactory(modelFactory(server, DirectorOptions::Loop::Zones));
+    h.options.speed = SpeedMode::Low;
+    QVERIFY(h.run(QStringLiteral("Click OK, then Submit.")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QCOMPARE(h.outcome->message, QStringLiteral("submitted"));
+    QCOMPARE(server.requestCount(), 2);
+    QCOMPARE(h.requested.size(), 2);
+    const auto results = toolResults(server.requests()[1]);
+    QVERIFY(!results[QStringLiteral("r1")].value(QStringLiteral("is_error")).toBool());
+    const QString text = resultText(results[QStringLiteral("r1")]);
+    QVERIFY2(text.startsWith(QStringLiteral("paused after step 1 of 2")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("2. click Submit: not run")), qPrintable(text));
+}
+
+void TestDirector::model_runStepsAfterZoneTools()
+{
+    // Zone tools and run_steps in one reply run in the order of the calls.
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(reply({use(QStringLiteral("r1"), QStringLiteral("click_zone"),
+                              {{QStringLiteral("zone_id"), QStringLiteral("z5")}}),
+                          runSteps(QStringLiteral("r2"), {QStringLiteral("click OK")}),
+                          use(QStringLiteral("r3"), QStringLiteral("click_zone"),
+                              {{QStringLiteral("zone_id"), QStringLiteral("z9")}}),
+                          complete(QStringLiteral("r4"))}));
+    Harness h;
+    h.director.setBackendFactory(modelFactory(server, DirectorOptions::Loop::Zones));
+    QVERIFY(h.run(QStringLiteral("Subscribe, OK, Submit.")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QCOMPARE(server.requestCount(), 1);
+    QStringList ids;
+    for (const Action& a : h.requested)
+        ids << a.zoneId;
+    QCOMPARE(ids, QStringList({QStringLiteral("z5"), QStringLiteral("z7"), QStringLiteral("z9")}));
 }
 
 void TestDirector::openai_multiStepChain()
