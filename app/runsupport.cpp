@@ -162,6 +162,14 @@ TaskRunResult runTask(const TaskRun& run)
         result.sessionPath = path;
         progress(tMs(), QStringLiteral("recording into %1").arg(path));
     });
+    // Nobody can resume a paused agent from here: a recording that stops (disk full, size limit) stops the
+    // task; what was recorded is kept.
+    QObject::connect(&engine, &Engine::recordingStopped, &loop, [&](const QString& reason) {
+        progress(tMs(),
+                 QStringLiteral("recording stopped: %1; stopping the task (the recording so far is kept)")
+                     .arg(reason));
+        engine.stop();
+    });
     QObject::connect(&engine, &Engine::ready, &loop, [&] {
         result.started = true;
         progress(tMs(), QStringLiteral("pipeline ready; task: %1").arg(run.task));

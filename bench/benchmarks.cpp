@@ -28,10 +28,12 @@ const QList<Benchmark>& benchmarks()
                         "800x600 dialog (args: [SCREENSHOT.png])"),
          &runCanvasBenchmark},
         {QStringLiteral("record"),
-         QStringLiteral("CPU and disk of recording the display at 30 fps (args: SECONDS, default 10)"),
+         QStringLiteral("CPU and disk of recording the display at 30 fps (args: SECONDS, default 10; "
+                        "encoder KEY=VALUE: keyint=MS crf=N preset=NAME tune=NAME|none fps=N)"),
          &runRecordBenchmark},
         {QStringLiteral("seek"),
-         QStringLiteral("random seek time in a synthetic 1080p session video (args: MINUTES, default 10)"),
+         QStringLiteral("random seek time in a synthetic 1080p session video (args: MINUTES, default 10; "
+                        "encoder KEY=VALUE: keyint=MS crf=N preset=NAME tune=NAME|none)"),
          &runSeekBenchmark},
     };
     return list;

@@ -52,6 +52,11 @@ AppSettings read(const QSettings& s, const AppSettings& d)
     a.maxIterations = clampedValue(s, QStringLiteral("limits/maxIterations"), d.maxIterations, 1, 10000);
     a.maxCostUsd = clampedValue(s, QStringLiteral("limits/maxCostUsd"), d.maxCostUsd, 0.0, 10000.0);
     a.recordingDirectory = s.value(QStringLiteral("recording/directory"), d.recordingDirectory).toString();
+    a.recordingBudgetMiB =
+        clampedValue(s, QStringLiteral("recording/budgetMiB"), d.recordingBudgetMiB, 0, 1024 * 1024);
+    a.keepSessionsDays = clampedValue(s, QStringLiteral("recording/keepDays"), d.keepSessionsDays, 0, 36500);
+    a.keepSessionsCount =
+        clampedValue(s, QStringLiteral("recording/keepCount"), d.keepSessionsCount, 0, 100000);
     a.trailSeconds = clampedValue(s, QStringLiteral("view/trailSeconds"), d.trailSeconds, 1, 60);
     a.flashChanges = s.value(QStringLiteral("view/flashChanges"), d.flashChanges).toBool();
     a.stopHotkey = s.value(QStringLiteral("agent/stopHotkey"), d.stopHotkey).toString();
@@ -96,6 +101,9 @@ void AppSettings::save(QSettings& s) const
     s.setValue(QStringLiteral("limits/maxIterations"), maxIterations);
     s.setValue(QStringLiteral("limits/maxCostUsd"), maxCostUsd);
     s.setValue(QStringLiteral("recording/directory"), recordingDirectory);
+    s.setValue(QStringLiteral("recording/budgetMiB"), recordingBudgetMiB);
+    s.setValue(QStringLiteral("recording/keepDays"), keepSessionsDays);
+    s.setValue(QStringLiteral("recording/keepCount"), keepSessionsCount);
     s.setValue(QStringLiteral("view/trailSeconds"), trailSeconds);
     s.setValue(QStringLiteral("view/flashChanges"), flashChanges);
     s.setValue(QStringLiteral("agent/stopHotkey"), stopHotkey);
@@ -128,6 +136,9 @@ QString AppSettings::validate() const
         return QCoreApplication::translate("ciu::ui::AppSettings", "The iteration limit must be at least 1.");
     if (maxCostUsd < 0)
         return QCoreApplication::translate("ciu::ui::AppSettings", "The cost limit must not be negative.");
+    if (recordingBudgetMiB < 0 || keepSessionsDays < 0 || keepSessionsCount < 0)
+        return QCoreApplication::translate("ciu::ui::AppSettings",
+                                           "The recording limits must not be negative.");
     if (stopHotkey.trimmed().isEmpty())
         return QCoreApplication::translate("ciu::ui::AppSettings", "The emergency stop needs a hotkey.");
     return {};

@@ -24,7 +24,10 @@ struct AppSettings
     bool dryRunDefault = true;
     int maxIterations = 20;
     double maxCostUsd = 1.0;
-    QString recordingDirectory; // empty: no recording
+    QString recordingDirectory;    // empty: no recording
+    int recordingBudgetMiB = 4096; // one session stops recording at this size (0: no limit)
+    int keepSessionsDays = 90;     // older sessions are deleted when a recording starts (0: keep)
+    int keepSessionsCount = 100;   // at most this many sessions are kept (0: no limit)
     int trailSeconds = 3;
     bool flashChanges = true;
     QString stopHotkey = QStringLiteral("ctrl+alt+End");

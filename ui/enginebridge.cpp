@@ -8,6 +8,7 @@
 #include "ui/zonecorrections.h"
 
 #include <QLoggingCategory>
+#include <QMessageBox>
 
 Q_LOGGING_CATEGORY(lcBridge, "ciu.ui.engine")
 
@@ -109,6 +110,9 @@ void EngineBridge::startOn(const QString& displayName)
     options.capture.fps = settings.fps;
     options.capture.ringSeconds = settings.ringSeconds;
     options.capture.thresholdPercent = settings.tier1MinPercent;
+    options.maxSessionBytes = qint64(settings.recordingBudgetMiB) * 1024 * 1024;
+    options.retention.maxAgeDays = settings.keepSessionsDays;
+    options.retention.maxSessions = settings.keepSessionsCount;
     options.fullAbovePercent = settings.tier2MinPercent;
     m_engine = std::make_unique<Engine>(options);
     // The window's own windows on the target display: masked out of the analysis, never clicked.
@@ -155,6 +159,15 @@ void EngineBridge::connectEngine()
     connect(engine, &Engine::recordingStarted, this, [w](const QString& path) {
         w->setLastRecording(path);
         w->setStatusMessage(tr("Recording to %1").arg(path));
+    });
+    connect(engine, &Engine::recordingStopped, this, [w](const QString& reason) {
+        const QString message =
+            tr("Recording stopped: %1. The agent is paused; what was recorded is kept.").arg(reason);
+        w->setStatusMessage(message);
+        auto* box =
+            new QMessageBox(QMessageBox::Warning, tr("Recording stopped"), message, QMessageBox::Ok, w);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
     });
     connect(engine, &Engine::taskFinished, this, [this](const TaskOutcome& outcome) {
         m_taskActive = false;

@@ -33,6 +33,9 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
     , m_maxIterations(new QSpinBox(this))
     , m_maxCost(new QDoubleSpinBox(this))
     , m_recordingDir(new QLineEdit(this))
+    , m_budget(new QSpinBox(this))
+    , m_keepDays(new QSpinBox(this))
+    , m_keepCount(new QSpinBox(this))
     , m_trail(new QSpinBox(this))
     , m_flash(new QCheckBox(tr("&Flash changed regions"), this))
     , m_hotkey(new QLineEdit(this))
@@ -68,6 +71,16 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
     m_trail->setRange(1, 60);
     m_trail->setSuffix(tr(" s"));
     m_recordingDir->setPlaceholderText(tr("no recording"));
+    m_budget->setRange(0, 1024 * 1024);
+    m_budget->setSuffix(tr(" MiB"));
+    m_budget->setSpecialValueText(tr("no limit"));
+    m_budget->setToolTip(tr("A session stops recording at this size; what was recorded is kept"));
+    m_keepDays->setRange(0, 36500);
+    m_keepDays->setSuffix(tr(" days"));
+    m_keepDays->setSpecialValueText(tr("forever"));
+    m_keepCount->setRange(0, 100000);
+    m_keepCount->setSuffix(tr(" sessions"));
+    m_keepCount->setSpecialValueText(tr("no limit"));
     m_hotkey->setToolTip(tr("xdotool syntax, e.g. ctrl+alt+End"));
 
     auto* agentPage = new QWidget;
@@ -99,6 +112,9 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
     dirRow->addWidget(m_recordingDir, 1);
     dirRow->addWidget(browse);
     limits->addRow(tr("Recording &directory:"), dirRow);
+    limits->addRow(tr("Session si&ze limit:"), m_budget);
+    limits->addRow(tr("Keep sessions &for:"), m_keepDays);
+    limits->addRow(tr("Keep at &most:"), m_keepCount);
 
     auto* tabs = new QTabWidget(this);
     tabs->addTab(agentPage, tr("&Agent"));
@@ -143,6 +159,9 @@ void SettingsDialog::setSettings(const AppSettings& s)
     m_maxIterations->setValue(s.maxIterations);
     m_maxCost->setValue(s.maxCostUsd);
     m_recordingDir->setText(s.recordingDirectory);
+    m_budget->setValue(s.recordingBudgetMiB);
+    m_keepDays->setValue(s.keepSessionsDays);
+    m_keepCount->setValue(s.keepSessionsCount);
     m_trail->setValue(s.trailSeconds);
     m_flash->setChecked(s.flashChanges);
     m_hotkey->setText(s.stopHotkey);
@@ -204,6 +223,9 @@ AppSettings SettingsDialog::settings() const
     s.maxIterations = m_maxIterations->value();
     s.maxCostUsd = m_maxCost->value();
     s.recordingDirectory = m_recordingDir->text().trimmed();
+    s.recordingBudgetMiB = m_budget->value();
+    s.keepSessionsDays = m_keepDays->value();
+    s.keepSessionsCount = m_keepCount->value();
     s.trailSeconds = m_trail->value();
     s.flashChanges = m_flash->isChecked();
     s.stopHotkey = m_hotkey->text().trimmed();

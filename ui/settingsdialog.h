@@ -53,6 +53,9 @@ private:
     QSpinBox* m_maxIterations;
     QDoubleSpinBox* m_maxCost;
     QLineEdit* m_recordingDir;
+    QSpinBox* m_budget;
+    QSpinBox* m_keepDays;
+    QSpinBox* m_keepCount;
     QSpinBox* m_trail;
     QCheckBox* m_flash;
     QLineEdit* m_hotkey;

@@ -45,6 +45,8 @@ void Engine::start()
         w.rootDir = m_options.sessionRoot;
         w.sessionPath = m_options.sessionPath;
         w.config = m_options.config;
+        w.maxSessionBytes = m_options.maxSessionBytes;
+        w.retention = m_options.retention;
         w.clock = m_clock;
         m_recorder = new SessionWriter(w);
         connect(m_recorder, &SessionWriter::started, this, [this](const QString& path) {
@@ -55,10 +57,13 @@ void Engine::start()
         });
         connect(m_recorder, &SessionWriter::recordingFailed, this, [this](const QString& reason) {
             qCWarning(lcEngine) << "recording failed:" << reason;
-            if (!m_ready)
+            if (!m_ready) {
                 fail(QStringLiteral("recording failed: %1").arg(reason));
-            else if (m_director)
-                QMetaObject::invokeMethod(m_director, &Director::pause, Qt::QueuedConnection);
+            } else {
+                if (m_director)
+                    QMetaObject::invokeMethod(m_director, &Director::pause, Qt::QueuedConnection);
+                emit recordingStopped(reason);
+            }
         });
         connect(m_recorder, &SessionWriter::stopped, this, [this](const QString&) { finishShutdown(); });
         m_recorderThread = startWorkerThread(m_recorder, QStringLiteral("recorder"));

@@ -6,6 +6,7 @@
 #include "core/director/director.h"
 #include "core/director/directortypes.h"
 #include "core/model/sessionclock.h"
+#include "core/replay/sessionretention.h"
 
 #include <QHash>
 #include <QObject>
@@ -43,8 +44,10 @@ public:
         QString platform; // platform backend ("x11", "synthetic"); empty: the default
         QString display;  // X display; empty: $DISPLAY
         bool record = true;
-        QString sessionRoot; // empty: the recorder's default
-        QString sessionPath; // exact folder (tests)
+        QString sessionRoot;                               // empty: the recorder's default
+        QString sessionPath;                               // exact folder (tests)
+        qint64 maxSessionBytes = 4LL * 1024 * 1024 * 1024; // recording stops at this size (0: no limit)
+        replay::RetentionPolicy retention;                 // applied to the session root at start
         CaptureSettings capture;
         BrushSettings brush;
         double fullAbovePercent = 30.0;   // changes above this share of the screen: tier 2
@@ -87,6 +90,9 @@ signals:
     void ready();
     void failed(const QString& error);
     void recordingStarted(const QString& sessionPath);
+    // Recording stopped during the session (disk full, size budget): the files written so far are kept and
+    // the director is paused.
+    void recordingStopped(const QString& reason);
     void taskFinished(const ciu::TaskOutcome& outcome);
     void shutDown(const QString& sessionPath);
 

@@ -5,10 +5,12 @@
 #include "core/canvas/canvasmapper.h"
 #include "core/director/engine.h"
 #include "core/model/metatypes.h"
+#include "core/replay/sessionreader.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
 
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace ciu;
@@ -23,6 +25,7 @@ private slots:
     void cleanup();
     void smallChangesReachTheCanvas();
     void excludedRegionIsNeverMappedOrClicked();
+    void recordingBudgetStopsRecordingKeepsFiles();
 
 private:
     bool startEngine(const QList<QRect>& excluded = {});
@@ -172,6 +175,41 @@ void TestEngineE2e::excludedRegionIsNeverMappedOrClicked()
         QVERIFY2(!(line.value(QStringLiteral("event")).toString() == QLatin1String("clicked") &&
                    line.value(QStringLiteral("name")).toString() == QLatin1String("submit")),
                  "the excluded button was clicked");
+}
+
+void TestEngineE2e::recordingBudgetStopsRecordingKeepsFiles()
+{
+    QTemporaryDir sessions;
+    Engine::Options options;
+    options.platform = QStringLiteral("x11");
+    options.display = m_x->displayName();
+    options.sessionRoot = sessions.path();
+    options.maxSessionBytes = 48 * 1024;
+    m_engine = std::make_unique<Engine>(options);
+    QSignalSpy ready(m_engine.get(), &Engine::ready);
+    QSignalSpy started(m_engine.get(), &Engine::recordingStarted);
+    QSignalSpy stopped(m_engine.get(), &Engine::recordingStopped);
+    m_engine->start();
+    QVERIFY(ready.wait(30'000) || ready.count() == 1);
+    QCOMPARE(started.count(), 1);
+    // Changing pictures until the session outgrows its budget.
+    for (int i = 0; i < 60 && stopped.isEmpty(); ++i) {
+        m_app->send(i % 2 ? QStringLiteral("open-dialog") : QStringLiteral("close-window"));
+        stopped.wait(500);
+    }
+    QVERIFY2(!stopped.isEmpty(), "the size budget never stopped the recording");
+    const QString reason = stopped.first().first().toString();
+    QVERIFY2(!reason.isEmpty(), "no reason given");
+    // What was written is kept and readable.
+    replay::SessionReader reader;
+    QVERIFY2(reader.open(started.first().first().toString()),
+             qPrintable(reader.problems().join(QLatin1Char('\n'))));
+    QVERIFY(reader.hasVideo());
+    QVERIFY(reader.durationNs() > 0);
+    QSignalSpy down(m_engine.get(), &Engine::shutDown);
+    m_engine->shutdown();
+    QVERIFY(down.wait(20'000) || down.count() == 1);
+    m_engine.reset();
 }
 
 QTEST_GUILESS_MAIN(TestEngineE2e)

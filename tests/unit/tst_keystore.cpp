@@ -1,5 +1,6 @@
 #include "core/director/backends.h"
 #include "core/director/providers/keystore.h"
+#include "core/replay/sessionformat.h"
 #include "tests/support/fakeapiserver.h"
 
 #include <QElapsedTimer>
@@ -26,6 +27,7 @@ private slots:
     void configAndPrices();
     void createProviderAndKinds();
     void keychainAnswersWithoutCrashing();
+    void keyForTheKeychainIsNeverRecorded();
     void blockingReadWithoutSecretService();
     void blockingReadFromWorkerThread();
     void noKeyGivesClearError();
@@ -176,6 +178,30 @@ void TestKeyStore::keychainAnswersWithoutCrashing()
     QVERIFY(QTest::qWaitFor([&] { return called; }, 60'000));
     if (!error.isEmpty())
         QVERIFY(error.startsWith(QLatin1String("keychain:")));
+}
+
+void TestKeyStore::keyForTheKeychainIsNeverRecorded()
+{
+    // A key the user types in the settings is a secret for the recorder from then on, whether or not a
+    // keychain service stores it.
+    QString readError;
+    bool read = false;
+    keystore::readKeychain(ProviderKind::OpenAi, this, [&](const QString&, const QString& e) {
+        readError = e;
+        read = true;
+    });
+    QVERIFY(QTest::qWaitFor([&] { return read; }, 60'000));
+    if (readError.isEmpty())
+        QSKIP("a keychain service answers here: the test does not write into the user's keychain");
+    const QString key = QStringLiteral("kc-9f8e7d6c5b4a39281706");
+    QCOMPARE(ciu::replay::scrubSecrets(QStringLiteral("typed %1 here").arg(key)),
+             QStringLiteral("typed %1 here").arg(key));
+    bool called = false;
+    keystore::writeKeychain(ProviderKind::OpenAi, key, this,
+                            [&](const QString&, const QString&) { called = true; });
+    QVERIFY(QTest::qWaitFor([&] { return called; }, 60'000));
+    QCOMPARE(ciu::replay::scrubSecrets(QStringLiteral("typed %1 here").arg(key)),
+             QStringLiteral("typed [redacted] here"));
 }
 
 namespace {

@@ -53,6 +53,9 @@ AppSettings TestSettings::changed() const
     s.maxIterations = 55;
     s.maxCostUsd = 2.5;
     s.recordingDirectory = m_dir.path();
+    s.recordingBudgetMiB = 512;
+    s.keepSessionsDays = 7;
+    s.keepSessionsCount = 12;
     s.trailSeconds = 7;
     s.flashChanges = false;
     s.stopHotkey = QStringLiteral("ctrl+shift+F12");

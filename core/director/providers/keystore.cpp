@@ -2,6 +2,7 @@
 
 #include "core/director/providers/anthropicprovider.h"
 #include "core/director/providers/openaiprovider.h"
+#include "core/replay/sessionformat.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -156,6 +157,9 @@ void runJob(QKeychain::Job* job, QObject* context, KeyCallback callback)
         } else if (finished->error() != QKeychain::EntryNotFound) {
             error = describeError(finished->error(), finished->errorString());
         }
+        // A key from the keychain is a secret like one from the environment: never written to a session.
+        if (!key.isEmpty())
+            replay::registerSecret(key);
         callback(key, error);
     });
     job->start();
@@ -171,6 +175,7 @@ void readKeychain(ProviderKind kind, QObject* context, KeyCallback callback)
 
 void writeKeychain(ProviderKind kind, const QString& key, QObject* context, KeyCallback callback)
 {
+    replay::registerSecret(key);
     auto* job = new QKeychain::WritePasswordJob(kService);
     job->setKey(toString(kind));
     job->setTextData(key);
