@@ -42,6 +42,7 @@ EngineBridge::EngineBridge(MainWindow* window, Options options, QObject* parent)
             m_engine->answerConfirmation(id, allowed);
     });
     connect(m_window, &MainWindow::targetDisplayChanged, this, &EngineBridge::startOn);
+    connect(m_window, &MainWindow::settingsChanged, this, &EngineBridge::onSettingsChanged);
     connect(m_window, &MainWindow::excludedRegionsChanged, this, [this](const QList<QRect>& rects) {
         if (m_engine)
             m_engine->setExcludedRegions(rects);
@@ -97,13 +98,36 @@ QStringList EngineBridge::planSteps(const Plan& plan)
     return steps;
 }
 
+bool EngineBridge::needsRestart(const AppSettings& a, const AppSettings& b)
+{
+    return a.fps != b.fps || a.ringSeconds != b.ringSeconds || a.tier1MinPercent != b.tier1MinPercent ||
+           a.tier2MinPercent != b.tier2MinPercent || a.recordingDirectory != b.recordingDirectory ||
+           a.recordingBudgetMiB != b.recordingBudgetMiB || a.keepSessionsDays != b.keepSessionsDays ||
+           a.keepSessionsCount != b.keepSessionsCount;
+}
+
+void EngineBridge::onSettingsChanged(const AppSettings& settings)
+{
+    if (!m_engine || !needsRestart(m_engineSettings, settings))
+        return;
+    if (m_taskActive) {
+        m_restartPending = true;
+        m_window->setStatusMessage(tr("The new capture and recording settings apply after this task."));
+        return;
+    }
+    qCInfo(lcBridge) << "settings changed: restarting the engine";
+    startOn(m_window->targetDisplay());
+}
+
 void EngineBridge::startOn(const QString& displayName)
 {
+    m_restartPending = false;
     shutdown();
     Engine::Options options;
     options.platform = m_options.platform;
     options.display = displayName;
     const AppSettings& settings = m_window->settings();
+    m_engineSettings = settings;
     options.record = m_options.record || !settings.recordingDirectory.isEmpty();
     options.sessionRoot =
         m_options.sessionRoot.isEmpty() ? settings.recordingDirectory : m_options.sessionRoot;
@@ -171,6 +195,9 @@ void EngineBridge::connectEngine()
     });
     connect(engine, &Engine::taskFinished, this, [this](const TaskOutcome& outcome) {
         m_taskActive = false;
+        if (m_restartPending)
+            QMetaObject::invokeMethod(
+                this, [this] { startOn(m_window->targetDisplay()); }, Qt::QueuedConnection);
         m_window->setAgentState(AgentState::Finished);
         m_window->setStatusMessage(tr("Task %1: %2").arg(toString(outcome.result), outcome.message));
         emit taskFinished(outcome);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/director/directortypes.h"
+#include "ui/appsettings.h"
 #include "ui/enginestatus.h"
 #include "ui/taskconsole.h"
 
@@ -40,6 +41,8 @@ public:
     static DirectorOptions directorOptions(const TaskRequest& request, int maxIterations, double maxCostUsd);
     static AgentState agentState(DirectorState state);
     static QStringList planSteps(const Plan& plan);
+    // True when a settings change needs a new engine (capture, thresholds, recording).
+    static bool needsRestart(const AppSettings& before, const AppSettings& after);
 
 public slots:
     // (Re)creates the engine on `displayName` and starts it.
@@ -56,6 +59,7 @@ private:
     void connectWorkers();
     void run(const TaskRequest& request);
     void publishStatus();
+    void onSettingsChanged(const AppSettings& settings);
 
     MainWindow* m_window;
     Options m_options;
@@ -64,6 +68,8 @@ private:
     bool m_taskActive = false;
     std::optional<TaskRequest> m_pending; // a run requested before the engine was ready
     EngineStatus m_status;
+    AppSettings m_engineSettings;  // what the running engine was made with
+    bool m_restartPending = false; // settings changed during a task: restart once it ends
 };
 
 } // namespace ciu::ui

@@ -2,6 +2,7 @@
 // values, validation, and the dialog's fields.
 
 #include "ui/appsettings.h"
+#include "ui/enginebridge.h"
 #include "ui/settingsdialog.h"
 
 #include <QComboBox>
@@ -12,7 +13,10 @@
 #include <QTest>
 #include <QTranslator>
 
+#include <functional>
+
 using ciu::ui::AppSettings;
+using ciu::ui::EngineBridge;
 using ciu::ui::SettingsDialog;
 
 class TestSettings : public QObject
@@ -30,6 +34,7 @@ private slots:
     void dialogApiKeyIsHandedOutNotStored();
     void dialogRefusesInvalid();
     void germanTranslation();
+    void engineRestartsOnlyForEngineSettings();
 
 private:
     QTemporaryDir m_dir;
@@ -222,6 +227,33 @@ void TestSettings::germanTranslation()
     SettingsDialog dialog(AppSettings::defaults());
     QCOMPARE(dialog.windowTitle(), QStringLiteral("Einstellungen"));
     QCoreApplication::removeTranslator(&german);
+}
+
+void TestSettings::engineRestartsOnlyForEngineSettings()
+{
+    const AppSettings base = AppSettings::defaults();
+    QVERIFY(!EngineBridge::needsRestart(base, base));
+    AppSettings view = base;
+    view.trailSeconds = 9;
+    view.flashChanges = !base.flashChanges;
+    view.speed = QStringLiteral("low");
+    view.maxIterations = 3;
+    QVERIFY(!EngineBridge::needsRestart(base, view)); // applied by the window or per task
+    const std::function<void(AppSettings&)> engineChanges[] = {
+        [](AppSettings& s) { s.fps = 25; },
+        [](AppSettings& s) { s.ringSeconds = 42; },
+        [](AppSettings& s) { s.tier1MinPercent = 2; },
+        [](AppSettings& s) { s.tier2MinPercent = 50; },
+        [](AppSettings& s) { s.recordingDirectory = QStringLiteral("/tmp/elsewhere"); },
+        [](AppSettings& s) { s.recordingBudgetMiB = 1; },
+        [](AppSettings& s) { s.keepSessionsDays = 1; },
+        [](AppSettings& s) { s.keepSessionsCount = 1; },
+    };
+    for (const auto& change : engineChanges) {
+        AppSettings changed = base;
+        change(changed);
+        QVERIFY(EngineBridge::needsRestart(base, changed));
+    }
 }
 
 QTEST_MAIN(TestSettings)
