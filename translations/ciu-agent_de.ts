@@ -32,42 +32,47 @@
 <context>
     <name>ciu::ui::AppSettings</name>
     <message>
-        <location filename="../ui/appsettings.cpp" line="107"/>
+        <location filename="../ui/appsettings.cpp" line="115"/>
         <source>Unknown provider “%1”.</source>
         <translation>Unbekannter Anbieter „%1“.</translation>
     </message>
     <message>
-        <location filename="../ui/appsettings.cpp" line="109"/>
+        <location filename="../ui/appsettings.cpp" line="117"/>
         <source>Unknown speed mode “%1”.</source>
         <translation>Unbekannter Geschwindigkeitsmodus „%1“.</translation>
     </message>
     <message>
-        <location filename="../ui/appsettings.cpp" line="117"/>
+        <location filename="../ui/appsettings.cpp" line="125"/>
         <source>The base URL “%1” is not an http(s) URL.</source>
         <translation>Die Basis-URL „%1“ ist keine http(s)-URL.</translation>
     </message>
     <message>
-        <location filename="../ui/appsettings.cpp" line="122"/>
+        <location filename="../ui/appsettings.cpp" line="130"/>
         <source>The capture rate must be between 15 and 30 frames per second.</source>
         <translation>Die Aufnahmerate muss zwischen 15 und 30 Bildern pro Sekunde liegen.</translation>
     </message>
     <message>
-        <location filename="../ui/appsettings.cpp" line="125"/>
+        <location filename="../ui/appsettings.cpp" line="133"/>
         <source>The Tier 1 threshold must not be above the Tier 2 threshold.</source>
         <translation>Die Schwelle für Stufe 1 darf nicht über der Schwelle für Stufe 2 liegen.</translation>
     </message>
     <message>
-        <location filename="../ui/appsettings.cpp" line="128"/>
+        <location filename="../ui/appsettings.cpp" line="136"/>
         <source>The iteration limit must be at least 1.</source>
         <translation>Das Iterationslimit muss mindestens 1 sein.</translation>
     </message>
     <message>
-        <location filename="../ui/appsettings.cpp" line="130"/>
+        <location filename="../ui/appsettings.cpp" line="138"/>
         <source>The cost limit must not be negative.</source>
         <translation>Das Kostenlimit darf nicht negativ sein.</translation>
     </message>
     <message>
-        <location filename="../ui/appsettings.cpp" line="132"/>
+        <location filename="../ui/appsettings.cpp" line="140"/>
+        <source>The recording limits must not be negative.</source>
+        <translation>Die Aufzeichnungsgrenzen dürfen nicht negativ sein.</translation>
+    </message>
+    <message>
+        <location filename="../ui/appsettings.cpp" line="143"/>
         <source>The emergency stop needs a hotkey.</source>
         <translation>Der Not-Aus braucht ein Tastenkürzel.</translation>
     </message>
@@ -113,32 +118,47 @@
 <context>
     <name>ciu::ui::EngineBridge</name>
     <message>
-        <location filename="../ui/enginebridge.cpp" line="119"/>
+        <location filename="../ui/enginebridge.cpp" line="115"/>
+        <source>The new capture and recording settings apply after this task.</source>
+        <translation>Die neuen Erfassungs- und Aufzeichnungseinstellungen gelten nach dieser Aufgabe.</translation>
+    </message>
+    <message>
+        <location filename="../ui/enginebridge.cpp" line="147"/>
         <source>Connecting to %1…</source>
         <translation>Verbinde mit %1 …</translation>
     </message>
     <message>
-        <location filename="../ui/enginebridge.cpp" line="142"/>
+        <location filename="../ui/enginebridge.cpp" line="170"/>
         <source>Connected: the agent sees %1.</source>
         <translation>Verbunden: Der Agent sieht %1.</translation>
     </message>
     <message>
-        <location filename="../ui/enginebridge.cpp" line="151"/>
+        <location filename="../ui/enginebridge.cpp" line="179"/>
         <source>The engine failed: %1</source>
         <translation>Die Engine ist fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location filename="../ui/enginebridge.cpp" line="157"/>
+        <location filename="../ui/enginebridge.cpp" line="185"/>
         <source>Recording to %1</source>
         <translation>Aufzeichnung nach %1</translation>
     </message>
     <message>
-        <location filename="../ui/enginebridge.cpp" line="162"/>
+        <location filename="../ui/enginebridge.cpp" line="189"/>
+        <source>Recording stopped: %1. The agent is paused; what was recorded is kept.</source>
+        <translation>Aufzeichnung angehalten: %1. Der Agent pausiert; das bisher Aufgezeichnete bleibt erhalten.</translation>
+    </message>
+    <message>
+        <location filename="../ui/enginebridge.cpp" line="192"/>
+        <source>Recording stopped</source>
+        <translation>Aufzeichnung angehalten</translation>
+    </message>
+    <message>
+        <location filename="../ui/enginebridge.cpp" line="202"/>
         <source>Task %1: %2</source>
         <translation>Aufgabe %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/enginebridge.cpp" line="249"/>
+        <location filename="../ui/enginebridge.cpp" line="289"/>
         <source>The task starts once the engine sees the display.</source>
         <translation>Die Aufgabe startet, sobald die Engine den Bildschirm sieht.</translation>
     </message>
@@ -850,188 +870,234 @@
         <translation>Neue Aufgaben als &amp;Probelauf starten</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="37"/>
+        <location filename="../ui/settingsdialog.cpp" line="40"/>
         <source>&amp;Flash changed regions</source>
         <translation>Geänderte Bereiche &amp;aufblitzen</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="41"/>
+        <location filename="../ui/settingsdialog.cpp" line="44"/>
         <source>Settings</source>
         <translation>Einstellungen</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="42"/>
+        <location filename="../ui/settingsdialog.cpp" line="45"/>
         <source>Local planner (offline)</source>
         <translation>Lokaler Planer (offline)</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="43"/>
+        <location filename="../ui/settingsdialog.cpp" line="46"/>
         <source>Anthropic (Claude)</source>
         <translation>Anthropic (Claude)</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="44"/>
+        <location filename="../ui/settingsdialog.cpp" line="47"/>
         <source>OpenAI-compatible</source>
         <translation>OpenAI-kompatibel</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="45"/>
+        <location filename="../ui/settingsdialog.cpp" line="48"/>
         <source>provider default</source>
         <translation>Standard des Anbieters</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="46"/>
+        <location filename="../ui/settingsdialog.cpp" line="49"/>
         <source>official endpoint</source>
         <translation>offizieller Endpunkt</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="48"/>
+        <location filename="../ui/settingsdialog.cpp" line="51"/>
         <source>unchanged</source>
         <translation>unverändert</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="49"/>
+        <location filename="../ui/settingsdialog.cpp" line="52"/>
         <source>Stored in the system keychain, never in the settings file</source>
         <translation>Im Schlüsselbund des Systems gespeichert, nie in der Einstellungsdatei</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="52"/>
+        <location filename="../ui/settingsdialog.cpp" line="55"/>
         <source> fps</source>
         <translation> B/s</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="54"/>
-        <location filename="../ui/settingsdialog.cpp" line="69"/>
+        <location filename="../ui/settingsdialog.cpp" line="57"/>
+        <location filename="../ui/settingsdialog.cpp" line="72"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="58"/>
+        <location filename="../ui/settingsdialog.cpp" line="61"/>
         <source> %</source>
         <translation> %</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="60"/>
+        <location filename="../ui/settingsdialog.cpp" line="63"/>
         <source>Max</source>
         <translation>Maximal</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="61"/>
+        <location filename="../ui/settingsdialog.cpp" line="64"/>
         <source>High</source>
         <translation>Hoch</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="62"/>
+        <location filename="../ui/settingsdialog.cpp" line="65"/>
         <source>Medium</source>
         <translation>Mittel</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="63"/>
+        <location filename="../ui/settingsdialog.cpp" line="66"/>
         <source>Low</source>
         <translation>Niedrig</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="70"/>
+        <location filename="../ui/settingsdialog.cpp" line="73"/>
         <source>no recording</source>
         <translation>keine Aufzeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="71"/>
+        <location filename="../ui/settingsdialog.cpp" line="75"/>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="76"/>
+        <location filename="../ui/settingsdialog.cpp" line="83"/>
+        <source>no limit</source>
+        <translation>unbegrenzt</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="77"/>
+        <source>A session stops recording at this size; what was recorded is kept</source>
+        <translation>Eine Sitzung beendet die Aufzeichnung bei dieser Größe; das Aufgezeichnete bleibt erhalten</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="79"/>
+        <source> days</source>
+        <translation> Tage</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="80"/>
+        <source>forever</source>
+        <translation>für immer</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="82"/>
+        <source> sessions</source>
+        <translation> Sitzungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="84"/>
         <source>xdotool syntax, e.g. ctrl+alt+End</source>
         <translation>xdotool-Schreibweise, z. B. ctrl+alt+End</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="75"/>
+        <location filename="../ui/settingsdialog.cpp" line="88"/>
         <source>&amp;Provider:</source>
         <translation>&amp;Anbieter:</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="76"/>
+        <location filename="../ui/settingsdialog.cpp" line="89"/>
         <source>&amp;Model:</source>
         <translation>&amp;Modell:</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="77"/>
+        <location filename="../ui/settingsdialog.cpp" line="90"/>
         <source>&amp;Base URL:</source>
         <translation>&amp;Basis-URL:</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="78"/>
+        <location filename="../ui/settingsdialog.cpp" line="91"/>
         <source>API &amp;key:</source>
         <translation>API-&amp;Schlüssel:</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="80"/>
+        <location filename="../ui/settingsdialog.cpp" line="93"/>
         <source>&amp;Speed mode:</source>
         <translation>&amp;Geschwindigkeitsmodus:</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="82"/>
+        <location filename="../ui/settingsdialog.cpp" line="95"/>
         <source>Emergency stop &amp;hotkey:</source>
         <translation>Not-Aus-&amp;Tastenkürzel:</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="86"/>
+        <location filename="../ui/settingsdialog.cpp" line="99"/>
         <source>Capture &amp;rate:</source>
         <translation>Aufnahme&amp;rate:</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="87"/>
+        <location filename="../ui/settingsdialog.cpp" line="100"/>
         <source>Frame &amp;ring length:</source>
         <translation>Länge des Bild&amp;rings:</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="88"/>
+        <location filename="../ui/settingsdialog.cpp" line="101"/>
         <source>Tier &amp;1 from:</source>
         <translation>Stufe &amp;1 ab:</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="89"/>
+        <location filename="../ui/settingsdialog.cpp" line="102"/>
         <source>Tier &amp;2 from:</source>
         <translation>Stufe &amp;2 ab:</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="90"/>
+        <location filename="../ui/settingsdialog.cpp" line="103"/>
         <source>Cursor &amp;trail:</source>
         <translation>Maus&amp;spur:</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="95"/>
+        <location filename="../ui/settingsdialog.cpp" line="108"/>
         <source>Maximum &amp;iterations:</source>
         <translation>Maximale &amp;Iterationen:</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="96"/>
+        <location filename="../ui/settingsdialog.cpp" line="109"/>
         <source>Maximum &amp;cost:</source>
         <translation>Maximale &amp;Kosten:</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="97"/>
+        <location filename="../ui/settingsdialog.cpp" line="110"/>
         <source>B&amp;rowse…</source>
         <translation>&amp;Durchsuchen …</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="101"/>
+        <location filename="../ui/settingsdialog.cpp" line="114"/>
         <source>Recording &amp;directory:</source>
         <translation>Aufzeichnungs&amp;verzeichnis:</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="104"/>
+        <location filename="../ui/settingsdialog.cpp" line="115"/>
+        <source>Session si&amp;ze limit:</source>
+        <translation>&amp;Größengrenze je Sitzung:</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="116"/>
+        <source>Keep sessions &amp;for:</source>
+        <translation>Sitzungen &amp;aufbewahren:</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="117"/>
+        <source>Keep at &amp;most:</source>
+        <translation>&amp;Höchstens behalten:</translation>
+    </message>
+    <message>
+        <location filename="../ui/settingsdialog.cpp" line="120"/>
         <source>&amp;Agent</source>
         <translation>A&amp;gent</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="105"/>
+        <location filename="../ui/settingsdialog.cpp" line="121"/>
         <source>&amp;Capture</source>
         <translation>Auf&amp;nahme</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="106"/>
+        <location filename="../ui/settingsdialog.cpp" line="122"/>
         <source>&amp;Limits and recording</source>
         <translation>&amp;Limits und Aufzeichnung</translation>
     </message>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="121"/>
+        <location filename="../ui/settingsdialog.cpp" line="137"/>
         <source>Recording directory</source>
         <translation>Aufzeichnungsverzeichnis</translation>
     </message>
