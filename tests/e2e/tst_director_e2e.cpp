@@ -4,7 +4,8 @@
 // `ciu-agent demo` works on a machine without a display. With the OpenAI-compatible provider against the
 // fake server (tests/support, real HTTP on 127.0.0.1), whose replies are built from the zone map the agent
 // sends: a menu item opened in two model calls, and the same task in SPEED-MAX replayed from the recorded
-// sequence with no model call.
+// sequence with no model call. With the Anthropic provider: the three fixture tasks in ONE model call each,
+// the model naming every step by label with run_steps.
 
 #include "tests/support/fakeapiserver.h"
 #include "tests/support/fixtureapp.h"
@@ -35,6 +36,7 @@ private slots:
     void badTaskIsAUsageError();
     void demo();
     void openAiProviderOpensMenuItem();
+    void anthropicRunStepsOneCallPerTask();
 
 private:
     struct Run
@@ -356,6 +358,81 @@ void TestDirectorE2e::openAiProviderOpensMenuItem()
         0);
     QCOMPARE(server.requestCount(), before);
     QCOMPARE(again.summary.value(QStringLiteral("planner")).toString(), QStringLiteral("replay"));
+}
+
+void TestDirectorE2e::anthropicRunStepsOneCallPerTask()
+{
+    // What a model that plans ahead sends: every step of the task by label in one run_steps call, with
+    // task_complete. The Director resolves each label on the zone map as it is just before that step (the
+    // menu's items and the dialog's buttons only exist after the step before), so each task takes one call.
+    struct Task
+    {
+        QString task;
+        QStringList steps;
+        QString event;
+        QString key;
+        QString value;
+    };
+    const QList<Task> tasks = {
+        {QStringLiteral("Open the File menu and choose Open."),
+         {QStringLiteral("click File"), QStringLiteral("click Open")},
+         QStringLiteral("menu_triggered"),
+         QStringLiteral("item"),
+         QStringLiteral("Open")},
+        {QStringLiteral("Open the dialog and answer Yes."),
+         {QStringLiteral("click \"Open Dialog\""), QStringLiteral("wait for \"Save the changes\""),
+          QStringLiteral("click Yes")},
+         QStringLiteral("dialog_closed"),
+         QStringLiteral("result"),
+         QStringLiteral("yes")},
+        {QStringLiteral("Fill the form: name Ada, subscribe, color Blue, then submit."),
+         {QStringLiteral("type \"Ada\" into Name"), QStringLiteral("check Subscribe"),
+          QStringLiteral("select Blue in Color"), QStringLiteral("click Submit")},
+         QStringLiteral("clicked"),
+         QStringLiteral("name"),
+         QStringLiteral("submit")},
+    };
+    for (const Task& t : tasks) {
+        FakeApiServer server;
+        QVERIFY(server.start());
+        QString secondCall; // what the model was told when it was asked again (for the failure message)
+        server.setResponder([&](const FakeApiServer::Request& request) -> std::optional<FakeApiServer::Step> {
+            auto reply = [](const QJsonArray& content) {
+                return FakeApiServer::message(FakeApiServer::messageJson(content, QStringLiteral("tool_use"),
+                                                                         FakeApiServer::usage(1500, 80)));
+            };
+            if (server.requestCount() > 1) {
+                const QJsonArray messages = request.json.value(QStringLiteral("messages")).toArray();
+                secondCall = QString::fromUtf8(QJsonDocument(messages.last().toObject()).toJson());
+                return reply({FakeApiServer::toolUseBlock(
+                    QStringLiteral("toolu_no"), QStringLiteral("task_impossible"),
+                    {{QStringLiteral("explanation"), QStringLiteral("a step failed")}})});
+            }
+            return reply(
+                {FakeApiServer::toolUseBlock(
+                     QStringLiteral("toolu_steps"), QStringLiteral("run_steps"),
+                     {{QStringLiteral("steps"), QJsonArray::fromStringList(t.steps)}}),
+                 FakeApiServer::toolUseBlock(QStringLiteral("toolu_done"), QStringLiteral("task_complete"),
+                                             {{QStringLiteral("summary"), QStringLiteral("done")}})});
+        });
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("ANTHROPIC_BASE_URL"), server.baseUrl().toString());
+        env.insert(QStringLiteral("ANTHROPIC_API_KEY"), QStringLiteral("sk-ant-e2e-SECRET"));
+        m_app->clearPending();
+        const Run r = run({QStringLiteral("run"), t.task, QStringLiteral("--provider"),
+                           QStringLiteral("anthropic"), QStringLiteral("--execute")},
+                          180'000, env);
+        QVERIFY2(r.exitCode == 0, qPrintable(t.task + QLatin1Char('\n') + secondCall + r.err.right(4000)));
+        QVERIFY2(hasEvent(t.event, t.key, t.value), qPrintable(t.task));
+        const QJsonObject usage = r.summary.value(QStringLiteral("usage")).toObject();
+        qInfo("run_steps on the fixture: \"%s\": %d model call(s), %d actions", qPrintable(t.task),
+              usage.value(QStringLiteral("model_calls")).toInt(),
+              usage.value(QStringLiteral("actions_executed")).toInt());
+        QCOMPARE(usage.value(QStringLiteral("model_calls")).toInt(), 1);
+        QCOMPARE(server.requestCount(), qsizetype(1));
+        QCOMPARE(server.requests().first().header("x-api-key"), QByteArray("sk-ant-e2e-SECRET"));
+        QVERIFY(!r.err.contains(QStringLiteral("sk-ant-e2e-SECRET")));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestDirectorE2e)

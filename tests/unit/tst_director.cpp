@@ -1,8 +1,9 @@
 // The Director loop with a fake executor (standing in for the brush) and hand-made zone maps: the local
 // planner end to end, the seed's error table, safety (dry run, confirmations, refusal, limits), pause and
 // step, speed-mode escalation; and the model loops against the fake Claude server: tool_use chains,
-// is_error tool results, refusal, max_tokens, pause_turn, the cost limit, and the call count of the zone
-// loop against the classic screenshot loop on three fixture tasks; the same through the OpenAI-compatible
+// is_error tool results, refusal, max_tokens, pause_turn, the cost limit, run_steps (steps by label, run
+// one by one, one tool result), and the call count of the zone loop against the classic screenshot loop on
+// three fixture tasks; the same through the OpenAI-compatible
 // provider (tool_calls chains, a malformed reply, a 429); the MAX speed mode's recorded sequences (record,
 // replay without model calls, fall back to the planner, a corrupt file ignored).
 
