@@ -184,7 +184,7 @@ void TestEngineE2e::recordingBudgetStopsRecordingKeepsFiles()
     options.platform = QStringLiteral("x11");
     options.display = m_x->displayName();
     options.sessionRoot = sessions.path();
-    options.maxSessionBytes = 48 * 1024;
+    options.maxSessionBytes = 16 * 1024;
     m_engine = std::make_unique<Engine>(options);
     QSignalSpy ready(m_engine.get(), &Engine::ready);
     QSignalSpy started(m_engine.get(), &Engine::recordingStarted);
@@ -194,7 +194,7 @@ void TestEngineE2e::recordingBudgetStopsRecordingKeepsFiles()
     QCOMPARE(started.count(), 1);
     // Changing pictures until the session outgrows its budget.
     for (int i = 0; i < 60 && stopped.isEmpty(); ++i) {
-        m_app->send(i % 2 ? QStringLiteral("open-dialog") : QStringLiteral("close-window"));
+        m_app->send(i % 2 ? QStringLiteral("close-window") : QStringLiteral("open-window"));
         stopped.wait(500);
     }
     QVERIFY2(!stopped.isEmpty(), "the size budget never stopped the recording");
