@@ -183,6 +183,7 @@ void Director::startTask(const QString& task, const DirectorOptions& options)
     m_proceedPending = false;
     m_screenshotForNext = false;
     m_disabledWaits = 0;
+    m_focusedZoneId.clear();
     m_eventsSinceDecision.clear();
     m_result = TaskOutcome::Result::Failed;
     m_backend.reset();

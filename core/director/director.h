@@ -170,6 +170,7 @@ private:
     std::optional<InFlight> m_recoveryOf; // the action a recovery serves
     QString m_recoveryReason;
     int m_disabledWaits = 0;
+    QString m_focusedZoneId;  // the zone clicked last: where typing without a zone goes
     quint64 m_generation = 0; // bumped when a task starts or ends: stale timers do nothing
     TaskOutcome::Result m_result = TaskOutcome::Result::Failed;
     quint64 m_nextActionId = 0;
@@ -195,6 +196,7 @@ private:
     QList<RecordedStep> m_recordedSteps;
     std::optional<RecordedStep> m_pendingStep; // of the action with the brush
     bool m_sequenceRecordable = true;
+    QString m_sequenceNotRecordableWhy;
     bool m_replaying = false;
 };
 

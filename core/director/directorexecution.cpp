@@ -17,7 +17,7 @@ void Director::executeNext()
         requestDecision();
         return;
     }
-    const ProposedAction p = m_queue.first();
+    ProposedAction p = m_queue.first();
     if (p.local) {
         runLocal(p);
         return;
@@ -25,7 +25,13 @@ void Director::executeNext()
     safety::GuardOptions guardOptions;
     guardOptions.limits.screenSize = m_map ? m_map->screenSize() : m_lastFrame.image.size();
     guardOptions.minConfidence = m_options.minConfidence;
+    guardOptions.focusedZoneId = m_focusedZoneId;
     const safety::GuardVerdict verdict = safety::checkAction(p.action, m_map.get(), guardOptions);
+    if (verdict.secretText) {
+        // A password or key: masked in every message, event, record and dialog from here on.
+        p.action.secretText = true;
+        m_queue.first().action.secretText = true;
+    }
     switch (verdict.kind) {
     case safety::GuardVerdict::Kind::Invalid: {
         ++m_usage.actionsRefused;
@@ -67,6 +73,8 @@ void Director::executeNext()
         break;
     }
 
+    if (p.action.isClick() && !p.action.zoneId.isEmpty())
+        m_focusedZoneId = p.action.zoneId;
     InFlight flight;
     flight.proposed = p;
     flight.sent = p.action;

@@ -46,7 +46,7 @@ std::optional<QPoint> pointFromJson(const QJsonValue& v)
         return std::nullopt;
     return QPoint(a.at(0).toInt(), a.at(1).toInt());
 }
-}  // namespace
+} // namespace
 
 QString toString(Action::Type type)
 {
@@ -91,6 +91,11 @@ bool Action::isClick() const
            type == Type::DoubleClick || type == Type::TripleClick;
 }
 
+namespace {
+// Shown instead of a secret text; always the same length, so it does not tell the secret's length either.
+const QString kMaskedText = QStringLiteral("••••••");
+} // namespace
+
 QJsonObject Action::toJson() const
 {
     QJsonObject o;
@@ -104,7 +109,9 @@ QJsonObject Action::toJson() const
     if (endPoint)
         o[QLatin1String("end_coordinate")] = pointJson(*endPoint);
     if (!text.isEmpty())
-        o[QLatin1String("text")] = text;
+        o[QLatin1String("text")] = secretText ? kMaskedText : text;
+    if (secretText)
+        o[QLatin1String("secret")] = true;
     if (!heldKeys.isEmpty())
         o[QLatin1String("held_keys")] = heldKeys;
     if (type == Type::Scroll) {
@@ -144,7 +151,8 @@ std::optional<Action> Action::fromJson(const QJsonObject& o, QString* error)
     a.text = o.value(QLatin1String("text")).toString();
     a.heldKeys = o.value(QLatin1String("held_keys")).toString();
     if (a.type == Type::Scroll) {
-        const auto dir = platform::scrollDirectionFromString(o.value(QLatin1String("scroll_direction")).toString());
+        const auto dir =
+            platform::scrollDirectionFromString(o.value(QLatin1String("scroll_direction")).toString());
         if (!dir)
             return failed(QStringLiteral("scroll_direction must be up, down, left or right"));
         a.scrollDirection = *dir;
@@ -168,7 +176,7 @@ QString Action::describe() const
     if (type == Type::Scroll)
         d += QStringLiteral(" %1 x%2").arg(platform::toString(scrollDirection)).arg(amount);
     if (!text.isEmpty())
-        d += QStringLiteral(" \"%1\"").arg(text);
+        d += QStringLiteral(" \"%1\"").arg(secretText ? kMaskedText : text);
     if (!heldKeys.isEmpty())
         d += QStringLiteral(" holding %1").arg(heldKeys);
     return d;
@@ -177,7 +185,9 @@ QString Action::describe() const
 QString validate(const Action& action, const ActionLimits& limits)
 {
     const QRect screen(QPoint(0, 0), limits.screenSize);
-    auto onScreen = [&](const std::optional<QPoint>& p) { return !p || screen.isEmpty() || screen.contains(*p); };
+    auto onScreen = [&](const std::optional<QPoint>& p) {
+        return !p || screen.isEmpty() || screen.contains(*p);
+    };
     if (action.zoneId.isEmpty() && !onScreen(action.point))
         return QStringLiteral("coordinate (%1, %2) is outside the %3x%4 screen")
             .arg(action.point->x())
@@ -191,11 +201,15 @@ QString validate(const Action& action, const ActionLimits& limits)
             .arg(action.text.size())
             .arg(limits.maxTextLength);
     if (action.durationMs < 0 || action.durationMs > limits.maxDurationMs)
-        return QStringLiteral("duration %1 ms is outside 0..%2 ms").arg(action.durationMs).arg(limits.maxDurationMs);
+        return QStringLiteral("duration %1 ms is outside 0..%2 ms")
+            .arg(action.durationMs)
+            .arg(limits.maxDurationMs);
     switch (action.type) {
     case Action::Type::Scroll:
         if (action.amount < 1 || action.amount > limits.maxScrollClicks)
-            return QStringLiteral("scroll amount %1 is outside 1..%2").arg(action.amount).arg(limits.maxScrollClicks);
+            return QStringLiteral("scroll amount %1 is outside 1..%2")
+                .arg(action.amount)
+                .arg(limits.maxScrollClicks);
         break;
     case Action::Type::TypeText:
     case Action::Type::Key:
@@ -235,4 +249,4 @@ QJsonObject ActionResult::toJson() const
     return o;
 }
 
-}  // namespace ciu
+} // namespace ciu

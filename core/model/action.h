@@ -17,7 +17,8 @@ namespace ciu {
 // (zoneId, optionally a point inside it) or at raw root coordinates (point).
 struct Action
 {
-    enum class Type : quint8 {
+    enum class Type : quint8
+    {
         MouseMove = 1,
         LeftClick,
         RightClick,
@@ -52,8 +53,11 @@ struct Action
     QString text;                   // type / key / hold_key / clipboard / launch command / wait text
     QString heldKeys;               // modifiers held during a click or scroll ("shift")
     platform::ScrollDirection scrollDirection = platform::ScrollDirection::Down;
-    int amount = 1;                 // scroll clicks
-    int durationMs = 0;             // hold_key, wait, wait_for_change timeout
+    int amount = 1;     // scroll clicks
+    int durationMs = 0; // hold_key, wait, wait_for_change timeout
+    // The text is a secret (typed into a password or credential field): describe() and toJson() show it
+    // masked, so it reaches no log, event, dialog or recording. The brush still types `text`.
+    bool secretText = false;
 
     bool needsPointer() const;
     bool isClick() const;
@@ -84,16 +88,16 @@ struct ActionResult
     QString error;
     qint64 startNs = 0;
     qint64 durationNs = 0;
-    QPoint pointUsed;                // where the pointer acted
-    QList<ChangeRegion> changes;     // canvas changes observed afterwards
+    QPoint pointUsed;            // where the pointer acted
+    QList<ChangeRegion> changes; // canvas changes observed afterwards
     bool changeObserved = false;
-    quint64 frameAfter = 0;          // index of the frame after the action (0: none)
-    QString output;                  // clipboard text read, cursor position, ...
+    quint64 frameAfter = 0; // index of the frame after the action (0: none)
+    QString output;         // clipboard text read, cursor position, ...
 
     QJsonObject toJson() const;
 };
 
-}  // namespace ciu
+} // namespace ciu
 
 Q_DECLARE_METATYPE(ciu::Action)
 Q_DECLARE_METATYPE(ciu::ActionResult)

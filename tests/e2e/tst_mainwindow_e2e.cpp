@@ -282,6 +282,23 @@ void TestMainWindowE2e::confirmationInTheWindow()
         }
         QTRY_VERIFY(dialog.isNull() || !dialog->isVisible());
     }
+
+    // Typing into the password field asks too (the typing names no zone: it goes to the field clicked).
+    console->setTask(QStringLiteral("type \"hunter2\" into Password"));
+    fixture.pending();
+    console->run();
+    QPointer<ui::ConfirmationDialog> dialog;
+    QTRY_VERIFY_WITH_TIMEOUT((dialog = window.findChild<ui::ConfirmationDialog*>()) && dialog->isVisible(),
+                             60'000);
+    QVERIFY2(!dialog->actionText().contains(QLatin1String("hunter2")), qPrintable(dialog->actionText()));
+    QTest::mouseClick(dialog->denyButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 3, 60'000);
+    QVERIFY(finished.constLast().first().value<TaskOutcome>().result != TaskOutcome::Result::Completed);
+    QTest::qWait(500);
+    for (const QJsonObject& o : fixture.pending())
+        QVERIFY2(!(o.value(QStringLiteral("event")).toString() == QLatin1String("text_changed") &&
+                   o.value(QStringLiteral("name")).toString() == QLatin1String("password")),
+                 "denied, yet the password field was typed into");
     bridge.shutdown();
 }
 

@@ -5,6 +5,7 @@
 #include "core/director/safety/riskassessor.h"
 #include "core/director/safety/untrusted.h"
 
+#include <QJsonDocument>
 #include <QTest>
 
 using namespace ciu;
@@ -24,6 +25,7 @@ private slots:
     void launch();
     void guard_data();
     void guard();
+    void typingGoesToTheFocusedField();
     void iterationBudget_data();
     void iterationBudget();
     void costBudget();
@@ -267,6 +269,48 @@ void TestSafety::guard()
     const GuardVerdict v = checkAction(action, &map, options);
     QCOMPARE(int(v.kind), kind);
     QVERIFY2(v.reason.contains(fragment), qPrintable(v.reason));
+}
+
+void TestSafety::typingGoesToTheFocusedField()
+{
+    // "type X into Password" is a click on the field, then typing that names no zone: the typing is judged
+    // by the field it goes to.
+    Zone pw = zone(QStringLiteral("pw"), ZoneType::TextField, QString(), true);
+    Zone name = zone(QStringLiteral("name"), ZoneType::TextField, QStringLiteral("Name"));
+    name.bounds = QRect(100, 200, 200, 24);
+    Zone pin = zone(QStringLiteral("pin"), ZoneType::TextField, QStringLiteral("PIN"));
+    pin.bounds = QRect(100, 300, 200, 24);
+    GuardOptions options;
+    {
+        const ZoneMap map(1, 0, QSize(1280, 800), {pw, name, pin});
+        options.focusedZoneId = QStringLiteral("pw");
+        GuardVerdict v = checkAction(typed(QStringLiteral("hunter2")), &map, options);
+        QCOMPARE(int(v.kind), int(GuardVerdict::Kind::NeedsConfirmation));
+        QVERIFY2(v.reason.contains(QLatin1String("password")), qPrintable(v.reason));
+        // The secret is masked wherever the action is shown or recorded; the brush still gets the text.
+        QVERIFY(v.secretText);
+        Action masked = typed(QStringLiteral("hunter2"));
+        masked.secretText = true;
+        QVERIFY(!masked.describe().contains(QLatin1String("hunter2")));
+        QVERIFY(!QJsonDocument(masked.toJson()).toJson().contains("hunter2"));
+        QCOMPARE(masked.text, QStringLiteral("hunter2"));
+        options.focusedZoneId = QStringLiteral("pin");
+        v = checkAction(typed(QStringLiteral("1234")), &map, options);
+        QCOMPARE(int(v.kind), int(GuardVerdict::Kind::NeedsConfirmation));
+        options.focusedZoneId = QStringLiteral("name");
+        const GuardVerdict plain = checkAction(typed(QStringLiteral("Ada")), &map, options);
+        QCOMPARE(int(plain.kind), int(GuardVerdict::Kind::Allowed));
+        QVERIFY(!plain.secretText);
+    }
+    // Nothing clicked before: the field with the keyboard focus.
+    options.focusedZoneId.clear();
+    pw.state |= ZoneStateFlag::Focused;
+    const ZoneMap focused(2, 0, QSize(1280, 800), {name, pw});
+    QCOMPARE(int(checkAction(typed(QStringLiteral("hunter2")), &focused, options).kind),
+             int(GuardVerdict::Kind::NeedsConfirmation));
+    const ZoneMap unfocused(3, 0, QSize(1280, 800), {name});
+    QCOMPARE(int(checkAction(typed(QStringLiteral("hunter2")), &unfocused, options).kind),
+             int(GuardVerdict::Kind::Allowed));
 }
 
 void TestSafety::iterationBudget_data()

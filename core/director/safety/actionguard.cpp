@@ -1,5 +1,7 @@
 #include "core/director/safety/actionguard.h"
 
+#include <algorithm>
+
 namespace ciu::safety {
 
 GuardVerdict checkAction(const Action& action, const ZoneMap* map, const GuardOptions& options,
@@ -48,7 +50,22 @@ GuardVerdict checkAction(const Action& action, const ZoneMap* map, const GuardOp
     // Raw coordinates: judge the zone under the point.
     if (!context.target && action.point && map)
         context.target = map->zoneAt(*action.point);
+    // Typing without a zone goes to the focused field: judge that field (a password field asks first).
+    if (!context.target && map &&
+        (action.type == Action::Type::TypeText || action.type == Action::Type::Paste)) {
+        context.target = options.focusedZoneId.isEmpty() ? nullptr : map->find(options.focusedZoneId);
+        for (const Zone& z : map->zones()) {
+            if (context.target)
+                break;
+            if (z.type == ZoneType::TextField && z.state.testFlag(ZoneStateFlag::Focused))
+                context.target = &z;
+        }
+    }
     v.risk = RiskAssessor::assess(action, context);
+    v.secretText = !action.text.isEmpty() &&
+                   std::any_of(v.risk.findings.cbegin(), v.risk.findings.cend(), [](const Risk::Finding& f) {
+                       return f.category == Risk::Category::Credential;
+                   });
     if (v.risk.isHigh()) {
         v.kind = GuardVerdict::Kind::NeedsConfirmation;
         v.reason = v.risk.summary();

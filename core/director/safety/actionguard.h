@@ -17,12 +17,15 @@ struct GuardOptions
 {
     ActionLimits limits;        // screen size, text and duration limits
     double minConfidence = 0.1; // zones below it are not acted on (request a re-analysis instead)
+    // Where typing goes when the action names no zone: the zone clicked last (else a focused text field).
+    QString focusedZoneId;
 };
 
 // The check every proposed action passes before execution: known action, coordinates on screen, sizes
 // within limits (ciu::validate), target zones that exist and are confident enough, and the risk.
 struct GuardVerdict
 {
+    bool secretText = false; // the action types into a credential field: show and record its text masked
     enum class Kind : quint8
     {
         Allowed = 1,
