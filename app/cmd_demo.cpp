@@ -66,7 +66,6 @@ public:
                 continue;
             m_display = QStringLiteral(":%1").arg(n);
             m_server = std::make_unique<QProcess>();
-            m_server->setProcessChannelMode(QProcess::ForwardedErrorChannel);
             m_server->setStandardOutputFile(QProcess::nullDevice());
             m_server->setStandardErrorFile(QProcess::nullDevice());
             m_server->start(xvfb, {m_display, QStringLiteral("-screen"), QStringLiteral("0"),

@@ -18,21 +18,25 @@ void printError(const QString& message)
 void addCommonOptions(QCommandLineParser& parser)
 {
     parser.addOptions({
-        {QStringLiteral("display"), QStringLiteral("Target X display (default: $DISPLAY)."), QStringLiteral(":N")},
-        {QStringLiteral("provider"), QStringLiteral("Planner: local, anthropic or openai (default: local unless a key is set)."),
+        {QStringLiteral("display"), QStringLiteral("Target X display (default: $DISPLAY)."),
+         QStringLiteral(":N")},
+        {QStringLiteral("provider"),
+         QStringLiteral("Planner: local, anthropic or openai (default: local unless a key is set)."),
          QStringLiteral("name")},
         {QStringLiteral("speed"), QStringLiteral("Speed mode: max, high, medium or low (default: medium)."),
          QStringLiteral("mode")},
         {QStringLiteral("dry-run"), QStringLiteral("Log what would happen without acting (the default).")},
         {QStringLiteral("execute"), QStringLiteral("Act on the display.")},
-        {QStringLiteral("max-iterations"), QStringLiteral("Stop after N iterations (default: 20)."), QStringLiteral("N")},
+        {QStringLiteral("max-iterations"), QStringLiteral("Stop after N iterations (default: 20)."),
+         QStringLiteral("N")},
         {QStringLiteral("max-cost"), QStringLiteral("Stop when the model cost reaches USD (default: 1.00)."),
          QStringLiteral("USD")},
         {QStringLiteral("session-dir"), QStringLiteral("Where recordings go (default: XDG data dir)."),
          QStringLiteral("DIR")},
         {QStringLiteral("verbose"), QStringLiteral("Log debug output of every component.")},
     });
-    QCommandLineOption platform(QStringLiteral("platform"), QStringLiteral("Platform backend: x11 or synthetic."),
+    QCommandLineOption platform(QStringLiteral("platform"),
+                                QStringLiteral("Platform backend: x11 or synthetic."),
                                 QStringLiteral("name"));
     platform.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(platform);
@@ -49,12 +53,14 @@ std::optional<CommonOptions> readCommonOptions(const QCommandLineParser& parser,
     if (parser.isSet(QStringLiteral("display")) && o.display.trimmed().isEmpty())
         return fail(QStringLiteral("--display needs a display name such as :1"));
     o.platform = parser.value(QStringLiteral("platform"));
-    if (!o.platform.isEmpty() && o.platform != QLatin1String("x11") && o.platform != QLatin1String("synthetic"))
+    if (!o.platform.isEmpty() && o.platform != QLatin1String("x11") &&
+        o.platform != QLatin1String("synthetic"))
         return fail(QStringLiteral("--platform must be x11 or synthetic, got \"%1\"").arg(o.platform));
     o.provider = parser.value(QStringLiteral("provider")).toLower();
-    if (!o.provider.isEmpty() && o.provider != QLatin1String("local") && o.provider != QLatin1String("anthropic") &&
-        o.provider != QLatin1String("openai"))
-        return fail(QStringLiteral("--provider must be local, anthropic or openai, got \"%1\"").arg(o.provider));
+    if (!o.provider.isEmpty() && o.provider != QLatin1String("local") &&
+        o.provider != QLatin1String("anthropic") && o.provider != QLatin1String("openai"))
+        return fail(
+            QStringLiteral("--provider must be local, anthropic or openai, got \"%1\"").arg(o.provider));
     o.speed = parser.value(QStringLiteral("speed")).toLower();
     if (!o.speed.isEmpty() && o.speed != QLatin1String("max") && o.speed != QLatin1String("high") &&
         o.speed != QLatin1String("medium") && o.speed != QLatin1String("low"))
@@ -102,8 +108,10 @@ bool parseCommandLine(QCommandLineParser& parser, const QStringList& arguments, 
 
 void applyVerbose(bool verbose)
 {
-    if (verbose)
-        QLoggingCategory::setFilterRules(QStringLiteral("ciu.*.debug=true"));
+    // The commands print their own progress; the components' log is for --verbose (warnings always show).
+    // QT_LOGGING_RULES still overrides both.
+    QLoggingCategory::setFilterRules(verbose ? QStringLiteral("ciu.*.debug=true")
+                                             : QStringLiteral("ciu.*.debug=false\nciu.*.info=false"));
 }
 
-}  // namespace ciu::app
+} // namespace ciu::app

@@ -11,11 +11,11 @@ namespace ciu::app {
 // The options every command shares (DESIGN.md "Command line").
 struct CommonOptions
 {
-    QString display;       // --display :N, default $DISPLAY
-    QString platform;      // hidden: --platform x11|synthetic (also CIU_PLATFORM)
-    QString provider;      // --provider local|anthropic|openai
-    QString speed;         // --speed max|high|medium|low
-    std::optional<bool> dryRun;  // --dry-run / --execute
+    QString display;            // --display :N, default $DISPLAY
+    QString platform;           // hidden: --platform x11|synthetic (also CIU_PLATFORM)
+    QString provider;           // --provider local|anthropic|openai
+    QString speed;              // --speed max|high|medium|low
+    std::optional<bool> dryRun; // --dry-run / --execute
     int maxIterations = 20;
     double maxCostUsd = 1.0;
     QString sessionDir;
@@ -30,10 +30,11 @@ std::optional<CommonOptions> readCommonOptions(const QCommandLineParser& parser,
 // Returns false when the command should exit with `exitCode`.
 bool parseCommandLine(QCommandLineParser& parser, const QStringList& arguments, int* exitCode);
 
-// Enables verbose logging categories (ciu.*.debug) when --verbose is given.
+// The log of the components: debug and info with --verbose, only warnings without (the commands print
+// their own progress).
 void applyVerbose(bool verbose);
 
 // Prints to stderr with the program's prefix.
 void printError(const QString& message);
 
-}  // namespace ciu::app
+} // namespace ciu::app
