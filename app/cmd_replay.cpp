@@ -128,6 +128,7 @@ int runReplay(const QStringList& arguments)
         printError(viewer.reader().problems().join(QStringLiteral("; ")));
         return ExitFailure;
     }
+    viewer.resizeToFitScreen();
     viewer.show();
     return QApplication::exec();
 }

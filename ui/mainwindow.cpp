@@ -672,7 +672,7 @@ QWidget* MainWindow::openRecording(const QString& sessionPath)
     viewer->setAttribute(Qt::WA_DeleteOnClose);
     viewer->setWindowFlag(Qt::Window);
     viewer->setWindowTitle(tr("Replay — %1").arg(QFileInfo(sessionPath).fileName()));
-    viewer->resize(1100, 750);
+    viewer->resizeToFitScreen();
     viewer->show();
     qCInfo(lcUi) << "opened recording" << sessionPath;
     return viewer;

@@ -11,12 +11,14 @@
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QProgressDialog>
+#include <QScreen>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStyle>
@@ -24,6 +26,7 @@
 #include <QToolButton>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <atomic>
 
 namespace ciu::ui {
@@ -147,6 +150,18 @@ void ReplayViewer::buildUi()
                &ReplayViewer::exportMp4);
     root->addLayout(controls);
     resize(1400, 900);
+}
+
+void ReplayViewer::resizeToFitScreen()
+{
+    const QScreen* screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+    if (!screen)
+        return;
+    const QRect available = screen->availableGeometry();
+    // Room for the window frame; never larger than what suits a session video with its log.
+    const QSize size(std::min(1400, available.width() * 9 / 10), std::min(900, available.height() * 9 / 10));
+    resize(size.expandedTo(minimumSizeHint()).boundedTo(available.size()));
+    move(available.center() - rect().center());
 }
 
 bool ReplayViewer::openSession(const QString& path)

@@ -47,6 +47,8 @@ public:
 
     // Opens a session folder. False when it cannot be read at all (the banner says why).
     bool openSession(const QString& path);
+    // A comfortable size that fits the available area of the screen the viewer is on.
+    void resizeToFitScreen();
 
     qint64 currentTime() const { return m_tNs; }
     qint64 duration() const;
