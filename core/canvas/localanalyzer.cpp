@@ -122,6 +122,109 @@ struct LocalAnalyzer::Private
         ocrCache.insert(key, new OcrEngine::Result(result));
         return result;
     }
+
+    // Keys (a calculator's, a tool bar's): a short centred label, often one glyph, which the line
+    // segmentation misses ("-", ".") and Tesseract's line mode drops or misreads ("+", "1"). Each is
+    // read from the key's interior alone: simple symbols by the shape of their ink, the rest in single
+    // character or single line mode, upscaled. Replaces the key's own lines by one glyph item.
+    void readKeys(const seg::Segmentation& s, const std::vector<int>& owners, detail::AssemblyInput& input,
+                  std::vector<bool>& skip, LocalAnalysisStats& stats)
+    {
+        for (size_t b = 0; b < s.boxes.size(); ++b) {
+            if (!detail::keyShaped(s, int(b)))
+                continue;
+            const cv::Rect r = s.boxes[b].rect;
+            std::vector<size_t> own;
+            cv::Rect lines;
+            bool settled = false;
+            for (size_t i = 0; i < owners.size(); ++i) {
+                if (owners[i] != int(b))
+                    continue;
+                own.push_back(i);
+                lines = lines.area() ? (lines | s.textLines[i]) : s.textLines[i];
+                settled = settled || input.texts[i].known || skip[i];
+            }
+            // A word label ("Apply", "CE/C") reads well as a line, and so do letters and digits.
+            static const QString strokes = QStringLiteral("|[]");
+            bool legible = false;
+            for (const size_t i : own) {
+                const detail::TextItem& t = input.texts[i];
+                legible = legible ||
+                          (detail::readable(t) && !(t.text.size() == 1 && strokes.contains(t.text.front())));
+            }
+            if (settled || legible || (!own.empty() && lines.width > 2 * lines.height + 4))
+                continue;
+            const cv::Rect in = cv::Rect(r.x + 3, r.y + 3, r.width - 6, r.height - 6) &
+                                cv::Rect(0, 0, s.gray.cols, s.gray.rows);
+            if (in.width < 6 || in.height < 6)
+                continue;
+            const cv::Mat area = s.gray(in);
+            const int background = seg::medianGray(s, in);
+            cv::Mat diff, ink;
+            cv::absdiff(area, cv::Scalar(background), diff);
+            cv::threshold(diff, ink, 60, 255, cv::THRESH_BINARY);
+            // Ink touching the interior's edge is the border (rounded corners, a bevel), not the label.
+            cv::Mat labels, cstats, centroids;
+            const int n = cv::connectedComponentsWithStats(ink, labels, cstats, centroids, 8, CV_32S);
+            cv::Rect glyphs;
+            for (int c = 1; c < n; ++c) {
+                const cv::Rect part(cstats.at<int>(c, cv::CC_STAT_LEFT), cstats.at<int>(c, cv::CC_STAT_TOP),
+                                    cstats.at<int>(c, cv::CC_STAT_WIDTH),
+                                    cstats.at<int>(c, cv::CC_STAT_HEIGHT));
+                if (part.x == 0 || part.y == 0 || part.x + part.width == in.width ||
+                    part.y + part.height == in.height) {
+                    ink.setTo(0, labels == c);
+                    continue;
+                }
+                glyphs = glyphs.area() ? (glyphs | part) : part;
+            }
+            if (glyphs.area() <= 0 || glyphs.width > 2 * glyphs.height + 4)
+                continue;
+            const int dx = std::abs((glyphs.x + glyphs.width / 2) - in.width / 2);
+            if (dx > std::max(4, in.width / 8))
+                continue; // not centred: a field's text
+            detail::TextItem item;
+            item.rect = glyphs + in.tl();
+            item.owner = int(b);
+            item.glyph = true;
+            item.text = detail::symbolFromInk(ink);
+            item.confidence = item.text.isEmpty() ? 0 : 90;
+            if (item.text.isEmpty()) {
+                const QImage crop = greyImage(s.gray, in);
+                const bool one = glyphs.width <= glyphs.height + 2;
+                const OcrEngine::Result word = read(
+                    crop, one ? OcrEngine::Layout::SingleChar : OcrEngine::Layout::SingleLine, stats, 3.0);
+                item.text = word.text.simplified();
+                item.confidence = word.confidence;
+                if (item.confidence < 45) {
+                    // Unsure: again from a tight crop, the glyph with a margin of half its height.
+                    const int pad = std::max(4, glyphs.height / 2);
+                    const cv::Rect tight = cv::Rect(glyphs.x - pad, glyphs.y - pad, glyphs.width + 2 * pad,
+                                                    glyphs.height + 2 * pad) &
+                                           cv::Rect(0, 0, in.width, in.height);
+                    const OcrEngine::Result again =
+                        read(greyImage(s.gray, tight + in.tl()),
+                             one ? OcrEngine::Layout::SingleChar : OcrEngine::Layout::SingleLine, stats, 3.0);
+                    if (again.confidence > item.confidence) {
+                        item.text = again.text.simplified();
+                        item.confidence = again.confidence;
+                    }
+                }
+                // A lone vertical stroke on a key is the digit one.
+                if (one && item.text.size() == 1 && strokes.contains(item.text.front()))
+                    item.text = QStringLiteral("1");
+            }
+            if (item.text.isEmpty())
+                continue; // the lines are read as usual
+            for (const size_t i : own) {
+                input.texts[i].text.clear();
+                input.texts[i].confidence = 0;
+                skip[i] = true;
+            }
+            input.texts.push_back(item);
+            skip.push_back(true);
+        }
+    }
 };
 
 LocalAnalyzer::LocalAnalyzer()
@@ -338,6 +441,7 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
             t.confidence = 0;
         }
     }
+    d->readKeys(s, owners, input, skip, result.stats);
 
     if (lcCanvas().isDebugEnabled()) {
         for (const detail::TextItem& t : input.texts)

@@ -103,6 +103,9 @@ OcrEngine::Result OcrEngine::read(const QImage& image, Layout layout, double sca
     case Layout::SingleWord:
         psm = tesseract::PSM_SINGLE_WORD;
         break;
+    case Layout::SingleChar:
+        psm = tesseract::PSM_SINGLE_CHAR;
+        break;
     case Layout::SparseText:
         psm = tesseract::PSM_SPARSE_TEXT;
         break;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <opencv2/imgproc.hpp>
 #include <set>
 
 namespace ciu::canvas::detail {
@@ -57,8 +58,10 @@ int ringGray(const Segmentation& s, const cv::Rect& r)
     return (v[1] + v[2]) / 2;
 }
 
-bool readable(const TextItem& t)
+bool readableText(const TextItem& t)
 {
+    if (t.glyph) // a key's label read on its own: "+", "=" and "." are labels there
+        return !t.text.isEmpty() && t.confidence >= 45;
     if (t.confidence < 30 || t.text.isEmpty())
         return false;
     int alnum = 0;
@@ -123,6 +126,7 @@ public:
 
 private:
     std::vector<TextItem>& texts() { return m_in.texts; }
+    const std::vector<TextItem>& texts() const { return m_in.texts; }
 
     QString textOf(const std::vector<int>& lines) const
     {
@@ -134,7 +138,7 @@ private:
         });
         QStringList parts;
         for (const int i : sorted) {
-            if (readable(m_in.texts[size_t(i)]))
+            if (readableText(m_in.texts[size_t(i)]))
                 parts << m_in.texts[size_t(i)].text;
         }
         return cleanLabel(parts.join(QLatin1Char(' ')));
@@ -145,7 +149,7 @@ private:
         double sum = 0;
         int n = 0;
         for (const int i : lines) {
-            if (readable(m_in.texts[size_t(i)])) {
+            if (readableText(m_in.texts[size_t(i)])) {
                 sum += m_in.texts[size_t(i)].confidence;
                 ++n;
             }
@@ -169,7 +173,7 @@ private:
         int best = -1;
         for (size_t i = 0; i < texts().size(); ++i) {
             const TextItem& t = texts()[i];
-            if (t.owner != -1 || m_usedText.count(int(i)) || !readable(t))
+            if (t.owner != -1 || m_usedText.count(int(i)) || !readableText(t))
                 continue;
             const int dx = t.rect.x - (r.x + r.width);
             if (dx < 0 || dx > gap || !sameRow(r, t.rect))
@@ -185,7 +189,7 @@ private:
         int best = -1;
         for (size_t i = 0; i < texts().size(); ++i) {
             const TextItem& t = texts()[i];
-            if (t.owner != -1 || !readable(t))
+            if (t.owner != -1 || !readableText(t))
                 continue;
             const int dx = r.x - (t.rect.x + t.rect.width);
             if (dx < 0 || dx > gap)
@@ -260,7 +264,7 @@ private:
     {
         std::vector<cv::Rect> items;
         for (const int i : lines) {
-            if (readable(m_in.texts[size_t(i)]))
+            if (readableText(m_in.texts[size_t(i)]))
                 items.push_back(m_in.texts[size_t(i)].rect);
         }
         if (items.size() < 2 || bar.width < 6 * bar.height)
@@ -283,7 +287,7 @@ private:
     {
         for (const int i : lines) {
             const TextItem& t = texts()[size_t(i)];
-            if (!readable(t))
+            if (!readableText(t))
                 continue;
             Element e;
             e.rect = cv::Rect(t.rect.x - 5, bar.y + 1, t.rect.width + 10, bar.height - 2);
@@ -314,7 +318,7 @@ private:
                 e.state |= ZoneStateFlag::Focused;
 
             if (small) {
-                if (partOfScrollBarOrSlider(r))
+                if (partOfScrollBarOrSlider(r) || insideKey(int(bi)))
                     continue;
                 const int label = lineRightOf(r, 12);
                 if (label >= 0) {
@@ -361,7 +365,11 @@ private:
                 continue;
             } else if (singleLine) {
                 e.label = textOf(lines);
-                if (white) {
+                // A white key with a short centred label (a calculator's "7") is a button; entry fields
+                // are wide, their text starts at the left.
+                const bool key =
+                    keyShaped(m_s, int(bi)) && (e.label.isEmpty() ? inKeyGrid(r) : centredText(lines, r));
+                if (white && !key) {
                     e.type = ZoneType::TextField;
                     e.events = {QStringLiteral("click"), QStringLiteral("type")};
                     e.confidence = 0.65 + 0.2 * (lines.empty() ? 0.5 : meanConfidence(lines) / 100.0);
@@ -388,6 +396,11 @@ private:
                 e.confidence = m_hasScrollBar[bi] ? 0.75 : 0.55;
                 e.container = true;
                 listItems(lines, r);
+            } else if (white && !children && r.width >= 60 && lines.size() <= 4 && displayText(lines, r)) {
+                // A read-only display (a calculator's): right-aligned text, no caret to type at.
+                e.type = ZoneType::Static;
+                e.label = textOf(lines);
+                e.confidence = 0.5 + 0.3 * meanConfidence(lines) / 100.0;
             } else if (white && !children && r.width >= 60) {
                 e.type = ZoneType::TextField;
                 e.events = {QStringLiteral("click"), QStringLiteral("type")};
@@ -409,7 +422,7 @@ private:
                 // A group box's title sits on (or just above) its top border.
                 for (size_t i = 0; i < texts().size(); ++i) {
                     const TextItem& t = texts()[i];
-                    if (t.owner != -1 || m_usedText.count(int(i)) || !readable(t))
+                    if (t.owner != -1 || m_usedText.count(int(i)) || !readableText(t))
                         continue;
                     const int bottom = t.rect.y + t.rect.height;
                     if (bottom >= r.y - 10 && t.rect.y <= r.y + 4 && std::abs(t.rect.x - r.x) <= 12) {
@@ -428,6 +441,65 @@ private:
         }
     }
 
+    // The readable lines of a box sit around its centre (a key's or a push button's label).
+    bool centredText(const std::vector<int>& lines, const cv::Rect& box) const
+    {
+        cv::Rect all;
+        for (const int i : lines) {
+            if (readableText(texts()[size_t(i)]))
+                all = all.area() ? unite(all, texts()[size_t(i)].rect) : texts()[size_t(i)].rect;
+        }
+        if (all.area() <= 0 || all.width > 0.8 * box.width)
+            return false;
+        const int dx = std::abs((all.x + all.width / 2) - (box.x + box.width / 2));
+        return dx <= std::max(4, box.width / 8);
+    }
+
+    // A display: its first text row is right-aligned, well away from the left edge.
+    bool displayText(const std::vector<int>& lines, const cv::Rect& box) const
+    {
+        int first = -1;
+        for (const int i : lines) {
+            if (!readableText(texts()[size_t(i)]))
+                continue;
+            if (first < 0 || texts()[size_t(i)].rect.y < texts()[size_t(first)].rect.y)
+                first = i;
+        }
+        if (first < 0)
+            return false;
+        const cv::Rect& t = texts()[size_t(first)].rect;
+        const int right = box.x + box.width - (t.x + t.width);
+        return right <= 24 && t.x - box.x > box.width / 2;
+    }
+
+    // A glyph found as a box inside a key ("O" of "STO").
+    bool insideKey(int box) const
+    {
+        const cv::Rect& r = m_s.boxes[size_t(box)].rect;
+        for (size_t i = 0; i < m_s.boxes.size(); ++i) {
+            if (int(i) != box && m_s.boxes[i].rect.area() > r.area() &&
+                contains(inset(m_s.boxes[i].rect, 2), r) && keyShaped(m_s, int(i)))
+                return true;
+        }
+        return false;
+    }
+
+    // A cell in a grid of keys: a box of its size right below or above it (tabs have none).
+    bool inKeyGrid(const cv::Rect& cell) const
+    {
+        for (const seg::Box& b : m_s.boxes) {
+            const cv::Rect& o = b.rect;
+            if (std::abs(o.height - cell.height) > 6 || std::abs(o.width - cell.width) > 6 ||
+                std::min(o.x + o.width, cell.x + cell.width) - std::max(o.x, cell.x) < cell.width / 2)
+                continue;
+            const int below = o.y - (cell.y + cell.height);
+            const int above = cell.y - (o.y + o.height);
+            if ((below >= -2 && below <= 10) || (above >= -2 && above <= 10))
+                return true;
+        }
+        return false;
+    }
+
     bool hasChildBoxes(int box) const
     {
         const cv::Rect& r = m_s.boxes[size_t(box)].rect;
@@ -442,7 +514,7 @@ private:
     {
         for (const int i : lines) {
             const TextItem& t = texts()[size_t(i)];
-            if (!readable(t))
+            if (!readableText(t))
                 continue;
             Element item;
             item.rect = cv::Rect(t.rect.x - 2, t.rect.y - 2, t.rect.width + 4, t.rect.height + 4) & list;
@@ -470,7 +542,7 @@ private:
                 continue;
             }
             rows.push_back(t.rect);
-            labels.push_back(readable(t) ? cleanLabel(t.text) : QString());
+            labels.push_back(readableText(t) ? cleanLabel(t.text) : QString());
             confidence.push_back(t.confidence);
         }
         for (size_t k = 0; k < rows.size(); ++k) {
@@ -518,7 +590,7 @@ private:
         for (Element& e : m_out) {
             if (e.type != ZoneType::Button || e.label.isEmpty() || e.rect.height > 40)
                 continue;
-            if (onPageLine(e.rect, e.rect.y + e.rect.height - 1)) {
+            if (onPageLine(e.rect, e.rect.y + e.rect.height - 1) && !inKeyGrid(e.rect)) {
                 e.type = ZoneType::Tab;
                 e.events = {QStringLiteral("click")};
                 tabCells.push_back(e.rect);
@@ -527,7 +599,7 @@ private:
         // Open cells: free text with edges left, right and above.
         for (size_t i = 0; i < texts().size(); ++i) {
             TextItem& t = texts()[i];
-            if (t.owner != -1 || m_usedText.count(int(i)) || !readable(t))
+            if (t.owner != -1 || m_usedText.count(int(i)) || !readableText(t))
                 continue;
             int found = 0;
             cv::Rect cell = seg::cellAround(m_s, t.rect, 16, &found);
@@ -569,7 +641,7 @@ private:
         for (const cv::Rect& w : m_in.windows) {
             for (size_t i = 0; i < texts().size(); ++i) {
                 const TextItem& t = texts()[i];
-                if (t.owner != -1 || m_usedText.count(int(i)) || !readable(t))
+                if (t.owner != -1 || m_usedText.count(int(i)) || !readableText(t))
                     continue;
                 if (!contains(w, t.rect) || t.rect.y > w.y + 14 || t.rect.width > 160)
                     continue;
@@ -590,7 +662,7 @@ private:
         // A popup without a detected frame: every free row is an item.
         std::vector<int> free;
         for (size_t i = 0; i < texts().size(); ++i) {
-            if (texts()[i].owner == -1 && !m_usedText.count(int(i)) && readable(texts()[i]))
+            if (texts()[i].owner == -1 && !m_usedText.count(int(i)) && readableText(texts()[i]))
                 free.push_back(int(i));
         }
         if (free.empty())
@@ -621,7 +693,7 @@ private:
     {
         for (size_t i = 0; i < texts().size(); ++i) {
             const TextItem& t = texts()[i];
-            if (t.owner != -1 || m_usedText.count(int(i)) || t.known || !readable(t))
+            if (t.owner != -1 || m_usedText.count(int(i)) || t.known || !readableText(t))
                 continue;
             bool inMenu = false;
             for (const cv::Rect& m : m_menus)
@@ -667,6 +739,73 @@ std::vector<int> textOwners(const seg::Segmentation& s)
     return owners;
 }
 
+bool readable(const TextItem& t)
+{
+    return readableText(t);
+}
+
+bool keyShaped(const seg::Segmentation& s, int box)
+{
+    const cv::Rect& r = s.boxes[size_t(box)].rect;
+    if (r.height < 16 || r.height > 44 || r.width > 120 || r.width < 0.8 * r.height ||
+        r.width > 3.2 * r.height)
+        return false;
+    for (size_t i = 0; i < s.boxes.size(); ++i) {
+        // Glyph-sized boxes inside are letters ("O", "D") found as boxes.
+        if (int(i) != box && contains(r, s.boxes[i].rect) && s.boxes[i].rect.height > 16 &&
+            s.boxes[i].rect.area() < r.area())
+            return false;
+    }
+    return true;
+}
+
+QString symbolFromInk(const cv::Mat& ink)
+{
+    cv::Mat labels, stats, centroids;
+    const int n = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
+    std::vector<cv::Rect> parts;
+    for (int i = 1; i < n; ++i)
+        parts.emplace_back(stats.at<int>(i, cv::CC_STAT_LEFT), stats.at<int>(i, cv::CC_STAT_TOP),
+                           stats.at<int>(i, cv::CC_STAT_WIDTH), stats.at<int>(i, cv::CC_STAT_HEIGHT));
+    std::sort(parts.begin(), parts.end(), [](const cv::Rect& a, const cv::Rect& b) { return a.y < b.y; });
+    auto bar = [](const cv::Rect& r) { return r.height <= 3 && r.width >= 4 && r.width >= 3 * r.height; };
+    auto dot = [](const cv::Rect& r) { return r.width <= 3 && r.height <= 3; };
+    auto overlapX = [](const cv::Rect& a, const cv::Rect& b) {
+        return std::min(a.x + a.width, b.x + b.width) - std::max(a.x, b.x);
+    };
+    if (parts.size() == 1) {
+        const cv::Rect& r = parts.front();
+        if (bar(r))
+            return QStringLiteral("-");
+        if (dot(r))
+            return QStringLiteral(".");
+        // A plus: a full middle row and a full middle column, little else.
+        if (r.width >= 7 && r.height >= 7 && std::abs(r.width - r.height) <= 2 &&
+            cv::countNonZero(ink(r)) <= 0.5 * r.area()) {
+            const int row = cv::countNonZero(ink(cv::Rect(r.x, r.y + r.height / 2, r.width, 1)));
+            const int column = cv::countNonZero(ink(cv::Rect(r.x + r.width / 2, r.y, 1, r.height)));
+            const int corners = cv::countNonZero(ink(cv::Rect(r.x, r.y, 2, 2))) +
+                                cv::countNonZero(ink(cv::Rect(r.x + r.width - 2, r.y + r.height - 2, 2, 2)));
+            if (row >= r.width - 1 && column >= r.height - 1 && corners == 0)
+                return QStringLiteral("+");
+        }
+        // An asterisk: a small star raised above the middle of the key (a letter "x" sits lower).
+        if (r.width >= 4 && r.width <= 9 && r.height >= 4 && r.height <= 9 &&
+            std::abs(r.width - r.height) <= 2 && r.y + r.height / 2 < ink.rows / 2 - 1 &&
+            r.y + r.height <= ink.rows / 2 + 1)
+            return QStringLiteral("*");
+        return {};
+    }
+    if (parts.size() == 2 && bar(parts[0]) && bar(parts[1]) &&
+        overlapX(parts[0], parts[1]) >= 0.7 * std::max(parts[0].width, parts[1].width) &&
+        parts[1].y - (parts[0].y + parts[0].height) <= 6)
+        return QStringLiteral("=");
+    if (parts.size() == 3 && dot(parts[0]) && bar(parts[1]) && dot(parts[2]) &&
+        overlapX(parts[0], parts[1]) > 0 && overlapX(parts[2], parts[1]) > 0)
+        return QString(QChar(0x00F7)); // ÷
+    return {};
+}
+
 QList<Zone> assemble(AssemblyInput& in)
 {
     return Assembler(in).run();
@@ -675,6 +814,10 @@ QList<Zone> assemble(AssemblyInput& in)
 QString cleanLabel(const QString& text)
 {
     QString s = text.simplified();
+    // A key's label made of symbols only ("+", "=", "(", "+/-") is the label, not noise.
+    if (!s.isEmpty() && s.size() <= 3 &&
+        std::none_of(s.cbegin(), s.cend(), [](QChar c) { return c.isLetterOrNumber() || c.isSpace(); }))
+        return s;
     // OCR noise at the ends: stray bars, quotes and dots that are borders or icons.
     static const QRegularExpression edges(
         QStringLiteral("^[|!_~`'\",.;\\[\\]{}()<>=\\-—–]+\\s*|\\s*[|_~`'\",;\\[\\]{}()<>=\\-—–]+$"));
