@@ -789,6 +789,33 @@ QString symbolFromInk(const cv::Mat& ink)
             if (row >= r.width - 1 && column >= r.height - 1 && corners == 0)
                 return QStringLiteral("+");
         }
+        // A parenthesis: a tall thin arc, its ends on the side away from its middle.
+        if (r.height >= 8 && r.width >= 3 && r.height >= 2.5 * r.width) {
+            auto meanX = [&](int y0, int y1) {
+                double sum = 0;
+                int n = 0;
+                for (int y = y0; y < y1; ++y) {
+                    for (int x = r.x; x < r.x + r.width; ++x) {
+                        if (ink.at<uchar>(y, x)) {
+                            sum += x;
+                            ++n;
+                        }
+                    }
+                }
+                return n ? sum / n : -1.0;
+            };
+            const int band = std::max(1, r.height / 6);
+            const double top = meanX(r.y, r.y + band);
+            const double middle = meanX(r.y + r.height / 2 - band / 2, r.y + r.height / 2 + band / 2 + 1);
+            const double bottom = meanX(r.y + r.height - band, r.y + r.height);
+            const int topRow = cv::countNonZero(ink(cv::Rect(r.x, r.y, r.width, 1)));
+            if (top >= 0 && middle >= 0 && bottom >= 0 && topRow < r.width) {
+                if (top - middle >= 1.5 && bottom - middle >= 1.5)
+                    return QStringLiteral("(");
+                if (middle - top >= 1.5 && middle - bottom >= 1.5)
+                    return QStringLiteral(")");
+            }
+        }
         // An asterisk: a small star raised above the middle of the key (a letter "x" sits lower).
         if (r.width >= 4 && r.width <= 9 && r.height >= 4 && r.height <= 9 &&
             std::abs(r.width - r.height) <= 2 && r.y + r.height / 2 < ink.rows / 2 - 1 &&

@@ -29,8 +29,8 @@ bool readable(const TextItem& t);
 // no boxes inside. Its label, if any, is short and centred.
 bool keyShaped(const seg::Segmentation& s, int box);
 
-// Simple symbols told by the shape of their ink components (".", "-", "=", "+", "÷"), which Tesseract
-// misreads or drops when they stand alone, and "*" raised above the middle. `ink` is a binary mask
+// Simple symbols told by the shape of their ink components (".", "-", "=", "+", "÷", "(", ")"), which
+// Tesseract misreads or drops when they stand alone, and "*" raised above the middle. `ink` is a binary mask
 // (255: ink) of a key's whole interior holding only the label; empty when the ink is not one of them.
 QString symbolFromInk(const cv::Mat& ink);
 
