@@ -70,6 +70,22 @@ std::optional<Zone> fieldForLabel(const Zone& label, const ZoneMap& map)
 
 } // namespace
 
+QString ZoneResolver::symbolForm(const QString& label)
+{
+    // Names made only of symbols ("+", "=", "÷", "(", "...") are compared as written, with the usual
+    // look-alikes folded together (what OCR and people type for the same key).
+    QString s = label;
+    s.remove(QLatin1Char('&'));
+    s = s.simplified();
+    s.remove(QLatin1Char(' '));
+    s.replace(QChar(0x2212), QLatin1Char('-'));      // minus sign
+    s.replace(QChar(0x2013), QLatin1Char('-'));      // en dash
+    s.replace(QChar(0x00D7), QLatin1Char('*'));      // multiplication sign
+    s.replace(QChar(0x00F7), QLatin1Char('/'));      // division sign
+    s.replace(QChar(0x2026), QStringLiteral("...")); // ellipsis
+    return s;
+}
+
 QString ZoneResolver::normalize(const QString& label)
 {
     QString s = label.toLower();
@@ -105,7 +121,12 @@ double ZoneResolver::similarity(const QString& query, const QString& label)
 {
     const QString q = normalize(query);
     const QString l = normalize(label);
-    if (q.isEmpty() || l.isEmpty())
+    if (q.isEmpty()) {
+        // A symbol name matches only a label that is the same symbol.
+        const QString sq = symbolForm(query);
+        return !sq.isEmpty() && normalize(label).isEmpty() && symbolForm(label) == sq ? 1.0 : 0.0;
+    }
+    if (l.isEmpty())
         return 0;
     if (q == l)
         return 1.0;
@@ -148,7 +169,7 @@ ZoneResolver::Result ZoneResolver::resolve(const QString& name, const ZoneMap& m
         r.error = QStringLiteral("no zone has the id \"%1\" (the map has %2 zones)").arg(id).arg(map.size());
         return r;
     }
-    if (normalize(trimmed).isEmpty()) {
+    if (symbolForm(trimmed).isEmpty()) {
         r.error = QStringLiteral("\"%1\" is not a usable zone name").arg(name);
         return r;
     }

@@ -48,6 +48,8 @@ public:
     static double similarity(const QString& query, const QString& label);
     // Lower case, '&' mnemonics and trailing ':' / '…' removed, punctuation to spaces, spaces collapsed.
     static QString normalize(const QString& label);
+    // A name of symbols only, as compared: "×" → "*", "÷" → "/", "−" → "-", spaces and "&" removed.
+    static QString symbolForm(const QString& label);
     // Levenshtein distance.
     static int editDistance(const QString& a, const QString& b);
 

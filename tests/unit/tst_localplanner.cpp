@@ -24,6 +24,7 @@ private slots:
     void resolve_data();
     void resolve();
     void ambiguous();
+    void symbolNames();
     void missing();
     void byId();
     void exactMenuItemBeatsLongerLabel();
@@ -297,6 +298,45 @@ void TestLocalPlanner::resolve()
     QCOMPARE(r.zone->id, id);
 }
 
+void TestLocalPlanner::symbolNames()
+{
+    // A calculator's keys: names made of symbols match the key with that symbol, look-alikes included.
+    const auto key = [](const char* id, const QString& label, int column) {
+        return zone(QString::fromLatin1(id), ZoneType::Button, label, QRect(20 + column * 50, 300, 42, 28));
+    };
+    const ZoneMap map(1, 0, QSize(800, 600),
+                      {key("plus", QStringLiteral("+"), 0), key("minus", QStringLiteral("-"), 1),
+                       key("equals", QStringLiteral("="), 2), key("divide", QStringLiteral("\u00F7"), 3),
+                       key("seven", QStringLiteral("7"), 4), key("inverse", QStringLiteral("1/x"), 5),
+                       key("open", QStringLiteral("("), 6), key("times", QStringLiteral("\u00D7"), 7)});
+    const QList<std::pair<QString, QString>> cases = {
+        {QStringLiteral("+"), QStringLiteral("plus")},   {QStringLiteral("="), QStringLiteral("equals")},
+        {QStringLiteral("-"), QStringLiteral("minus")},  {QStringLiteral("\u2212"), QStringLiteral("minus")},
+        {QStringLiteral("/"), QStringLiteral("divide")}, {QStringLiteral("\u00F7"), QStringLiteral("divide")},
+        {QStringLiteral("*"), QStringLiteral("times")},  {QStringLiteral("("), QStringLiteral("open")},
+        {QStringLiteral("7"), QStringLiteral("seven")},  {QStringLiteral("1/x"), QStringLiteral("inverse")},
+    };
+    for (const auto& [name, id] : cases) {
+        const auto r = ZoneResolver::resolve(name, map, ZoneResolver::Purpose::Click);
+        QVERIFY2(r.zone, qPrintable(name + QStringLiteral(": ") + r.error));
+        QCOMPARE(r.zone->id, id);
+    }
+    // A symbol never matches a word or another symbol.
+    auto r = ZoneResolver::resolve(QStringLiteral("%"), map, ZoneResolver::Purpose::Click);
+    QVERIFY(!r.zone);
+    QVERIFY2(r.error.contains(QLatin1String("no zone matches")), qPrintable(r.error));
+    QCOMPARE(ZoneResolver::similarity(QStringLiteral("+"), QStringLiteral("Add")), 0.0);
+    r = ZoneResolver::resolve(QStringLiteral("   "), map, ZoneResolver::Purpose::Click);
+    QVERIFY(!r.zone);
+    QVERIFY2(r.error.contains(QLatin1String("not a usable")), qPrintable(r.error));
+    // And the command language takes them.
+    const ScriptParseResult parsed = parseScript(QStringLiteral("click 7; click +; click 5; click ="));
+    QVERIFY2(parsed.ok(), qPrintable(parsed.error ? parsed.error->toString() : QString()));
+    QCOMPARE(parsed.commands.size(), 4);
+    QCOMPARE(parsed.commands.at(1).toString(), QStringLiteral("click \"+\""));
+    QCOMPARE(parsed.commands.at(3).toString(), QStringLiteral("click \"=\""));
+}
+
 void TestLocalPlanner::ambiguous()
 {
     const ZoneMap map(
@@ -328,8 +368,10 @@ void TestLocalPlanner::missing()
     QVERIFY(none.error.contains(QStringLiteral("no zone matches")));
     const auto empty = ZoneResolver::resolve(QStringLiteral("OK"), ZoneMap());
     QVERIFY(!empty.zone);
+    // Symbols are names too (calculator keys); none of the form's labels is "!!!".
     const auto junk = ZoneResolver::resolve(QStringLiteral("!!!"), formMap());
-    QVERIFY(junk.error.contains(QStringLiteral("not a usable")));
+    QVERIFY(!junk.zone);
+    QVERIFY2(junk.error.contains(QStringLiteral("no zone matches")), qPrintable(junk.error));
 }
 
 void TestLocalPlanner::byId()
