@@ -347,7 +347,9 @@ private:
             cv::Rect arrow;
             const bool children = hasChildBoxes(int(bi));
             const bool singleLine = r.height <= 48 && !children;
-            if (singleLine && findArrow(m_s, r, &arrow)) {
+            // A key with a centred label has no arrow (the last letter of "EXC" is not one).
+            const bool centredKey = singleLine && keyShaped(m_s, int(bi)) && centredText(lines, r);
+            if (singleLine && !centredKey && findArrow(m_s, r, &arrow)) {
                 // The arrow is not text.
                 std::erase_if(lines, [&](int i) { return (texts()[size_t(i)].rect & arrow).area() > 0; });
                 e.type = ZoneType::Dropdown;
