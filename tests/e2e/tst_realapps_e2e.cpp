@@ -169,8 +169,6 @@ void TestRealAppsE2E::localPlannerComputesOnXcalc()
 {
     const Run r = agent({QStringLiteral("run"), QStringLiteral("click 7; click +; click 5; click ="),
                          QStringLiteral("--execute"), QStringLiteral("--session-dir"), m_sessions.path()});
-    if (r.exitCode != 0 && QString(r.out + r.err).contains(QLatin1String("is not a usable zone name")))
-        QSKIP("the Director's zone resolver does not accept symbol names (\"+\", \"=\") yet");
     QVERIFY2(
         r.exitCode == 0,
         qPrintable(
