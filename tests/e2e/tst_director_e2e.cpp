@@ -352,7 +352,9 @@ void TestDirectorE2e::openAiProviderOpensMenuItem()
              QStringLiteral("--speed"), QStringLiteral("max"), QStringLiteral("--execute")},
             180'000, env);
     QVERIFY2(again.exitCode == 0, qPrintable(again.err.right(4000) + again.out));
-    QVERIFY(hasEvent(QStringLiteral("menu_triggered"), QStringLiteral("item"), QStringLiteral("Open")));
+    QVERIFY2(
+        hasEvent(QStringLiteral("menu_triggered"), QStringLiteral("item"), QStringLiteral("Open"), 10'000),
+        qPrintable(QStringLiteral("the replay completed without choosing Open:\n") + again.err.right(4000)));
     QCOMPARE(
         again.summary.value(QStringLiteral("usage")).toObject().value(QStringLiteral("model_calls")).toInt(),
         0);
