@@ -31,8 +31,8 @@ inline director::ProviderConfig providerConfigFor(const FakeApiServer& server, c
 
 // Sends and waits for the one finished() of this request (errorMessage says so when it did not come or
 // answered another request).
-inline director::ProviderResponse sendAndWait(director::Provider& provider,
-                                              const director::ProviderRequest& request, int timeoutMs = 15'000)
+inline director::ProviderResponse
+sendAndWait(director::Provider& provider, const director::ProviderRequest& request, int timeoutMs = 15'000)
 {
     QSignalSpy spy(&provider, &director::Provider::finished);
     const quint64 id = provider.send(request);
