@@ -70,17 +70,22 @@ void Director::verify(InFlight flight, const ActionResult& result)
         }
         finishAction(o, cut);
     };
-    if (verification == Verification::None) {
-        complete();
-        return;
-    }
-    setState(
-        DirectorState::Verifying,
-        QStringLiteral("%1 verification (speed %2)").arg(toString(verification), toString(m_speed.mode())));
-    const quint64 version = flight.mapBefore ? flight.mapBefore->version() : 0;
     const bool opens = flight.target && (flight.target->type == ZoneType::MenuItem ||
                                          flight.target->type == ZoneType::Dropdown ||
                                          flight.sent.type == Action::Type::RightClick);
+    if (verification == Verification::None && !opens) {
+        complete();
+        return;
+    }
+    // Even unverified (SPEED-MAX), a menu or list that opens is waited for: the next step names one of its
+    // items, and resolving it on a map without them (or with half of them) would click the wrong row.
+    setState(
+        DirectorState::Verifying,
+        verification == Verification::None
+            ? QStringLiteral("waiting for the menu or list to open (speed %1)").arg(toString(m_speed.mode()))
+            : QStringLiteral("%1 verification (speed %2)")
+                  .arg(toString(verification), toString(m_speed.mode())));
+    const quint64 version = flight.mapBefore ? flight.mapBefore->version() : 0;
     MapPredicate settled = [version](const ZoneMap& m) { return m.version() > version; };
     if (opens && flight.mapBefore) {
         // A menu or list opens: wait for its items, not just any newer map (a hover state comes first).
