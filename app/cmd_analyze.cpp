@@ -184,20 +184,15 @@ int runAnalyze(const QStringList& arguments)
     });
     addCommonOptions(parser);
     int exitCode = ExitOk;
-    if (!parseCommandLine(parser, arguments, &exitCode))
+    const auto common = parseCommonCommandLine(parser, arguments, &exitCode);
+    if (!common)
         return exitCode;
-    QString error;
-    const auto common = readCommonOptions(parser, &error);
-    if (!common) {
-        printError(error);
-        return ExitUsage;
-    }
-    applyVerbose(common->verbose);
     if (!parser.positionalArguments().isEmpty()) {
         printError(QStringLiteral("analyze takes no arguments, got \"%1\" (see --help)")
                        .arg(parser.positionalArguments().join(QLatin1Char(' '))));
         return ExitUsage;
     }
+    QString error;
     const QString providerName = common->provider.isEmpty() ? QStringLiteral("local") : common->provider;
     const bool tier2 = providerName != QLatin1String("local");
     if (parser.isSet(QStringLiteral("model")) && !tier2) {

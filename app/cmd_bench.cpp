@@ -9,7 +9,8 @@ namespace ciu::app {
 int runBench(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Runs benchmarks; each figure is one JSON line on stdout."));
+    parser.setApplicationDescription(
+        QStringLiteral("Runs benchmarks; each figure is one JSON line on stdout."));
     parser.addPositionalArgument(QStringLiteral("name"), QStringLiteral("Benchmark to run (default: all)."),
                                  QStringLiteral("[NAME] [ARGS...]"));
     parser.addOption({QStringLiteral("iterations"), QStringLiteral("Repetitions (default: per benchmark)."),
@@ -17,15 +18,9 @@ int runBench(const QStringList& arguments)
     parser.addOption({QStringLiteral("list"), QStringLiteral("List the benchmarks.")});
     addCommonOptions(parser);
     int exitCode = ExitOk;
-    if (!parseCommandLine(parser, arguments, &exitCode))
+    const auto common = parseCommonCommandLine(parser, arguments, &exitCode);
+    if (!common)
         return exitCode;
-    QString error;
-    const auto common = readCommonOptions(parser, &error);
-    if (!common) {
-        printError(error);
-        return ExitUsage;
-    }
-    applyVerbose(common->verbose);
 
     if (parser.isSet(QStringLiteral("list"))) {
         for (const auto& b : bench::benchmarks())
@@ -61,10 +56,11 @@ int runBench(const QStringList& arguments)
         QStringList names;
         for (const auto& b : bench::benchmarks())
             names << b.name;
-        printError(QStringLiteral("unknown benchmark \"%1\"; known: %2").arg(name, names.join(QStringLiteral(", "))));
+        printError(QStringLiteral("unknown benchmark \"%1\"; known: %2")
+                       .arg(name, names.join(QStringLiteral(", "))));
         return ExitUsage;
     }
     return result;
 }
 
-}  // namespace ciu::app
+} // namespace ciu::app

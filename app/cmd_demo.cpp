@@ -171,15 +171,9 @@ int runDemo(const QStringList& arguments)
     });
     addCommonOptions(parser);
     int exitCode = ExitOk;
-    if (!parseCommandLine(parser, arguments, &exitCode))
+    const auto common = parseCommonCommandLine(parser, arguments, &exitCode);
+    if (!common)
         return exitCode;
-    QString error;
-    const auto common = readCommonOptions(parser, &error);
-    if (!common) {
-        printError(error);
-        return ExitUsage;
-    }
-    applyVerbose(common->verbose);
     if (!common->display.isEmpty() ||
         (!common->provider.isEmpty() && common->provider != QLatin1String("local"))) {
         printError(QStringLiteral(
@@ -196,6 +190,7 @@ int runDemo(const QStringList& arguments)
         return ExitFailure;
     }
     PrivateDisplay display;
+    QString error;
     if (!display.start(&error)) {
         printError(error);
         return ExitNoDisplay;

@@ -44,24 +44,18 @@ int runGui(const QStringList& arguments)
         QStringLiteral("Start the window without the engine (for screenshots)."));
     parser.addOptions({taskOption, runOption, noEngineOption});
     int exitCode = ExitOk;
-    if (!parseCommandLine(parser, arguments, &exitCode))
+    const auto common = parseCommonCommandLine(parser, arguments, &exitCode);
+    if (!common)
         return exitCode;
     if (!parser.positionalArguments().isEmpty()) {
         printError(QStringLiteral("unexpected argument \"%1\" (see ciu-agent --help)")
                        .arg(parser.positionalArguments().first()));
         return ExitUsage;
     }
-    QString error;
-    const auto common = readCommonOptions(parser, &error);
-    if (!common) {
-        printError(error);
-        return ExitUsage;
-    }
     if (parser.isSet(runOption) && !parser.isSet(taskOption)) {
         printError(QStringLiteral("--run needs --task"));
         return ExitUsage;
     }
-    applyVerbose(common->verbose);
     auto* app = qobject_cast<QApplication*>(QCoreApplication::instance());
     installTranslators(*app);
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/ciu-agent.svg")));

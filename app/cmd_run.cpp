@@ -35,15 +35,9 @@ int runRun(const QStringList& arguments)
     });
     addCommonOptions(parser);
     int exitCode = ExitOk;
-    if (!parseCommandLine(parser, arguments, &exitCode))
+    const auto common = parseCommonCommandLine(parser, arguments, &exitCode);
+    if (!common)
         return exitCode;
-    QString error;
-    const auto common = readCommonOptions(parser, &error);
-    if (!common) {
-        printError(error);
-        return ExitUsage;
-    }
-    applyVerbose(common->verbose);
     const QString task = parser.positionalArguments().join(QLatin1Char(' ')).trimmed();
     if (task.isEmpty()) {
         printError(QStringLiteral("run needs a task, e.g. ciu-agent run 'click OK' (see --help)"));

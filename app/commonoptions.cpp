@@ -106,6 +106,23 @@ bool parseCommandLine(QCommandLineParser& parser, const QStringList& arguments, 
     return true;
 }
 
+std::optional<CommonOptions> parseCommonCommandLine(QCommandLineParser& parser, const QStringList& arguments,
+                                                    int* exitCode)
+{
+    *exitCode = ExitOk;
+    if (!parseCommandLine(parser, arguments, exitCode))
+        return std::nullopt;
+    QString error;
+    auto common = readCommonOptions(parser, &error);
+    if (!common) {
+        printError(error);
+        *exitCode = ExitUsage;
+        return std::nullopt;
+    }
+    applyVerbose(common->verbose);
+    return common;
+}
+
 void applyVerbose(bool verbose)
 {
     // The commands print their own progress; the components' log is for --verbose (warnings always show).

@@ -30,6 +30,12 @@ std::optional<CommonOptions> readCommonOptions(const QCommandLineParser& parser,
 // Returns false when the command should exit with `exitCode`.
 bool parseCommandLine(QCommandLineParser& parser, const QStringList& arguments, int* exitCode);
 
+// Everything a command does with the common options before its own work: parses the arguments (see
+// parseCommandLine), reads and validates the common options (a bad value is reported on stderr) and applies
+// --verbose. Returns nullopt when the command should exit with `exitCode`.
+std::optional<CommonOptions> parseCommonCommandLine(QCommandLineParser& parser, const QStringList& arguments,
+                                                    int* exitCode);
+
 // The log of the components: debug and info with --verbose, only warnings without (the commands print
 // their own progress).
 void applyVerbose(bool verbose);
