@@ -643,19 +643,15 @@ void MainWindow::updateExcludedRegions()
     emit excludedRegionsChanged(rects, ids);
 }
 
-namespace {
-const QString* const kSessionFiles[] = {&replay::files::metadata, &replay::files::video,
-                                        &replay::files::events, &replay::files::cursor,
-                                        &replay::files::zones};
-} // namespace
-
 QWidget* MainWindow::openRecording(const QString& sessionPath)
 {
     // A session folder holds at least its metadata, its video or one of its streams.
+    namespace files = replay::files;
     const QDir dir(sessionPath);
+    const QStringList sessionFiles{files::metadata, files::video, files::events, files::cursor, files::zones};
     const bool isSession =
-        dir.exists() && std::any_of(std::begin(kSessionFiles), std::end(kSessionFiles),
-                                    [&dir](const QString* name) { return dir.exists(*name); });
+        dir.exists() && std::any_of(sessionFiles.cbegin(), sessionFiles.cend(),
+                                    [&dir](const QString& name) { return dir.exists(name); });
     auto* viewer = isSession ? new ReplayViewer() : nullptr;
     if (!viewer || !viewer->openSession(sessionPath)) {
         delete viewer;

@@ -126,8 +126,7 @@ void ZoneCorrections::setCorrections(const CorrectionSet& set)
     }
     recompute();
     emit correctionsChanged(set);
-    emit userZonesChanged(userZones());
-    emit suppressedRegionsChanged(suppressedRegions());
+    announceUserZones();
 }
 
 void ZoneCorrections::setBaseMap(ZoneMapPtr map)
@@ -160,10 +159,8 @@ void ZoneCorrections::setWindows(const QList<platform::WindowInfo>& windows)
     if (m_origins == previous)
         return;
     recompute();
-    if (!m_sets.isEmpty()) {
-        emit userZonesChanged(userZones());
-        emit suppressedRegionsChanged(suppressedRegions());
-    }
+    if (!m_sets.isEmpty())
+        announceUserZones();
 }
 
 void ZoneCorrections::ensureLoaded(const QString& application)
@@ -183,8 +180,7 @@ void ZoneCorrections::ensureLoaded(const QString& application)
     qCInfo(lcUiCorrections) << "reapplying" << set->zones.size() << "corrections of" << application;
     m_sets.insert(application, *set);
     emit correctionsChanged(*set);
-    emit userZonesChanged(userZones());
-    emit suppressedRegionsChanged(suppressedRegions());
+    announceUserZones();
 }
 
 void ZoneCorrections::recompute()
@@ -196,6 +192,12 @@ void ZoneCorrections::recompute()
     const QSize screen = m_base ? m_base->screenSize() : QSize();
     m_effective = std::make_shared<const ZoneMap>(++m_version, tNs, screen, std::move(zones));
     emit effectiveMapChanged(m_effective);
+}
+
+void ZoneCorrections::announceUserZones()
+{
+    emit userZonesChanged(userZones());
+    emit suppressedRegionsChanged(suppressedRegions());
 }
 
 } // namespace ciu::ui

@@ -66,6 +66,8 @@ signals:
 private:
     void ensureLoaded(const QString& application);
     void recompute();
+    // Tells the canvas the user zones and the suppressed regions (root coordinates) after a change.
+    void announceUserZones();
 
     CorrectionStore m_store;
     ZoneMapPtr m_base;

@@ -193,7 +193,7 @@ void Director::startTask(const QString& task, const DirectorOptions& options)
 
     m_recordedSteps.clear();
     m_pendingStep.reset();
-    m_sequenceRecordable = true;
+    m_sequenceNotRecordableWhy.clear();
     m_replaying = false;
 
     QString error;

@@ -195,8 +195,7 @@ private:
     // The actions of this task for the sequence library (directorsequences.cpp).
     QList<RecordedStep> m_recordedSteps;
     std::optional<RecordedStep> m_pendingStep; // of the action with the brush
-    bool m_sequenceRecordable = true;
-    QString m_sequenceNotRecordableWhy;
+    QString m_sequenceNotRecordableWhy;        // empty: the task's actions can be stored as a sequence
     bool m_replaying = false;
 };
 

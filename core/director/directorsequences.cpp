@@ -67,13 +67,12 @@ void Director::noteDispatched(const InFlight& flight)
         return;
     if (flight.proposed.action.secretText || flight.sent.secretText) {
         // A password is never written to a sequence file.
-        m_sequenceRecordable = false;
         m_sequenceNotRecordableWhy = QStringLiteral("not recorded for replay: an action typed a secret");
         return;
     }
     m_pendingStep = RecordedStep::from(flight.proposed, flight.mapBefore.get());
     if (!m_pendingStep) {
-        m_sequenceRecordable = false; // raw coordinates: not replayable on another run
+        // Raw coordinates: not replayable on another run.
         m_sequenceNotRecordableWhy =
             QStringLiteral("not recorded for replay: an action used raw screen coordinates");
     }
@@ -100,7 +99,7 @@ void Director::storeSequence()
 {
     if (!m_options.recordSequences || m_options.dryRun || m_replaying || m_recordedSteps.isEmpty())
         return;
-    if (!m_sequenceRecordable) {
+    if (!m_sequenceNotRecordableWhy.isEmpty()) {
         emitInfo(QStringLiteral("sequence_not_recorded"), m_sequenceNotRecordableWhy);
         return;
     }

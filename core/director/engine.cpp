@@ -98,7 +98,6 @@ void Engine::start()
     canvas::CanvasMapper::Options canvasOptions;
     canvasOptions.escalation.ignoreBelowPercent = m_options.capture.thresholdPercent;
     canvasOptions.escalation.fullAbovePercent = m_options.fullAbovePercent;
-    canvasOptions.minActionConfidence = m_options.minActionConfidence;
     m_canvas = new canvas::CanvasMapper(canvasOptions);
     auto opened = platform::createPlatform({m_options.platform, m_options.display});
     if (opened.platform)

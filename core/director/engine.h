@@ -50,9 +50,8 @@ public:
         replay::RetentionPolicy retention;                 // applied to the session root at start
         CaptureSettings capture;
         BrushSettings brush;
-        double fullAbovePercent = 30.0;   // changes above this share of the screen: tier 2
-        double minActionConfidence = 0.5; // zones below this are shown but never acted on
-        QJsonObject config;               // recorded in metadata.json
+        double fullAbovePercent = 30.0; // changes above this share of the screen: tier 2
+        QJsonObject config;             // recorded in metadata.json
         int readyTimeoutMs = 20'000;
         Director::BackendFactory backendFactory; // null: createPlanBackend()
     };

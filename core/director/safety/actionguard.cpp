@@ -54,11 +54,12 @@ GuardVerdict checkAction(const Action& action, const ZoneMap* map, const GuardOp
     if (!context.target && map &&
         (action.type == Action::Type::TypeText || action.type == Action::Type::Paste)) {
         context.target = options.focusedZoneId.isEmpty() ? nullptr : map->find(options.focusedZoneId);
-        for (const Zone& z : map->zones()) {
-            if (context.target)
-                break;
-            if (z.type == ZoneType::TextField && z.state.testFlag(ZoneStateFlag::Focused))
-                context.target = &z;
+        if (!context.target) {
+            const auto& zones = map->zones();
+            const auto focused = std::find_if(zones.cbegin(), zones.cend(), [](const Zone& z) {
+                return z.type == ZoneType::TextField && z.state.testFlag(ZoneStateFlag::Focused);
+            });
+            context.target = focused == zones.cend() ? nullptr : &*focused;
         }
     }
     v.risk = RiskAssessor::assess(action, context);
