@@ -5,10 +5,11 @@
 #include "core/canvas/fullanalyzer.h"
 #include "core/canvas/localanalyzer.h"
 #include "core/canvas/zoneregistry.h"
-#include "core/director/providers/keystore.h"
-#include "core/director/providers/provider.h"
+#include "core/model/geometry.h"
 #include "core/model/zonemap.h"
-#include "platform/platform.h"
+#include "core/providers/keystore.h"
+#include "core/providers/provider.h"
+#include "platform/platformfactory.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -154,7 +155,7 @@ std::optional<QList<Zone>> runTier2(director::Provider* provider, const QString&
     for (const Zone& local : localZones) {
         bool covered = false;
         for (const Zone& z : result->report.zones)
-            covered = covered || canvas::ZoneRegistry::iou(z.bounds, local.bounds) >= 0.3;
+            covered = covered || intersectionOverUnion(z.bounds, local.bounds) >= 0.3;
         if (!covered)
             merged << local;
     }

@@ -6,7 +6,7 @@
 #include "app/commands.h"
 #include "app/commonoptions.h"
 #include "app/runsupport.h"
-#include "platform/platform.h"
+#include "platform/platformfactory.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>

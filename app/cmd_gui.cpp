@@ -1,6 +1,7 @@
+#include "app/applog.h"
 #include "app/commands.h"
 #include "app/commonoptions.h"
-#include "core/director/providers/keystore.h"
+#include "core/providers/keystore.h"
 #include "ui/enginebridge.h"
 #include "ui/mainwindow.h"
 #include "ui/taskconsole.h"
@@ -8,10 +9,7 @@
 #include <QApplication>
 #include <QLibraryInfo>
 #include <QLocale>
-#include <QLoggingCategory>
 #include <QTranslator>
-
-Q_LOGGING_CATEGORY(lcGui, "ciu.gui")
 
 namespace ciu::app {
 namespace {

@@ -3,9 +3,9 @@
 #include "app/commands.h"
 #include "app/commonoptions.h"
 #include "app/runsupport.h"
-#include "core/director/backends.h"
 #include "core/director/commandscript.h"
-#include "platform/platform.h"
+#include "core/engine/backends.h"
+#include "platform/platformfactory.h"
 
 #include <cstdio>
 

@@ -4,7 +4,7 @@
 // progress on stderr and a summary at the end.
 
 #include "core/director/directortypes.h"
-#include "core/director/engine.h"
+#include "core/engine/engine.h"
 
 #include <QString>
 

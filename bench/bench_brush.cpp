@@ -11,6 +11,7 @@
 #include "core/brush/brushcontroller.h"
 #include "core/brush/zonetracker.h"
 #include "core/model/metatypes.h"
+#include "platform/platformfactory.h"
 #include "platform/synthetic/syntheticscene.h"
 
 #include <QCoreApplication>

@@ -9,7 +9,7 @@
 #include "core/canvas/localanalyzer.h"
 #include "core/canvas/ocrengine.h"
 #include "core/canvas/zoneregistry.h"
-#include "platform/platform.h"
+#include "platform/platformfactory.h"
 
 #include <QElapsedTimer>
 #include <QImageReader>

@@ -13,8 +13,8 @@
 #include "bench/benchmark.h"
 #include "core/capture/captureengine.h"
 #include "core/capture/changedetector.h"
-#include "core/capture/workerthread.h"
-#include "platform/platform.h"
+#include "core/model/workerthread.h"
+#include "platform/platformfactory.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>

@@ -1,7 +1,7 @@
 // bench grab: ms per full-screen grab and per 300x40 region grab through the platform layer.
 
 #include "bench/benchmark.h"
-#include "platform/platform.h"
+#include "platform/platformfactory.h"
 
 #include <QElapsedTimer>
 
@@ -17,11 +17,12 @@ int runGrabBenchmark(const Context& context, Reporter& out)
     platform::Platform& p = *opened.platform;
     const QSize size = p.screen().size();
     const int iterations = context.iterations > 0 ? context.iterations : 200;
-    const QJsonObject info{{QLatin1String("width"), size.width()},
-                           {QLatin1String("height"), size.height()},
-                           {QLatin1String("backend"), p.backendName()},
-                           {QLatin1String("shm"), bool(p.capabilities() & platform::Capability::SharedMemoryGrab)},
-                           {QLatin1String("iterations"), iterations}};
+    const QJsonObject info{
+        {QLatin1String("width"), size.width()},
+        {QLatin1String("height"), size.height()},
+        {QLatin1String("backend"), p.backendName()},
+        {QLatin1String("shm"), bool(p.capabilities() & platform::Capability::SharedMemoryGrab)},
+        {QLatin1String("iterations"), iterations}};
 
     auto measure = [&](const QRect& region, bool into) {
         QList<double> ms;
@@ -29,14 +30,15 @@ int runGrabBenchmark(const Context& context, Reporter& out)
         for (int i = 0; i < iterations + 5; ++i) {
             QElapsedTimer timer;
             timer.start();
-            const bool ok = into ? p.screen().grabInto(target, QPoint(0, 0), region.isNull() ? QRect(QPoint(0, 0), size) : region)
+            const bool ok = into ? p.screen().grabInto(target, QPoint(0, 0),
+                                                       region.isNull() ? QRect(QPoint(0, 0), size) : region)
                                  : !p.screen().grab(region).isNull();
             const double elapsed = double(timer.nsecsElapsed()) / 1e6;
             if (!ok) {
                 out.note(QStringLiteral("grab failed: %1").arg(p.screen().errorString()));
                 return QList<double>{};
             }
-            if (i >= 5)  // warm-up
+            if (i >= 5) // warm-up
                 ms << elapsed;
         }
         return ms;
@@ -56,4 +58,4 @@ int runGrabBenchmark(const Context& context, Reporter& out)
     return 0;
 }
 
-}  // namespace ciu::bench
+} // namespace ciu::bench

@@ -8,8 +8,8 @@
 
 #include "bench/benchmark.h"
 #include "core/capture/captureengine.h"
-#include "core/capture/workerthread.h"
 #include "core/model/metatypes.h"
+#include "core/model/workerthread.h"
 #include "core/replay/sessionretention.h"
 #include "core/replay/sessionwriter.h"
 #include "core/replay/videodecoder.h"

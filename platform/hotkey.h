@@ -1,7 +1,5 @@
 #pragma once
 
-#include "platform/platform.h"
-
 #include <QObject>
 #include <QString>
 
@@ -31,12 +29,5 @@ struct GlobalHotkeyResult
     std::unique_ptr<GlobalHotkey> hotkey;
     QString error; // set when hotkey is null
 };
-
-// Grabs `sequence` (one combo, xdotool syntax) on the display of `options` (backend chosen like
-// createPlatform()). The synthetic backend returns a hotkey that only fires through triggerForTest().
-GlobalHotkeyResult createGlobalHotkey(const QString& sequence, const PlatformOptions& options = {});
-
-// Fires a hotkey made by the synthetic backend (no-op for others).
-void triggerForTest(GlobalHotkey& hotkey);
 
 } // namespace ciu::platform

@@ -12,14 +12,14 @@
 namespace ciu::platform {
 
 // One connection to a target display, split by concern. Not shared between threads: each worker that
-// needs the OS creates its own with createPlatform().
+// needs the OS creates its own with createPlatform() (platform/platformfactory.h).
 class Platform
 {
 public:
     virtual ~Platform() = default;
 
-    virtual QString backendName() const = 0;  // "x11", "synthetic"
-    virtual QString displayName() const = 0;  // ":1"
+    virtual QString backendName() const = 0; // "x11", "synthetic"
+    virtual QString displayName() const = 0; // ":1"
     virtual Capabilities capabilities() const = 0;
     // False once the display has gone away; every call then fails with a clear error.
     virtual bool isConnected() const = 0;
@@ -33,18 +33,14 @@ public:
 
 struct PlatformOptions
 {
-    QString backend;      // "x11" or "synthetic"; empty: $CIU_PLATFORM, else x11
-    QString displayName;  // empty: $DISPLAY (x11) or "synthetic:0"
+    QString backend;     // "x11" or "synthetic"; empty: $CIU_PLATFORM, else x11
+    QString displayName; // empty: $DISPLAY (x11) or "synthetic:0"
 };
 
 struct PlatformResult
 {
     std::unique_ptr<Platform> platform;
-    QString error;  // set when platform is null
+    QString error; // set when platform is null
 };
 
-// The one place that picks a backend.
-PlatformResult createPlatform(const PlatformOptions& options = {});
-QStringList availableBackends();
-
-}  // namespace ciu::platform
+} // namespace ciu::platform

@@ -1,10 +1,11 @@
-#include "platform/platform.h"
+#include "platform/platformfactory.h"
+
+#include "platform/keys.h"
+#include "platform/platformlog.h"
+#include "platform/synthetic/synthetichotkey.h"
 #include "platform/synthetic/syntheticplatform.h"
+#include "platform/x11/x11hotkey.h"
 #include "platform/x11/x11platform.h"
-
-#include <QLoggingCategory>
-
-Q_LOGGING_CATEGORY(lcPlatform, "ciu.platform")
 
 namespace ciu::platform {
 
@@ -23,7 +24,8 @@ PlatformResult createPlatform(const PlatformOptions& options)
     backend = backend.toLower();
 
     if (backend == QLatin1String("synthetic")) {
-        const QString name = options.displayName.isEmpty() ? QStringLiteral("synthetic:0") : options.displayName;
+        const QString name =
+            options.displayName.isEmpty() ? QStringLiteral("synthetic:0") : options.displayName;
         qCDebug(lcPlatform) << "using the synthetic backend on" << name;
         PlatformResult result;
         result.platform = std::make_unique<SyntheticPlatform>(name, SyntheticScene::forDisplay(name));
@@ -38,4 +40,36 @@ PlatformResult createPlatform(const PlatformOptions& options)
     return result;
 }
 
-}  // namespace ciu::platform
+GlobalHotkeyResult createGlobalHotkey(const QString& sequence, const PlatformOptions& options)
+{
+    GlobalHotkeyResult result;
+    const KeyParseResult parsed = parseKeySequence(sequence);
+    if (!parsed.ok()) {
+        result.error = QStringLiteral("bad hotkey \"%1\": %2").arg(sequence, parsed.error);
+        return result;
+    }
+    if (parsed.combos.size() != 1) {
+        result.error = QStringLiteral("a hotkey is one key combination, not \"%1\"").arg(sequence);
+        return result;
+    }
+    QString backend = options.backend;
+    if (backend.isEmpty())
+        backend = qEnvironmentVariable("CIU_PLATFORM");
+    backend = backend.isEmpty() ? QStringLiteral("x11") : backend.toLower();
+    if (backend == QLatin1String("synthetic")) {
+        result.hotkey = std::make_unique<SyntheticGlobalHotkey>(sequence);
+        return result;
+    }
+    if (backend == QLatin1String("x11"))
+        return createX11GlobalHotkey(sequence, parsed.combos.first(), options.displayName);
+    result.error = QStringLiteral("unknown platform backend \"%1\"").arg(backend);
+    return result;
+}
+
+void triggerForTest(GlobalHotkey& hotkey)
+{
+    if (auto* synthetic = dynamic_cast<SyntheticGlobalHotkey*>(&hotkey))
+        synthetic->trigger();
+}
+
+} // namespace ciu::platform

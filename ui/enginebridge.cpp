@@ -3,14 +3,12 @@
 #include "core/brush/brushcontroller.h"
 #include "core/canvas/canvasmapper.h"
 #include "core/capture/captureengine.h"
-#include "core/director/engine.h"
+#include "core/engine/engine.h"
 #include "ui/mainwindow.h"
+#include "ui/uilog.h"
 #include "ui/zonecorrections.h"
 
-#include <QLoggingCategory>
 #include <QMessageBox>
-
-Q_LOGGING_CATEGORY(lcBridge, "ciu.ui.engine")
 
 namespace ciu::ui {
 

@@ -1,15 +1,16 @@
 #include "ui/mainwindow.h"
 
+#include "core/engine/inputforwarder.h"
+#include "core/engine/sandboxdisplay.h"
 #include "core/replay/sessionformat.h"
-#include "core/sandbox/inputforwarder.h"
-#include "core/sandbox/sandboxdisplay.h"
-#include "platform/hotkey.h"
+#include "platform/platformfactory.h"
 #include "ui/confirmationdialog.h"
 #include "ui/enginestatus.h"
 #include "ui/eventlogview.h"
 #include "ui/liveview.h"
 #include "ui/replay/replayviewer.h"
 #include "ui/settingsdialog.h"
+#include "ui/uilog.h"
 #include "ui/zonecorrections.h"
 #include "ui/zoneinspector.h"
 
@@ -22,7 +23,6 @@
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QLabel>
-#include <QLoggingCategory>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
@@ -33,8 +33,6 @@
 #include <QUndoStack>
 
 #include <algorithm>
-
-Q_LOGGING_CATEGORY(lcUi, "ciu.ui")
 
 namespace ciu::ui {
 namespace {

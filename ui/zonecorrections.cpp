@@ -1,8 +1,6 @@
 #include "ui/zonecorrections.h"
 
-#include <QLoggingCategory>
-
-Q_LOGGING_CATEGORY(lcUiCorrections, "ciu.ui.corrections")
+#include "ui/uilog.h"
 
 namespace ciu::ui {
 

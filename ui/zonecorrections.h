@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/corrections/correctionstore.h"
+#include "core/knowledge/correctionstore.h"
 #include "core/model/zonemap.h"
 #include "platform/types.h"
 

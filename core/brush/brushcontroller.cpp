@@ -1,16 +1,15 @@
 #include "core/brush/brushcontroller.h"
 
+#include "core/brush/brushlog.h"
 #include "platform/inputactions.h"
 #include "platform/keys.h"
+#include "platform/platformfactory.h"
 
 #include <QJsonArray>
 #include <QLineF>
-#include <QLoggingCategory>
 
 #include <algorithm>
 #include <cmath>
-
-Q_LOGGING_CATEGORY(lcBrush, "ciu.brush")
 
 namespace ciu {
 namespace {

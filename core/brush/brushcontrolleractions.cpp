@@ -2,12 +2,9 @@
 // step 6: watching for the canvas change. The motion, tracking and safety live in brushcontroller.cpp.
 
 #include "core/brush/brushcontroller.h"
+#include "core/brush/brushlog.h"
 #include "platform/inputactions.h"
 #include "platform/keys.h"
-
-#include <QLoggingCategory>
-
-Q_DECLARE_LOGGING_CATEGORY(lcBrush)
 
 namespace ciu {
 namespace {

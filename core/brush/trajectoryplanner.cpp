@@ -1,9 +1,9 @@
 #include "core/brush/trajectoryplanner.h"
 
+#include "core/brush/brushlog.h"
 #include "core/brush/zonetracker.h"
 
 #include <QLineF>
-#include <QLoggingCategory>
 #include <QRandomGenerator>
 #include <QSet>
 #include <queue>
@@ -11,8 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <vector>
-
-Q_LOGGING_CATEGORY(lcTrajectory, "ciu.brush.trajectory")
 
 namespace ciu {
 namespace {

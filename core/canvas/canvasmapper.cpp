@@ -1,7 +1,8 @@
 #include "core/canvas/canvasmapper.h"
 
 #include "core/canvas/canvaslog.h"
-#include "core/corrections/correctionstore.h"
+#include "core/knowledge/correctionstore.h"
+#include "core/model/geometry.h"
 #include "platform/platform.h"
 
 #include <QElapsedTimer>
@@ -25,11 +26,6 @@ QRect united(const QList<QRect>& rects)
     for (const QRect& r : rects)
         all = all.united(r);
     return all;
-}
-
-double overlap(const QRect& a, const QRect& b)
-{
-    return ZoneRegistry::iou(a, b);
 }
 
 // What the agent's own windows look like to the analysis: flat, no edges, not white (a white area
@@ -496,7 +492,7 @@ void CanvasMapper::runLocal(const TierDecision& decision, const QRect& region, b
                 // The items below (or beside) the title, not the title itself.
                 if (z.type == ZoneType::MenuItem && z.id != origin.id && !z.bounds.intersects(origin.bounds))
                     z.parentId = origin.id;
-                seen = seen || ZoneRegistry::iou(z.bounds, origin.bounds) >= 0.5;
+                seen = seen || intersectionOverUnion(z.bounds, origin.bounds) >= 0.5;
             }
             // The open title is highlighted (often inverted): keep it even when it is not read again.
             origin.state.setFlag(ZoneStateFlag::Collapsed, false);
@@ -601,7 +597,7 @@ void CanvasMapper::onFullFinished(const FullAnalysisResult& result)
     for (const Zone& local : pending.localZones) {
         bool covered = false;
         for (const Zone& model : result.report.zones)
-            covered = covered || overlap(model.bounds, local.bounds) >= 0.3;
+            covered = covered || intersectionOverUnion(model.bounds, local.bounds) >= 0.3;
         if (!covered && m_registry.find(local.id))
             merged << local;
     }

@@ -1,20 +1,11 @@
 #include "core/canvas/escalationpolicy.h"
 
+#include "core/model/geometry.h"
+
 #include <algorithm>
 
 namespace ciu::canvas {
 namespace {
-
-qint64 area(const QRect& r)
-{
-    return r.isEmpty() ? 0 : qint64(r.width()) * r.height();
-}
-
-double iou(const QRect& a, const QRect& b)
-{
-    const qint64 inter = area(a.intersected(b));
-    return inter == 0 ? 0 : double(inter) / double(area(a) + area(b) - inter);
-}
 
 int distance(const QRect& r, QPoint p)
 {
@@ -195,7 +186,7 @@ QList<TierDecision> EscalationPolicy::decide(const FrameDiff& diff, const Contex
         bool known = false;
         if (map) {
             for (const Zone* z : map->zonesIntersecting(r))
-                known = known || iou(z->bounds, r) >= 0.5;
+                known = known || intersectionOverUnion(z->bounds, r) >= 0.5;
         }
         if (r.width() >= m_options.dialogMinWidth && r.height() >= m_options.dialogMinHeight && !known &&
             c.changedPercent >= 50 && !zoneAround(map, r, 0)) {

@@ -1,7 +1,7 @@
 #include "core/canvas/fullanalyzer.h"
 
 #include "core/canvas/canvaslog.h"
-#include "core/director/providers/provider.h"
+#include "core/providers/provider.h"
 
 namespace ciu::canvas {
 

@@ -1,5 +1,7 @@
 #include "core/canvas/uisegmenter.h"
 
+#include "core/model/geometry.h"
+
 #include <algorithm>
 #include <opencv2/imgproc.hpp>
 
@@ -194,10 +196,7 @@ std::vector<cv::Rect> findSliders(const cv::Mat& edges, const std::vector<Box>& 
 
 double iou(const cv::Rect& a, const cv::Rect& b)
 {
-    const double inter = (a & b).area();
-    if (inter <= 0)
-        return 0;
-    return inter / (double(a.area()) + double(b.area()) - inter);
+    return intersectionOverUnion(QRect(a.x, a.y, a.width, a.height), QRect(b.x, b.y, b.width, b.height));
 }
 
 Segmentation segment(const cv::Mat& bgra, const Params& p)

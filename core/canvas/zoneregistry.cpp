@@ -1,15 +1,12 @@
 #include "core/canvas/zoneregistry.h"
 
+#include "core/model/geometry.h"
+
 #include <algorithm>
 #include <vector>
 
 namespace ciu::canvas {
 namespace {
-
-qint64 area(const QRect& r)
-{
-    return r.isEmpty() ? 0 : qint64(r.width()) * r.height();
-}
 
 QString normalised(const QString& label)
 {
@@ -55,14 +52,6 @@ ZoneRegistry::ZoneRegistry()
 ZoneRegistry::ZoneRegistry(Options options)
     : m_options(options)
 {
-}
-
-double ZoneRegistry::iou(const QRect& a, const QRect& b)
-{
-    const qint64 inter = area(a.intersected(b));
-    if (inter == 0)
-        return 0;
-    return double(inter) / double(area(a) + area(b) - inter);
 }
 
 double ZoneRegistry::labelSimilarity(const QString& a, const QString& b)
@@ -165,7 +154,7 @@ ZoneRegistry::UpdateStats ZoneRegistry::apply(const QRect& region, bool replace,
             if (matched[size_t(e)])
                 continue;
             const Zone& old = m_zones.at(e);
-            const double overlap = iou(z.bounds, old.bounds);
+            const double overlap = intersectionOverUnion(z.bounds, old.bounds);
             const double label = labelSimilarity(z.label, old.label);
             const bool sameType = z.type == old.type;
             double score = 0;
@@ -221,7 +210,7 @@ ZoneRegistry::UpdateStats ZoneRegistry::apply(const QRect& region, bool replace,
             z.firstSeenNs = old.firstSeenNs;
             // A model's reading of type and label wins over a local one at the same place.
             if (old.source == ZoneSource::Model && z.source == ZoneSource::Local &&
-                iou(z.bounds, old.bounds) >= 0.7) {
+                intersectionOverUnion(z.bounds, old.bounds) >= 0.7) {
                 z.type = old.type;
                 if (z.label.isEmpty() || labelSimilarity(z.label, old.label) >= 0.5)
                     z.label = old.label;

@@ -87,7 +87,6 @@ public:
 
     // Similarity of two labels, 0..1 (case and spacing ignored; 1 for two empty labels).
     static double labelSimilarity(const QString& a, const QString& b);
-    static double iou(const QRect& a, const QRect& b);
 
 private:
     UpdateStats apply(const QRect& region, bool replace, const QList<Zone>& detected, qint64 tNs);

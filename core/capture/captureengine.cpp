@@ -1,11 +1,9 @@
 #include "core/capture/captureengine.h"
 
-#include "platform/platform.h"
+#include "core/capture/capturelog.h"
+#include "platform/platformfactory.h"
 
-#include <QLoggingCategory>
 #include <QTimer>
-
-Q_LOGGING_CATEGORY(lcCapture, "ciu.capture")
 
 namespace ciu {
 namespace {

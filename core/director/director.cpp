@@ -1,6 +1,7 @@
 #include "core/director/director.h"
 
 #include "core/director/directorinternal.h"
+#include "core/director/directorlog.h"
 #include "core/director/localplanner.h"
 
 #include <QJsonArray>
@@ -9,8 +10,6 @@
 // seed's error table: directorrecovery.cpp; verification after an action: directorverification.cpp.
 
 namespace ciu {
-
-Q_LOGGING_CATEGORY(lcDirector, "ciu.director")
 
 using directordetail::proposedJson;
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/director/plan.h"
 #include "core/director/safety/actionguard.h"
 #include "core/director/speedmode.h"
+#include "core/model/plan.h"
 
 #include <QJsonObject>
 #include <QMetaType>

@@ -1,10 +1,8 @@
 #include "core/director/localplanner.h"
 
-#include <QLoggingCategory>
+#include "core/director/directorlog.h"
 
 namespace ciu {
-
-Q_LOGGING_CATEGORY(lcLocalPlanner, "ciu.director.local")
 
 namespace {
 

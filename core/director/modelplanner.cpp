@@ -1,15 +1,13 @@
 #include "core/director/modelplanner.h"
 
-#include "core/director/providers/screenshotscaler.h"
+#include "core/director/directorlog.h"
 #include "core/director/safety/untrusted.h"
+#include "core/providers/screenshotscaler.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QLoggingCategory>
 
 namespace ciu {
-
-Q_LOGGING_CATEGORY(lcModelPlanner, "ciu.director.model")
 
 using director::ContentBlock;
 using director::Message;

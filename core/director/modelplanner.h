@@ -3,7 +3,7 @@
 #include "core/director/directortypes.h"
 #include "core/director/localplanner.h"
 #include "core/director/planbackend.h"
-#include "core/director/providers/provider.h"
+#include "core/providers/provider.h"
 
 #include <QHash>
 

@@ -1,9 +1,9 @@
+#include "core/director/directorlog.h"
 #include "core/director/modelplanner.h"
 #include "core/director/safety/untrusted.h"
 #include "core/director/zoneresolver.h"
 
 #include <QJsonArray>
-#include <QLoggingCategory>
 
 // run_steps: the model plans several steps ahead by name. The reply's tool calls run as segments in their
 // order (batches of zone-tool actions, run_steps scripts); a script runs through an embedded LocalPlanner
@@ -12,8 +12,6 @@
 // zones that may be meant. The model is called again only when nothing of the reply is left to run.
 
 namespace ciu {
-
-Q_DECLARE_LOGGING_CATEGORY(lcModelPlanner)
 
 using director::ContentBlock;
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/director/plan.h"
 #include "core/director/speedmode.h"
 #include "core/model/action.h"
+#include "core/model/plan.h"
 #include "core/model/spatialevent.h"
 #include "core/model/zonemap.h"
 

@@ -1,6 +1,5 @@
 #include "core/model/metatypes.h"
 
-#include "core/capture/capturesettings.h"
 #include "core/model/action.h"
 #include "core/model/frame.h"
 #include "core/model/spatialevent.h"
@@ -18,8 +17,6 @@ void registerMetaTypes()
     qRegisterMetaType<SpatialEvent>();
     qRegisterMetaType<Action>();
     qRegisterMetaType<ActionResult>();
-    qRegisterMetaType<CaptureSettings>();
-    qRegisterMetaType<CaptureStats>();
 }
 
 } // namespace ciu

@@ -1,5 +1,6 @@
 #include "core/replay/jsonlstream.h"
 
+#include "core/model/secrets.h"
 #include "core/replay/sessionformat.h"
 
 namespace ciu::replay {

@@ -1,6 +1,8 @@
 #include "core/replay/sessionexporter.h"
 
+#include "core/model/secrets.h"
 #include "core/replay/overlaypainter.h"
+#include "core/replay/replaylog.h"
 #include "core/replay/sessionformat.h"
 #include "core/replay/sessionreader.h"
 #include "core/replay/videodecoder.h"
@@ -9,11 +11,8 @@
 #include <QBuffer>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QLoggingCategory>
 #include <QPainter>
 #include <QSaveFile>
-
-Q_LOGGING_CATEGORY(lcExport, "ciu.replay.export")
 
 namespace ciu::replay {
 namespace {

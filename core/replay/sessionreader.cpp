@@ -1,6 +1,7 @@
 #include "core/replay/sessionreader.h"
 
 #include "core/model/action.h"
+#include "core/replay/replaylog.h"
 #include "core/replay/sessionformat.h"
 #include "core/replay/videodecoder.h"
 
@@ -9,11 +10,8 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QLoggingCategory>
 
 #include <algorithm>
-
-Q_LOGGING_CATEGORY(lcReader, "ciu.replay.reader")
 
 namespace ciu::replay {
 namespace {

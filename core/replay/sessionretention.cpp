@@ -1,15 +1,13 @@
 #include "core/replay/sessionretention.h"
 
+#include "core/replay/replaylog.h"
 #include "core/replay/sessionformat.h"
 
 #include <QDir>
 #include <QDirIterator>
 #include <QFileInfo>
-#include <QLoggingCategory>
 
 #include <algorithm>
-
-Q_LOGGING_CATEGORY(lcRetention, "ciu.replay.retention")
 
 namespace ciu::replay {
 

@@ -1,5 +1,7 @@
 #include "core/replay/sessionwriter.h"
 
+#include "core/model/secrets.h"
+#include "core/replay/replaylog.h"
 #include "core/replay/sessionformat.h"
 #include "core/replay/videoencoder.h"
 
@@ -11,14 +13,11 @@ extern "C" {
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QLoggingCategory>
 #include <QPainter>
 #include <QSaveFile>
 #include <QStorageInfo>
 
 #include <algorithm>
-
-Q_LOGGING_CATEGORY(lcRecorder, "ciu.replay.recorder")
 
 namespace ciu::replay {
 namespace {

@@ -1,6 +1,7 @@
 #include "core/replay/videodecoder.h"
 
 #include "core/replay/ffmpegutil.h"
+#include "core/replay/replaylog.h"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -8,11 +9,7 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
-#include <QLoggingCategory>
-
 #include <limits>
-
-Q_LOGGING_CATEGORY(lcVideoDecoder, "ciu.replay.decoder")
 
 namespace ciu::replay {
 namespace {

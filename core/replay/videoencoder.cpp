@@ -1,6 +1,7 @@
 #include "core/replay/videoencoder.h"
 
 #include "core/replay/ffmpegutil.h"
+#include "core/replay/replaylog.h"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -9,10 +10,6 @@ extern "C" {
 #include <libavutil/opt.h>
 #include <libswscale/swscale.h>
 }
-
-#include <QLoggingCategory>
-
-Q_LOGGING_CATEGORY(lcVideoEncoder, "ciu.replay.encoder")
 
 namespace ciu::replay {
 

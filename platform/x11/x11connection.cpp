@@ -1,5 +1,7 @@
 #include "platform/x11/x11connection.h"
 
+#include "platform/x11/x11log.h"
+
 #include <QDeadlineTimer>
 
 #include <csignal>
@@ -11,8 +13,6 @@
 #include <xcb/shm.h>
 #include <xcb/xfixes.h>
 #include <xcb/xtest.h>
-
-Q_LOGGING_CATEGORY(lcX11, "ciu.platform.x11")
 
 namespace ciu::platform::x11 {
 namespace {

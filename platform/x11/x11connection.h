@@ -1,9 +1,9 @@
 #pragma once
+#include "platform/x11/x11log.h"
 
 #include <QByteArray>
 #include <QHash>
 #include <QList>
-#include <QLoggingCategory>
 #include <QString>
 
 #include <cstdlib>
@@ -11,8 +11,6 @@
 #include <memory>
 #include <optional>
 #include <xcb/xcb.h>
-
-Q_DECLARE_LOGGING_CATEGORY(lcX11)
 
 namespace ciu::platform::x11 {
 

@@ -1,13 +1,12 @@
 #include "platform/x11/x11hotkey.h"
 
-#include <QLoggingCategory>
+#include "platform/x11/x11log.h"
+
 #include <QSocketNotifier>
 
 #include <cstdlib>
 #include <xcb/xcb.h>
 #include <xcb/xcb_keysyms.h>
-
-Q_LOGGING_CATEGORY(lcHotkey, "ciu.platform.hotkey")
 
 namespace ciu::platform {
 namespace {

@@ -3,6 +3,7 @@
 
 #include "core/brush/brushcontroller.h"
 #include "core/model/metatypes.h"
+#include "platform/platformfactory.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
 

@@ -7,9 +7,10 @@
 #include "core/canvas/canvasmapper.h"
 #include "core/canvas/zoneregistry.h"
 #include "core/capture/changedetector.h"
-#include "core/director/providers/screenshotscaler.h"
+#include "core/model/geometry.h"
+#include "core/providers/screenshotscaler.h"
 #include "platform/keys.h"
-#include "platform/platform.h"
+#include "platform/platformfactory.h"
 #include "tests/support/fakeapiserver.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
@@ -75,7 +76,7 @@ Metrics evaluate(const ZoneMap& map, const QList<FixtureApp::Widget>& widgets, c
     std::vector<Pair> pairs;
     for (int w = 0; w < widgets.size(); ++w) {
         for (int z = 0; z < candidates.size(); ++z) {
-            const double iou = ZoneRegistry::iou(widgets.at(w).rect, candidates.at(z)->bounds);
+            const double iou = intersectionOverUnion(widgets.at(w).rect, candidates.at(z)->bounds);
             if (iou >= 0.5)
                 pairs.push_back({iou, w, z});
         }
@@ -113,7 +114,7 @@ Metrics evaluate(const ZoneMap& map, const QList<FixtureApp::Widget>& widgets, c
         const Zone* nearest = nullptr;
         double best = 0;
         for (const Zone* z : std::as_const(candidates)) {
-            const double iou = ZoneRegistry::iou(r, z->bounds);
+            const double iou = intersectionOverUnion(r, z->bounds);
             if (iou > best) {
                 best = iou;
                 nearest = z;
@@ -487,9 +488,9 @@ void TestCanvasE2E::analyzeWithAModel()
             QVERIFY(z);
             if (z->label == QLatin1String("Model Only") || z->label == QLatin1String("Also Model"))
                 placed = placed ||
-                         ZoneRegistry::iou(
+                         intersectionOverUnion(
                              z->bounds, QRect(screen.width() - 240, screen.height() - 80, 160, 40)) >= 0.8 ||
-                         ZoneRegistry::iou(
+                         intersectionOverUnion(
                              z->bounds, QRect(screen.width() - 240, screen.height() - 160, 160, 40)) >= 0.8;
         }
         QVERIFY2(placed, "the model's boxes mapped back to screen pixels");

@@ -3,8 +3,8 @@
 // screen reported stable before and after.
 
 #include "core/capture/captureengine.h"
-#include "core/capture/workerthread.h"
 #include "core/model/metatypes.h"
+#include "core/model/workerthread.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
 

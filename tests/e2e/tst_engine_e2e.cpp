@@ -3,7 +3,7 @@
 // region, and regions excluded as the agent's own windows are neither mapped nor clicked.
 
 #include "core/canvas/canvasmapper.h"
-#include "core/director/engine.h"
+#include "core/engine/engine.h"
 #include "core/model/metatypes.h"
 #include "core/replay/sessionreader.h"
 #include "tests/support/fixtureapp.h"

@@ -3,8 +3,8 @@
 // for a person to look at. Also the pieces the window needs from the X server: the global emergency-stop
 // hotkey (grabbed while another window has the focus) and the sandbox display.
 
-#include "core/sandbox/sandboxdisplay.h"
-#include "platform/hotkey.h"
+#include "core/engine/sandboxdisplay.h"
+#include "platform/platformfactory.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
 

@@ -6,7 +6,7 @@
 //   a message instead of a viewer.
 
 #include "core/canvas/canvasmapper.h"
-#include "core/director/engine.h"
+#include "core/engine/engine.h"
 #include "core/model/metatypes.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"

@@ -7,8 +7,8 @@
 // CIU_E2E_RECORD_SECONDS shortens the recording for development runs (CI runs the full 60 s).
 
 #include "core/capture/captureengine.h"
-#include "core/capture/workerthread.h"
 #include "core/model/metatypes.h"
+#include "core/model/workerthread.h"
 #include "core/replay/sessionreader.h"
 #include "core/replay/sessionwriter.h"
 #include "tests/support/fixtureapp.h"

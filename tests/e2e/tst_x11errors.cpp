@@ -2,7 +2,7 @@
 // without MIT-SHM. Nothing may crash; every call fails with a clear message.
 
 #include "platform/inputactions.h"
-#include "platform/platform.h"
+#include "platform/platformfactory.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
 

@@ -2,7 +2,7 @@
 // through createPlatform({"x11", display}) and InputActions; the fixture's JSON lines tell what arrived.
 
 #include "platform/inputactions.h"
-#include "platform/platform.h"
+#include "platform/platformfactory.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
 

@@ -3,7 +3,7 @@
 // Shared by the provider tests (tst_anthropicprovider, tst_openaiprovider): a provider config aimed at the
 // fake server, a blocking send, test images and requests.
 
-#include "core/director/providers/provider.h"
+#include "core/providers/provider.h"
 #include "tests/support/fakeapiserver.h"
 
 #include <QColor>

@@ -1,6 +1,6 @@
-#include "core/director/providers/anthropicprovider.h"
+#include "core/providers/anthropicprovider.h"
+#include "providertestutil.h"
 #include "tests/support/fakeapiserver.h"
-#include "tests/unit/providertestutil.h"
 
 #include <QBuffer>
 #include <QImageReader>

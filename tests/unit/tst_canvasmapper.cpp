@@ -2,7 +2,8 @@
 // animation, user corrections, minimum confidence, and Tier 2 through the fake API server.
 
 #include "core/canvas/canvasmapper.h"
-#include "core/director/providers/anthropicprovider.h"
+#include "core/model/geometry.h"
+#include "core/providers/anthropicprovider.h"
 #include "tests/support/fakeapiserver.h"
 
 #include <QFont>
@@ -433,14 +434,14 @@ void TestCanvasMapper::userZonesKeepReplacedDetectionsAway()
     Zone user;
     user.bounds = QRect(cancel->bounds.x(), cancel->bounds.y(), cancel->bounds.width(),
                         cancel->bounds.height() * 2 - 6);
-    QVERIFY(ZoneRegistry::iou(user.bounds, cancel->bounds) >= 0.5);
+    QVERIFY(intersectionOverUnion(user.bounds, cancel->bounds) >= 0.5);
     user.type = ZoneType::Link;
     user.label = QStringLiteral("Abort the form");
     mapper.setUserZones({user});
     auto detectedAt = [&](const QRect& r) {
         int n = 0;
         for (const Zone& z : mapper.currentMap()->zones())
-            n += z.source != ZoneSource::User && ZoneRegistry::iou(z.bounds, r) >= 0.5 ? 1 : 0;
+            n += z.source != ZoneSource::User && intersectionOverUnion(z.bounds, r) >= 0.5 ? 1 : 0;
         return n;
     };
     QVERIFY(!mapper.currentMap()->find(cancelId));
@@ -468,7 +469,7 @@ void TestCanvasMapper::suppressedRegionsDropDetections()
     const QString submit = byLabel(*mapper.currentMap(), QStringLiteral("Submit"))->id;
     // The user deleted the Help zone; the suppressed rectangle is a little off (IoU >= 0.5 is enough).
     const QRect suppressed = help.bounds.adjusted(4, 2, 8, 4);
-    QVERIFY(ZoneRegistry::iou(suppressed, help.bounds) >= 0.5);
+    QVERIFY(intersectionOverUnion(suppressed, help.bounds) >= 0.5);
     mapper.setSuppressedRegions({suppressed});
     QVERIFY(!mapper.currentMap()->find(help.id));
     QVERIFY(!byLabel(*mapper.currentMap(), QStringLiteral("Help")));

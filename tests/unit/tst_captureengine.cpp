@@ -2,8 +2,8 @@
 // adaptive rate, cursor samples, settings and error paths. No timing assertions: counts and flags only.
 
 #include "core/capture/captureengine.h"
-#include "core/capture/workerthread.h"
 #include "core/model/metatypes.h"
+#include "core/model/workerthread.h"
 #include "platform/synthetic/syntheticscene.h"
 
 #include <QTest>

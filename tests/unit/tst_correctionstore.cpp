@@ -1,7 +1,7 @@
 // CorrectionStore and applyCorrections: JSON round trip, strict parsing, per-application files,
 // application of user zones and suppressed regions.
 
-#include "core/corrections/correctionstore.h"
+#include "core/knowledge/correctionstore.h"
 
 #include <QFile>
 #include <QJsonDocument>

@@ -9,9 +9,9 @@
 
 #include "core/director/director.h"
 #include "core/director/modelplanner.h"
-#include "core/director/providers/keystore.h"
 #include "core/director/sequencelibrary.h"
 #include "core/model/metatypes.h"
+#include "core/providers/keystore.h"
 #include "tests/support/fakeapiserver.h"
 
 #include <QDir>

@@ -4,7 +4,7 @@
 
 #include "core/canvas/fullanalyzer.h"
 #include "core/canvas/inventoryparser.h"
-#include "core/director/providers/anthropicprovider.h"
+#include "core/providers/anthropicprovider.h"
 #include "tests/support/fakeapiserver.h"
 
 #include <QBuffer>

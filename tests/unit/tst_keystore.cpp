@@ -1,5 +1,6 @@
-#include "core/director/backends.h"
-#include "core/director/providers/keystore.h"
+#include "core/engine/backends.h"
+#include "core/model/secrets.h"
+#include "core/providers/keystore.h"
 #include "core/replay/sessionformat.h"
 #include "tests/support/fakeapiserver.h"
 
@@ -194,13 +195,13 @@ void TestKeyStore::keyForTheKeychainIsNeverRecorded()
     if (readError.isEmpty())
         QSKIP("a keychain service answers here: the test does not write into the user's keychain");
     const QString key = QStringLiteral("kc-9f8e7d6c5b4a39281706");
-    QCOMPARE(ciu::replay::scrubSecrets(QStringLiteral("typed %1 here").arg(key)),
+    QCOMPARE(ciu::scrubSecrets(QStringLiteral("typed %1 here").arg(key)),
              QStringLiteral("typed %1 here").arg(key));
     bool called = false;
     keystore::writeKeychain(ProviderKind::OpenAi, key, this,
                             [&](const QString&, const QString&) { called = true; });
     QVERIFY(QTest::qWaitFor([&] { return called; }, 60'000));
-    QCOMPARE(ciu::replay::scrubSecrets(QStringLiteral("typed %1 here").arg(key)),
+    QCOMPARE(ciu::scrubSecrets(QStringLiteral("typed %1 here").arg(key)),
              QStringLiteral("typed [redacted] here"));
 }
 

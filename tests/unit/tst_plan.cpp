@@ -1,6 +1,6 @@
 // Plan: the seed's text format and JSON round trips.
 
-#include "core/director/plan.h"
+#include "core/model/plan.h"
 
 #include <QJsonDocument>
 #include <QTest>

@@ -1,5 +1,5 @@
-#include "core/director/providers/retrypolicy.h"
-#include "core/director/providers/sseparser.h"
+#include "core/providers/retrypolicy.h"
+#include "core/providers/sseparser.h"
 
 #include <QTest>
 #include <QTimeZone>

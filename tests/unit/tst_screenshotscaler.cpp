@@ -1,4 +1,4 @@
-#include "core/director/providers/screenshotscaler.h"
+#include "core/providers/screenshotscaler.h"
 
 #include <QJsonArray>
 #include <QTest>

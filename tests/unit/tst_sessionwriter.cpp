@@ -1,6 +1,7 @@
 // SessionWriter: the session folder and its files, line format, privacy, disk errors, budget, retention.
 
 #include "core/model/metatypes.h"
+#include "core/model/secrets.h"
 #include "core/replay/sessionformat.h"
 #include "core/replay/sessionreader.h"
 #include "core/replay/sessionretention.h"

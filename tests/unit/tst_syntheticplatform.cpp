@@ -1,5 +1,5 @@
 #include "platform/inputactions.h"
-#include "platform/platform.h"
+#include "platform/platformfactory.h"
 #include "platform/synthetic/syntheticplatform.h"
 
 #include <QTest>
@@ -99,14 +99,15 @@ void TestSyntheticPlatform::grabInto()
     scene.fillRect(QRect(110, 110, 20, 20), Qt::green);
     QVERIFY(p->screen().grabInto(target, QPoint(100, 100), QRect(110, 110, 20, 20)));
     QCOMPARE(QColor(target.pixel(15, 15)), QColor(Qt::green));
-    QCOMPARE(QColor(target.pixel(5, 5)), QColor(Qt::black));  // outside the region: untouched
+    QCOMPARE(QColor(target.pixel(5, 5)), QColor(Qt::black)); // outside the region: untouched
 }
 
 void TestSyntheticPlatform::clickTogglesAndFocuses()
 {
     auto p = open();
     auto& scene = static_cast<SyntheticPlatform&>(*p).scene();
-    scene.addWidget({QStringLiteral("ok"), SyntheticScene::WidgetKind::Button, QRect(10, 10, 80, 30), QStringLiteral("OK")});
+    scene.addWidget({QStringLiteral("ok"), SyntheticScene::WidgetKind::Button, QRect(10, 10, 80, 30),
+                     QStringLiteral("OK")});
     scene.addWidget({QStringLiteral("check"), SyntheticScene::WidgetKind::CheckBox, QRect(10, 50, 120, 24),
                      QStringLiteral("Check")});
     InputActions actions(p->input(), p->pointer());
@@ -160,8 +161,8 @@ void TestSyntheticPlatform::clickWithModifiersReleasesThem()
             log << r.detail;
     }
     QCOMPARE(log, (QStringList{QStringLiteral("Control_L down"), QStringLiteral("Shift_L down"),
-                               QStringLiteral("left down"), QStringLiteral("left up"), QStringLiteral("Shift_L up"),
-                               QStringLiteral("Control_L up")}));
+                               QStringLiteral("left down"), QStringLiteral("left up"),
+                               QStringLiteral("Shift_L up"), QStringLiteral("Control_L up")}));
 }
 
 void TestSyntheticPlatform::dragAndScroll()

@@ -1,0 +1,3 @@
+#include "core/capture/capturelog.h"
+
+Q_LOGGING_CATEGORY(lcCapture, "ciu.capture")

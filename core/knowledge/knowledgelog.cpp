@@ -1,0 +1,3 @@
+#include "core/knowledge/knowledgelog.h"
+
+Q_LOGGING_CATEGORY(lcCorrections, "ciu.corrections")

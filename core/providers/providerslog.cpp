@@ -1,0 +1,3 @@
+#include "core/providers/providerslog.h"
+
+Q_LOGGING_CATEGORY(lcProvider, "ciu.provider")

@@ -1,0 +1,10 @@
+#pragma once
+
+#include <QLoggingCategory>
+
+Q_DECLARE_LOGGING_CATEGORY(lcExport)
+Q_DECLARE_LOGGING_CATEGORY(lcReader)
+Q_DECLARE_LOGGING_CATEGORY(lcRetention)
+Q_DECLARE_LOGGING_CATEGORY(lcRecorder)
+Q_DECLARE_LOGGING_CATEGORY(lcVideoDecoder)
+Q_DECLARE_LOGGING_CATEGORY(lcVideoEncoder)

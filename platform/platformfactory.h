@@ -1,0 +1,19 @@
+#pragma once
+
+#include "platform/hotkey.h"
+#include "platform/platform.h"
+
+namespace ciu::platform {
+
+// The one place that picks a backend.
+PlatformResult createPlatform(const PlatformOptions& options = {});
+QStringList availableBackends();
+
+// Grabs `sequence` (one combo, xdotool syntax) on the display of `options` (backend chosen like
+// createPlatform()). The synthetic backend returns a hotkey that only fires through triggerForTest().
+GlobalHotkeyResult createGlobalHotkey(const QString& sequence, const PlatformOptions& options = {});
+
+// Fires a hotkey made by the synthetic backend (no-op for others).
+void triggerForTest(GlobalHotkey& hotkey);
+
+} // namespace ciu::platform
