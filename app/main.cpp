@@ -6,6 +6,9 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QTemporaryFile>
 
 #include <cstdio>
 #include <cstring>
@@ -34,6 +37,36 @@ const ciu::app::Command* findCommand(const char* name)
             return &command;
     }
     return nullptr;
+}
+
+// Qt wants $XDG_RUNTIME_DIR (a folder only this user can enter) and prints a warning on every start when it
+// is unset, as it is under cron, sudo, ssh without a login session or a container. Without one we make our
+// own private folder, so users never see Qt's warning and sockets and locks still go somewhere private.
+void ensureRuntimeDir()
+{
+    if (!qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR"))
+        return;
+    QTemporaryFile probe; // a file we just made tells who we are
+    if (!probe.open())
+        return;
+    const uint me = QFileInfo(probe.fileName()).ownerId();
+    const auto isPrivate = [me](const QString& path) {
+        const QFileInfo info(path);
+        return info.isDir() && !info.isSymLink() && info.ownerId() == me &&
+               info.permissions() == (QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner |
+                                      QFile::ReadUser | QFile::WriteUser | QFile::ExeUser);
+    };
+    const QString base = QDir::tempPath() + QStringLiteral("/ciu-agent-runtime-") + QString::number(me);
+    for (int attempt = 0; attempt < 10; ++attempt) {
+        const QString path = attempt == 0 ? base : base + QLatin1Char('-') + QString::number(attempt);
+        if (!QFileInfo::exists(path))
+            QDir().mkdir(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        if (isPrivate(path)) {
+            qputenv("XDG_RUNTIME_DIR", QFile::encodeName(path));
+            return;
+        }
+    }
+    // Every candidate belongs to someone else: leave it to Qt (it warns and uses its own default).
 }
 
 } // namespace
@@ -84,6 +117,8 @@ int main(int argc, char* argv[])
     }
     int qtArgc = int(qtArgv.size());
     qtArgv.push_back(nullptr);
+
+    ensureRuntimeDir();
 
     // The headless commands never need a window system connection of Qt's own.
     std::unique_ptr<QCoreApplication> app;

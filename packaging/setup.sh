@@ -16,7 +16,8 @@ cd "$here"
 
 bash packaging/install-deps.sh
 
-cmake --preset release >/dev/null
+# CIU_WARNINGS_AS_ERRORS=ON (CI sets it) turns a compiler warning in project code into an error.
+cmake --preset release -DCIU_WARNINGS_AS_ERRORS="${CIU_WARNINGS_AS_ERRORS:-OFF}" >/dev/null
 cmake --build --preset release
 
 bin="$here/build/release/app/ciu-agent"

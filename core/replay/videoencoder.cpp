@@ -40,7 +40,7 @@ struct VideoEncoder::Private
         qCWarning(lcVideoEncoder) << message;
         return false;
     }
-    bool drain(bool flushing);
+    bool drain();
     void release();
 };
 
@@ -167,7 +167,7 @@ bool VideoEncoder::isOpen() const
     return d->headerWritten && !d->finished && d->error.isEmpty();
 }
 
-bool VideoEncoder::Private::drain(bool flushing)
+bool VideoEncoder::Private::drain()
 {
     for (;;) {
         const int rc = avcodec_receive_packet(codec, packet);
@@ -175,7 +175,6 @@ bool VideoEncoder::Private::drain(bool flushing)
             return true;
         if (rc < 0)
             return fail(QStringLiteral("the encoder failed: %1").arg(ffmpegError(rc)));
-        const bool key = packet->flags & AV_PKT_FLAG_KEY;
         av_packet_rescale_ts(packet, codec->time_base, stream->time_base);
         packet->stream_index = stream->index;
         const int wrc = av_interleaved_write_frame(format, packet);
@@ -184,7 +183,6 @@ bool VideoEncoder::Private::drain(bool flushing)
             return fail(QStringLiteral("cannot write %1: %2").arg(path, ffmpegError(wrc)));
         // The muxer keeps the current fragment in memory and writes it whole when the next one starts (a key
         // frame or the fragment interval): hand what it wrote to the kernel now (a no-op in between).
-        Q_UNUSED(key)
         avio_flush(format->pb);
         // The muxer writes through a buffer: a failed write (a full disk) only shows in the I/O context.
         if (format->pb->error < 0)
@@ -247,7 +245,7 @@ bool VideoEncoder::sendFrame(qint64 ptsMs)
     const int rc = avcodec_send_frame(d->codec, d->frame);
     if (rc < 0)
         return d->fail(QStringLiteral("the encoder refused a frame: %1").arg(ffmpegError(rc)));
-    return d->drain(false);
+    return d->drain();
 }
 
 bool VideoEncoder::finish()
@@ -258,7 +256,7 @@ bool VideoEncoder::finish()
     bool ok = d->error.isEmpty();
     if (ok) {
         avcodec_send_frame(d->codec, nullptr);
-        ok = d->drain(true);
+        ok = d->drain();
     }
     const int rc = av_write_trailer(d->format);
     if (rc < 0 && ok)

@@ -12,6 +12,7 @@ private slots:
     void commandHelp();
     void errors_data();
     void errors();
+    void noRuntimeDirWarning();
 
 private:
     struct Run
@@ -20,7 +21,8 @@ private:
         QString out;
         QString err;
     };
-    Run run(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment());
+    Run run(const QStringList& args,
+            const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment());
 };
 
 TestCli::Run TestCli::run(const QStringList& args, const QProcessEnvironment& env)
@@ -32,14 +34,14 @@ TestCli::Run TestCli::run(const QStringList& args, const QProcessEnvironment& en
         p.kill();
         p.waitForFinished();
     }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
 }
 
 void TestCli::version()
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY"));  // needs no display
+    env.remove(QStringLiteral("DISPLAY")); // needs no display
     const Run r = run({QStringLiteral("--version")}, env);
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.startsWith(QStringLiteral("ciu-agent ") + QStringLiteral(CIU_VERSION)), qPrintable(r.out));
@@ -69,13 +71,15 @@ void TestCli::errors_data()
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("fragment");
     QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << 2 << "unknown command";
-    QTest::newRow("unknown option") << QStringList{QStringLiteral("bench"), QStringLiteral("--frob")} << 2 << "frob";
-    QTest::newRow("bad value") << QStringList{QStringLiteral("bench"), QStringLiteral("--max-iterations"), QStringLiteral("x")}
+    QTest::newRow("unknown option") << QStringList{QStringLiteral("bench"), QStringLiteral("--frob")} << 2
+                                    << "frob";
+    QTest::newRow("bad value") << QStringList{QStringLiteral("bench"), QStringLiteral("--max-iterations"),
+                                              QStringLiteral("x")}
                                << 2 << "--max-iterations";
-    QTest::newRow("unknown benchmark") << QStringList{QStringLiteral("bench"), QStringLiteral("nosuch")} << 2
-                                       << "unknown benchmark";
-    QTest::newRow("no display") << QStringList{QStringLiteral("bench"), QStringLiteral("grab"), QStringLiteral("--display"),
-                                               QStringLiteral(":987")}
+    QTest::newRow("unknown benchmark")
+        << QStringList{QStringLiteral("bench"), QStringLiteral("nosuch")} << 2 << "unknown benchmark";
+    QTest::newRow("no display") << QStringList{QStringLiteral("bench"), QStringLiteral("grab"),
+                                               QStringLiteral("--display"), QStringLiteral(":987")}
                                 << 3 << ":987";
 }
 
@@ -88,6 +92,17 @@ void TestCli::errors()
     QCOMPARE(r.exitCode, exitCode);
     QVERIFY2(r.err.contains(fragment), qPrintable(r.err));
     QVERIFY2(!r.err.contains(QStringLiteral("Segmentation")), qPrintable(r.err));
+}
+
+// Without XDG_RUNTIME_DIR (cron, sudo, a container) no command leaks Qt's warning about it to the user.
+void TestCli::noRuntimeDirWarning()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("XDG_RUNTIME_DIR"));
+    const Run r = run({QStringLiteral("bench"), QStringLiteral("nosuch")}, env);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("unknown benchmark")), qPrintable(r.err));
+    QVERIFY2(!r.err.contains(QStringLiteral("XDG_RUNTIME_DIR")), qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestCli)
