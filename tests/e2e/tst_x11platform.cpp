@@ -140,8 +140,13 @@ void TestX11Platform::init()
 void TestX11Platform::cleanup()
 {
     // Close whatever a key test may have opened (menus, popups).
-    m_actions->keys(QStringLiteral("Escape"));
-    QThread::msleep(50);
+    // The fixture's window (or its popup) reports the release: what the key caused is reported by then.
+    if (m_actions->keys(QStringLiteral("Escape"))) {
+        m_app.waitFor([](const QJsonObject& o) {
+            return eventOf(o) == QLatin1String("key_release") &&
+                   o.value(QLatin1String("key")).toString() == QLatin1String("Esc");
+        });
+    }
     m_app.clearPending();
 }
 
@@ -265,7 +270,9 @@ void TestX11Platform::doubleAndTripleClick_data()
 void TestX11Platform::doubleAndTripleClick()
 {
     QFETCH(int, count);
-    QThread::msleep(500); // no double click with the previous test's clicks
+    // Not synchronisation: time must pass, or Qt would count these clicks as continuing the previous
+    // row's (same button, same spot) multi-click. Qt's double-click interval is 400 ms by default.
+    QThread::msleep(500);
     QVERIFY2(m_actions->clickAt(centerOf(QStringLiteral("cancel")), MouseButton::Left, count),
              qPrintable(m_actions->errorString()));
     // Qt turns the second press into a double click; the third is a press again.
@@ -308,9 +315,11 @@ void TestX11Platform::modifierHeldDuringClick()
     QFETCH(QString, held);
     QFETCH(QString, modifierList);
     const QStringList modifiers = modifierList.split(QLatin1Char(','), Qt::SkipEmptyParts);
-    QThread::msleep(450);
-    QVERIFY2(m_actions->clickAt(centerOf(QStringLiteral("ok")), MouseButton::Left, 1, held),
-             qPrintable(m_actions->errorString()));
+    // The modified click and the plain one land at two spots further apart than Qt's double-click
+    // distance (5 px by default), so no click here continues another into a double click.
+    const QPoint heldAt = centerOf(QStringLiteral("ok")) - QPoint(8, 0);
+    const QPoint plainAt = centerOf(QStringLiteral("ok")) + QPoint(8, 0);
+    QVERIFY2(m_actions->clickAt(heldAt, MouseButton::Left, 1, held), qPrintable(m_actions->errorString()));
     const auto press = waitFor(QStringLiteral("mouse_press"), [](const QJsonObject&) { return true; });
     QVERIFY(press);
     for (const QString& m : modifiers)
@@ -318,8 +327,7 @@ void TestX11Platform::modifierHeldDuringClick()
     QCOMPARE(press->value(QLatin1String("modifiers")).toArray().size(), modifiers.size());
     // And released afterwards: a plain click has no modifiers.
     m_app.clearPending();
-    QThread::msleep(450);
-    QVERIFY(m_actions->clickAt(centerOf(QStringLiteral("ok")), MouseButton::Left));
+    QVERIFY(m_actions->clickAt(plainAt, MouseButton::Left));
     const auto plain = waitFor(QStringLiteral("mouse_press"), [](const QJsonObject&) { return true; });
     QVERIFY(plain);
     QVERIFY(plain->value(QLatin1String("modifiers")).toArray().isEmpty());
@@ -347,7 +355,6 @@ void TestX11Platform::dragAsDownMoveUp()
     QVERIFY(m_actions->buttonDown(MouseButton::Left));
     for (int x = handle.x(); x >= slider.left() - 40; x -= 25) {
         QVERIFY(m_actions->moveTo(QPoint(x, handle.y())));
-        QThread::msleep(5);
     }
     QVERIFY(m_actions->moveTo(QPoint(slider.left() - 40, handle.y())));
     QVERIFY(m_actions->buttonUp(MouseButton::Left));
@@ -615,19 +622,29 @@ void TestX11Platform::grabIntoWithDamage()
         return o.value(QLatin1String("name")).toString() == QLatin1String("subscribe");
     }));
     QRegion damage;
-    for (int i = 0; i < 100 && !damage.intersects(box); ++i) {
-        damage += screen.takeDamage();
-        if (!damage.intersects(box))
-            QThread::msleep(20);
-    }
-    QVERIFY2(damage.intersects(box), "no damage reported over the toggled checkbox");
-    QThread::msleep(100);
-    damage += screen.takeDamage();
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                     damage += screen.takeDamage();
+                     return damage.intersects(box);
+                 },
+                 5000),
+             "no damage reported over the toggled checkbox");
 
-    // Patch only the damaged rectangles into the old frame: the checkbox now looks like a fresh grab.
-    for (const QRect& r : damage)
-        QVERIFY2(screen.grabInto(frame, QPoint(0, 0), r), qPrintable(screen.errorString()));
-    const QImage fresh = screen.grab(box);
+    // Patch only the damaged rectangles into the old frame: once the repaint is complete (and its damage
+    // reported), the checkbox looks like a fresh grab.
+    QImage fresh;
+    const bool patched = QTest::qWaitFor(
+        [&] {
+            damage += screen.takeDamage();
+            for (const QRect& r : damage) {
+                if (!screen.grabInto(frame, QPoint(0, 0), r))
+                    return false;
+            }
+            fresh = screen.grab(box);
+            return frame.copy(box) == fresh;
+        },
+        5000);
+    QVERIFY2(patched, qPrintable(screen.errorString()));
     QCOMPARE(frame.copy(box), fresh);
     QVERIFY(frame.copy(box) != before);
     // A target with an origin: root point (box.topLeft) lands at pixel (0, 0).
@@ -824,13 +841,13 @@ void TestX11Platform::altTabReachesWindowManager()
     QCOMPARE(before->title, QStringLiteral("CIU Fixture"));
     QVERIFY2(m_actions->keys(QStringLiteral("alt+Tab")), qPrintable(m_actions->errorString()));
     std::optional<WindowInfo> after;
-    for (int i = 0; i < 50; ++i) {
-        after = windows.activeWindow();
-        if (after && after->id != before->id)
-            break;
-        QThread::msleep(20);
-    }
-    QVERIFY(after);
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                     after = windows.activeWindow();
+                     return after && after->id != before->id;
+                 },
+                 5000),
+             "alt+Tab did not change the active window");
     QCOMPARE(after->title, QStringLiteral("CIU Fixture Second"));
     m_app.send(QStringLiteral("close-window"));
     QVERIFY(m_app.waitForEvent(QStringLiteral("window_closed")));
