@@ -98,6 +98,7 @@ private:
                                        const std::function<bool(const QJsonObject&)>& predicate,
                                        int timeoutMs = 5000);
     QJsonObject clipboardAsSeenByFixture();
+    bool fixtureSawOurClipboard();
     bool runXprop(const QStringList& args);
 
     std::unique_ptr<XvfbServer> m_xvfb;
@@ -177,6 +178,16 @@ std::optional<QJsonObject> TestX11Platform::waitFor(const QString& event,
 {
     return m_app.waitFor([&](const QJsonObject& o) { return eventOf(o) == event && predicate(o); },
                          timeoutMs);
+}
+
+// Qt in the fixture learns of a new clipboard owner asynchronously (an XFixes event); until it has, it
+// answers from its cache of the previous owner's formats (text where we now offer an image). Every
+// change of our ownership is followed by this wait, so no stale line is left for the next one.
+bool TestX11Platform::fixtureSawOurClipboard()
+{
+    return waitFor(QStringLiteral("clipboard_changed"),
+                   [](const QJsonObject& o) { return !o.value(QLatin1String("owned")).toBool(true); })
+        .has_value();
 }
 
 QJsonObject TestX11Platform::clipboardAsSeenByFixture()
@@ -687,6 +698,7 @@ void TestX11Platform::clipboardTextToFixture()
 {
     const QString text = QStringLiteral("Grüße aus dem Agenten ✓ 東京");
     QVERIFY2(m_platform->clipboard().setText(text), qPrintable(m_platform->clipboard().errorString()));
+    QVERIFY(fixtureSawOurClipboard());
     QCOMPARE(clipboardAsSeenByFixture().value(QLatin1String("text")).toString(), text);
     // And we read back what we own.
     QCOMPARE(m_platform->clipboard().text(), std::optional<QString>(text));
@@ -710,6 +722,7 @@ void TestX11Platform::clipboardLargeTextIncremental()
     for (int i = 0; text.size() < 400'000; ++i)
         text += QStringLiteral("line %1 äöü\n").arg(i);
     QVERIFY(m_platform->clipboard().setText(text));
+    QVERIFY(fixtureSawOurClipboard());
     QCOMPARE(m_platform->clipboard().text(5000), std::optional<QString>(text));
     const QJsonObject seen = clipboardAsSeenByFixture();
     QCOMPARE(seen.value(QLatin1String("text")).toString().size(), text.size());
@@ -721,15 +734,8 @@ void TestX11Platform::clipboardImageRoundTrip()
     QImage red(40, 30, QImage::Format_RGB32);
     red.fill(QColor(255, 0, 0));
     QVERIFY2(m_platform->clipboard().setImage(red), qPrintable(m_platform->clipboard().errorString()));
-    // Qt in the fixture learns of the new owner asynchronously (XFixes): until then it answers from its cache
-    // of the previous contents, so ask again for a little while.
-    QJsonObject seen;
-    for (int attempt = 0; attempt < 20; ++attempt) {
-        seen = clipboardAsSeenByFixture();
-        if (seen.contains(QLatin1String("image_width")))
-            break;
-        QTest::qWait(100);
-    }
+    QVERIFY(fixtureSawOurClipboard());
+    const QJsonObject seen = clipboardAsSeenByFixture();
     QCOMPARE(seen.value(QLatin1String("image_width")).toInt(), 40);
     QCOMPARE(seen.value(QLatin1String("image_height")).toInt(), 30);
     QCOMPARE(seen.value(QLatin1String("image_pixel")).toString(), QStringLiteral("ffff0000"));
@@ -757,9 +763,11 @@ void TestX11Platform::clipboardSaveRestore()
     QVERIFY(!saved.image);
 
     QVERIFY(clipboard.setText(QStringLiteral("temporary agent text")));
+    QVERIFY(fixtureSawOurClipboard());
     QCOMPARE(clipboardAsSeenByFixture().value(QLatin1String("text")).toString(),
              QStringLiteral("temporary agent text"));
     QVERIFY(clipboard.restore(saved));
+    QVERIFY(fixtureSawOurClipboard());
     QCOMPARE(clipboardAsSeenByFixture().value(QLatin1String("text")).toString(),
              QStringLiteral("the user's original text"));
 
@@ -769,7 +777,9 @@ void TestX11Platform::clipboardSaveRestore()
     const Clipboard::Content savedImage = clipboard.save();
     QVERIFY(savedImage.image);
     QVERIFY(clipboard.setText(QStringLiteral("temporary")));
+    QVERIFY(fixtureSawOurClipboard());
     QVERIFY(clipboard.restore(savedImage));
+    QVERIFY(fixtureSawOurClipboard());
     const QJsonObject seen = clipboardAsSeenByFixture();
     QCOMPARE(seen.value(QLatin1String("image_width")).toInt(), 8);
     QCOMPARE(seen.value(QLatin1String("image_pixel")).toString(), QStringLiteral("ff0000ff"));
