@@ -114,9 +114,9 @@ void TestReplayE2e::recordAndReplay()
         xdotool.start(QStringLiteral("xdotool"), {QStringLiteral("mousemove"), QString::number(target.x()),
                                                   QString::number(target.y())});
         QVERIFY2(xdotool.waitForFinished(5000) && xdotool.exitCode() == 0, "xdotool mousemove failed");
-        QTest::qWait(150); // the pointer is sampled every frame tick (50 ms): by now a sample has it
+        // The capture loop has sampled the pointer there: from now until the next move the replay shows it.
+        QTRY_VERIFY_WITH_TIMEOUT(!emitted.isEmpty() && emitted.last().pos == target, 5000);
         checks << Check{clock->nowNs(), target};
-        QTest::qWait(100);
         ++step;
     }
     QMetaObject::invokeMethod(capture, &CaptureEngine::stop, Qt::BlockingQueuedConnection);

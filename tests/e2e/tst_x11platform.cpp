@@ -98,6 +98,7 @@ private:
                                        const std::function<bool(const QJsonObject&)>& predicate,
                                        int timeoutMs = 5000);
     QJsonObject clipboardAsSeenByFixture();
+    bool fixtureSawOurClipboard();
     bool runXprop(const QStringList& args);
 
     std::unique_ptr<XvfbServer> m_xvfb;
@@ -140,8 +141,13 @@ void TestX11Platform::init()
 void TestX11Platform::cleanup()
 {
     // Close whatever a key test may have opened (menus, popups).
-    m_actions->keys(QStringLiteral("Escape"));
-    QThread::msleep(50);
+    // The fixture's window (or its popup) reports the release: what the key caused is reported by then.
+    if (m_actions->keys(QStringLiteral("Escape"))) {
+        m_app.waitFor([](const QJsonObject& o) {
+            return eventOf(o) == QLatin1String("key_release") &&
+                   o.value(QLatin1String("key")).toString() == QLatin1String("Esc");
+        });
+    }
     m_app.clearPending();
 }
 
@@ -172,6 +178,16 @@ std::optional<QJsonObject> TestX11Platform::waitFor(const QString& event,
 {
     return m_app.waitFor([&](const QJsonObject& o) { return eventOf(o) == event && predicate(o); },
                          timeoutMs);
+}
+
+// Qt in the fixture learns of a new clipboard owner asynchronously (an XFixes event); until it has, it
+// answers from its cache of the previous owner's formats (text where we now offer an image). Every
+// change of our ownership is followed by this wait, so no stale line is left for the next one.
+bool TestX11Platform::fixtureSawOurClipboard()
+{
+    return waitFor(QStringLiteral("clipboard_changed"),
+                   [](const QJsonObject& o) { return !o.value(QLatin1String("owned")).toBool(true); })
+        .has_value();
 }
 
 QJsonObject TestX11Platform::clipboardAsSeenByFixture()
@@ -265,7 +281,9 @@ void TestX11Platform::doubleAndTripleClick_data()
 void TestX11Platform::doubleAndTripleClick()
 {
     QFETCH(int, count);
-    QThread::msleep(500); // no double click with the previous test's clicks
+    // Not synchronisation: time must pass, or Qt would count these clicks as continuing the previous
+    // row's (same button, same spot) multi-click. Qt's double-click interval is 400 ms by default.
+    QThread::msleep(500);
     QVERIFY2(m_actions->clickAt(centerOf(QStringLiteral("cancel")), MouseButton::Left, count),
              qPrintable(m_actions->errorString()));
     // Qt turns the second press into a double click; the third is a press again.
@@ -308,9 +326,11 @@ void TestX11Platform::modifierHeldDuringClick()
     QFETCH(QString, held);
     QFETCH(QString, modifierList);
     const QStringList modifiers = modifierList.split(QLatin1Char(','), Qt::SkipEmptyParts);
-    QThread::msleep(450);
-    QVERIFY2(m_actions->clickAt(centerOf(QStringLiteral("ok")), MouseButton::Left, 1, held),
-             qPrintable(m_actions->errorString()));
+    // The modified click and the plain one land at two spots further apart than Qt's double-click
+    // distance (5 px by default), so no click here continues another into a double click.
+    const QPoint heldAt = centerOf(QStringLiteral("ok")) - QPoint(8, 0);
+    const QPoint plainAt = centerOf(QStringLiteral("ok")) + QPoint(8, 0);
+    QVERIFY2(m_actions->clickAt(heldAt, MouseButton::Left, 1, held), qPrintable(m_actions->errorString()));
     const auto press = waitFor(QStringLiteral("mouse_press"), [](const QJsonObject&) { return true; });
     QVERIFY(press);
     for (const QString& m : modifiers)
@@ -318,8 +338,7 @@ void TestX11Platform::modifierHeldDuringClick()
     QCOMPARE(press->value(QLatin1String("modifiers")).toArray().size(), modifiers.size());
     // And released afterwards: a plain click has no modifiers.
     m_app.clearPending();
-    QThread::msleep(450);
-    QVERIFY(m_actions->clickAt(centerOf(QStringLiteral("ok")), MouseButton::Left));
+    QVERIFY(m_actions->clickAt(plainAt, MouseButton::Left));
     const auto plain = waitFor(QStringLiteral("mouse_press"), [](const QJsonObject&) { return true; });
     QVERIFY(plain);
     QVERIFY(plain->value(QLatin1String("modifiers")).toArray().isEmpty());
@@ -347,7 +366,6 @@ void TestX11Platform::dragAsDownMoveUp()
     QVERIFY(m_actions->buttonDown(MouseButton::Left));
     for (int x = handle.x(); x >= slider.left() - 40; x -= 25) {
         QVERIFY(m_actions->moveTo(QPoint(x, handle.y())));
-        QThread::msleep(5);
     }
     QVERIFY(m_actions->moveTo(QPoint(slider.left() - 40, handle.y())));
     QVERIFY(m_actions->buttonUp(MouseButton::Left));
@@ -615,19 +633,29 @@ void TestX11Platform::grabIntoWithDamage()
         return o.value(QLatin1String("name")).toString() == QLatin1String("subscribe");
     }));
     QRegion damage;
-    for (int i = 0; i < 100 && !damage.intersects(box); ++i) {
-        damage += screen.takeDamage();
-        if (!damage.intersects(box))
-            QThread::msleep(20);
-    }
-    QVERIFY2(damage.intersects(box), "no damage reported over the toggled checkbox");
-    QThread::msleep(100);
-    damage += screen.takeDamage();
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                     damage += screen.takeDamage();
+                     return damage.intersects(box);
+                 },
+                 5000),
+             "no damage reported over the toggled checkbox");
 
-    // Patch only the damaged rectangles into the old frame: the checkbox now looks like a fresh grab.
-    for (const QRect& r : damage)
-        QVERIFY2(screen.grabInto(frame, QPoint(0, 0), r), qPrintable(screen.errorString()));
-    const QImage fresh = screen.grab(box);
+    // Patch only the damaged rectangles into the old frame: once the repaint is complete (and its damage
+    // reported), the checkbox looks like a fresh grab.
+    QImage fresh;
+    const bool patched = QTest::qWaitFor(
+        [&] {
+            damage += screen.takeDamage();
+            for (const QRect& r : damage) {
+                if (!screen.grabInto(frame, QPoint(0, 0), r))
+                    return false;
+            }
+            fresh = screen.grab(box);
+            return frame.copy(box) == fresh;
+        },
+        5000);
+    QVERIFY2(patched, qPrintable(screen.errorString()));
     QCOMPARE(frame.copy(box), fresh);
     QVERIFY(frame.copy(box) != before);
     // A target with an origin: root point (box.topLeft) lands at pixel (0, 0).
@@ -670,6 +698,7 @@ void TestX11Platform::clipboardTextToFixture()
 {
     const QString text = QStringLiteral("Grüße aus dem Agenten ✓ 東京");
     QVERIFY2(m_platform->clipboard().setText(text), qPrintable(m_platform->clipboard().errorString()));
+    QVERIFY(fixtureSawOurClipboard());
     QCOMPARE(clipboardAsSeenByFixture().value(QLatin1String("text")).toString(), text);
     // And we read back what we own.
     QCOMPARE(m_platform->clipboard().text(), std::optional<QString>(text));
@@ -693,6 +722,7 @@ void TestX11Platform::clipboardLargeTextIncremental()
     for (int i = 0; text.size() < 400'000; ++i)
         text += QStringLiteral("line %1 äöü\n").arg(i);
     QVERIFY(m_platform->clipboard().setText(text));
+    QVERIFY(fixtureSawOurClipboard());
     QCOMPARE(m_platform->clipboard().text(5000), std::optional<QString>(text));
     const QJsonObject seen = clipboardAsSeenByFixture();
     QCOMPARE(seen.value(QLatin1String("text")).toString().size(), text.size());
@@ -704,15 +734,8 @@ void TestX11Platform::clipboardImageRoundTrip()
     QImage red(40, 30, QImage::Format_RGB32);
     red.fill(QColor(255, 0, 0));
     QVERIFY2(m_platform->clipboard().setImage(red), qPrintable(m_platform->clipboard().errorString()));
-    // Qt in the fixture learns of the new owner asynchronously (XFixes): until then it answers from its cache
-    // of the previous contents, so ask again for a little while.
-    QJsonObject seen;
-    for (int attempt = 0; attempt < 20; ++attempt) {
-        seen = clipboardAsSeenByFixture();
-        if (seen.contains(QLatin1String("image_width")))
-            break;
-        QTest::qWait(100);
-    }
+    QVERIFY(fixtureSawOurClipboard());
+    const QJsonObject seen = clipboardAsSeenByFixture();
     QCOMPARE(seen.value(QLatin1String("image_width")).toInt(), 40);
     QCOMPARE(seen.value(QLatin1String("image_height")).toInt(), 30);
     QCOMPARE(seen.value(QLatin1String("image_pixel")).toString(), QStringLiteral("ffff0000"));
@@ -740,9 +763,11 @@ void TestX11Platform::clipboardSaveRestore()
     QVERIFY(!saved.image);
 
     QVERIFY(clipboard.setText(QStringLiteral("temporary agent text")));
+    QVERIFY(fixtureSawOurClipboard());
     QCOMPARE(clipboardAsSeenByFixture().value(QLatin1String("text")).toString(),
              QStringLiteral("temporary agent text"));
     QVERIFY(clipboard.restore(saved));
+    QVERIFY(fixtureSawOurClipboard());
     QCOMPARE(clipboardAsSeenByFixture().value(QLatin1String("text")).toString(),
              QStringLiteral("the user's original text"));
 
@@ -752,7 +777,9 @@ void TestX11Platform::clipboardSaveRestore()
     const Clipboard::Content savedImage = clipboard.save();
     QVERIFY(savedImage.image);
     QVERIFY(clipboard.setText(QStringLiteral("temporary")));
+    QVERIFY(fixtureSawOurClipboard());
     QVERIFY(clipboard.restore(savedImage));
+    QVERIFY(fixtureSawOurClipboard());
     const QJsonObject seen = clipboardAsSeenByFixture();
     QCOMPARE(seen.value(QLatin1String("image_width")).toInt(), 8);
     QCOMPARE(seen.value(QLatin1String("image_pixel")).toString(), QStringLiteral("ff0000ff"));
@@ -824,13 +851,13 @@ void TestX11Platform::altTabReachesWindowManager()
     QCOMPARE(before->title, QStringLiteral("CIU Fixture"));
     QVERIFY2(m_actions->keys(QStringLiteral("alt+Tab")), qPrintable(m_actions->errorString()));
     std::optional<WindowInfo> after;
-    for (int i = 0; i < 50; ++i) {
-        after = windows.activeWindow();
-        if (after && after->id != before->id)
-            break;
-        QThread::msleep(20);
-    }
-    QVERIFY(after);
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                     after = windows.activeWindow();
+                     return after && after->id != before->id;
+                 },
+                 5000),
+             "alt+Tab did not change the active window");
     QCOMPARE(after->title, QStringLiteral("CIU Fixture Second"));
     m_app.send(QStringLiteral("close-window"));
     QVERIFY(m_app.waitForEvent(QStringLiteral("window_closed")));

@@ -114,6 +114,13 @@ FixtureWindow::FixtureWindow()
     setCentralWidget(tabs);
     resize(900, 640);
     qApp->installEventFilter(this);
+    // Qt learns of another client's clipboard asynchronously (an XFixes event) and until then answers
+    // get-clipboard from what it cached of the previous owner: tests wait for this line before asking.
+    connect(QApplication::clipboard(), &QClipboard::changed, this, [this](QClipboard::Mode mode) {
+        if (mode == QClipboard::Clipboard)
+            emitEvent(QStringLiteral("clipboard_changed"),
+                      {{QStringLiteral("owned"), QApplication::clipboard()->ownsClipboard()}});
+    });
 
     m_stdin = new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, this);
     connect(m_stdin, &QSocketNotifier::activated, this, [this] {
