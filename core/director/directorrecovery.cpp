@@ -46,7 +46,7 @@ void Director::afterExecution(ActionFlight flight, const ActionResult& result)
         const RecoveryController::Step next =
             m_recovery.afterBrushLost(flight, QPoint(screen.width() / 2, screen.height() / 2));
         if (next.kind == RecoveryController::Step::Kind::Recalibrate) {
-            const QPoint known = next.flight.sent.point;
+            const QPoint known = next.flight.sent.point.value_or(QPoint());
             emitInfo(QStringLiteral("recalibrate"),
                      QStringLiteral("brush lost during %1; recalibrating at (%2, %3)")
                          .arg(flight.sent.describe())

@@ -47,7 +47,7 @@ RecoveryController::Step RecoveryController::afterBrushLost(ActionFlight flight,
     m_pending = Pending::Recalibrate;
     m_of = std::move(flight);
     m_reason = QStringLiteral("brush lost");
-    qCDebug(lcDirector) << "recovery: recalibrate at" << calibration.sent.point;
+    qCDebug(lcDirector) << "recovery: recalibrate at" << *calibration.sent.point;
     return {Step::Kind::Recalibrate, calibration};
 }
 

@@ -195,7 +195,7 @@ void TestRecovery::nextStep()
 
     RecoveryController controller;
     const Step step = stepFor(controller, failure, f);
-    QCOMPARE(step.kind, expected);
+    QCOMPARE(int(step.kind), int(expected));
     switch (expected) {
     case Step::Kind::GiveUp:
         QVERIFY(!controller.isRecovering());
@@ -203,19 +203,19 @@ void TestRecovery::nextStep()
     case Step::Kind::Reexecute:
         QVERIFY(!controller.isRecovering());
         QVERIFY(step.flight.reexecuted);
-        QCOMPARE(step.flight.sent.type, type);
+        QCOMPARE(int(step.flight.sent.type), int(type));
         QVERIFY(!step.flight.recovery);
         break;
     case Step::Kind::Recalibrate:
         QVERIFY(controller.isRecovering());
         QVERIFY(step.flight.recovery);
-        QCOMPARE(step.flight.sent.type, Action::Type::MouseMove);
+        QCOMPARE(int(step.flight.sent.type), int(Action::Type::MouseMove));
         QCOMPARE(step.flight.sent.point.value_or(QPoint(-1, -1)), point);
         break;
     case Step::Kind::Undo:
         QVERIFY(controller.isRecovering());
         QVERIFY(step.flight.recovery);
-        QCOMPARE(step.flight.sent.type, Action::Type::Key);
+        QCOMPARE(int(step.flight.sent.type), int(Action::Type::Key));
         QCOMPARE(step.flight.sent.text, key);
         break;
     }
@@ -225,25 +225,25 @@ void TestRecovery::reexecutesOnlyOnce()
 {
     RecoveryController controller;
     const Step first = controller.afterTimeout(flightOf(Action::Type::LeftClick));
-    QCOMPARE(first.kind, Step::Kind::Reexecute);
+    QCOMPARE(int(first.kind), int(Step::Kind::Reexecute));
     // The re-executed action times out too (or its change does not show): re-plan.
-    QCOMPARE(controller.afterTimeout(first.flight).kind, Step::Kind::GiveUp);
-    QCOMPARE(controller.afterFailedVerification(first.flight).kind, Step::Kind::GiveUp);
+    QCOMPARE(int(controller.afterTimeout(first.flight).kind), int(Step::Kind::GiveUp));
+    QCOMPARE(int(controller.afterFailedVerification(first.flight).kind), int(Step::Kind::GiveUp));
 }
 
 void TestRecovery::recalibratesOnlyOnce()
 {
     RecoveryController controller;
     const ActionFlight click = flightOf(Action::Type::LeftClick);
-    QCOMPARE(controller.afterBrushLost(click, QPoint(1, 1)).kind, Step::Kind::Recalibrate);
+    QCOMPARE(int(controller.afterBrushLost(click, QPoint(1, 1)).kind), int(Step::Kind::Recalibrate));
     ActionResult moved;
     moved.success = true;
     const Resolution restart = controller.afterRecovery(moved);
-    QCOMPARE(restart.kind, Resolution::Kind::Restart);
+    QCOMPARE(int(restart.kind), int(Resolution::Kind::Restart));
     QVERIFY(restart.original.recalibrated);
-    QCOMPARE(restart.original.sent.type, Action::Type::LeftClick);
+    QCOMPARE(int(restart.original.sent.type), int(Action::Type::LeftClick));
     // The restarted action loses the brush again: give up.
-    QCOMPARE(controller.afterBrushLost(restart.original, QPoint(1, 1)).kind, Step::Kind::GiveUp);
+    QCOMPARE(int(controller.afterBrushLost(restart.original, QPoint(1, 1)).kind), int(Step::Kind::GiveUp));
     QVERIFY(!controller.isRecovering());
 }
 
@@ -285,25 +285,25 @@ void TestRecovery::afterRecovery()
     if (!moveSucceeded)
         result.error = QStringLiteral("no pointer");
     const Resolution r = controller.afterRecovery(result);
-    QCOMPARE(r.kind, expected);
+    QCOMPARE(int(r.kind), int(expected));
     QCOMPARE(r.message, message);
     QCOMPARE(r.error, error);
     QVERIFY(!controller.isRecovering());
     if (expected != Resolution::Kind::Proceed)
-        QCOMPARE(r.original.sent.type, Action::Type::LeftClick);
+        QCOMPARE(int(r.original.sent.type), int(Action::Type::LeftClick));
     // Once resolved, a second result finds nothing pending.
-    QCOMPARE(controller.afterRecovery(result).kind, Resolution::Kind::Proceed);
+    QCOMPARE(int(controller.afterRecovery(result).kind), int(Resolution::Kind::Proceed));
 }
 
 void TestRecovery::recoveryMoveTimeoutGivesUp()
 {
     RecoveryController controller;
     const Step undo = controller.afterWrongZone(flightOf(Action::Type::LeftClick), QStringLiteral("wrong"));
-    QCOMPARE(undo.kind, Step::Kind::Undo);
+    QCOMPARE(int(undo.kind), int(Step::Kind::Undo));
     QVERIFY(controller.isRecovering());
-    QCOMPARE(controller.afterTimeout(undo.flight).kind, Step::Kind::GiveUp);
+    QCOMPARE(int(controller.afterTimeout(undo.flight).kind), int(Step::Kind::GiveUp));
     QVERIFY(!controller.isRecovering());
-    QCOMPARE(controller.afterRecovery(ActionResult()).kind, Resolution::Kind::Proceed);
+    QCOMPARE(int(controller.afterRecovery(ActionResult()).kind), int(Resolution::Kind::Proceed));
 }
 
 void TestRecovery::resetForgetsPendingRecovery()
@@ -313,7 +313,7 @@ void TestRecovery::resetForgetsPendingRecovery()
     QVERIFY(controller.isRecovering());
     controller.reset();
     QVERIFY(!controller.isRecovering());
-    QCOMPARE(controller.afterRecovery(ActionResult()).kind, Resolution::Kind::Proceed);
+    QCOMPARE(int(controller.afterRecovery(ActionResult()).kind), int(Resolution::Kind::Proceed));
 }
 
 void TestRecovery::brushLost_data()
