@@ -2,12 +2,13 @@
 
 #include "core/director/directorinternal.h"
 #include "core/director/directorlog.h"
-#include "core/director/localplanner.h"
 
 #include <QJsonArray>
 
 // The Director's control, inputs, main loop and helpers. Execution of actions: directorexecution.cpp; the
-// seed's error table: directorrecovery.cpp; verification after an action: directorverification.cpp.
+// recovery ladder: directorrecovery.cpp (decisions in recovery.cpp); verification after an action:
+// directorverification.cpp (checks in verification.cpp); the run phase: directorphase.cpp; the planner:
+// directorplanner.cpp.
 
 namespace ciu {
 
@@ -55,6 +56,7 @@ void registerDirectorTypes()
 
 Director::Director(QObject* parent)
     : QObject(parent)
+    , m_launcher(std::make_unique<ProcessLauncher>())
     , m_actionTimer(this)
     , m_waitTimer(this)
 {
@@ -73,12 +75,22 @@ Director::Director(QObject* parent)
 
 Director::~Director() = default;
 
+void Director::setLaunchEnvironment(const QProcessEnvironment& environment)
+{
+    m_launcher = std::make_unique<ProcessLauncher>(environment);
+}
+
+void Director::setLauncher(std::unique_ptr<Launcher> launcher)
+{
+    m_launcher = launcher ? std::move(launcher) : std::make_unique<ProcessLauncher>();
+}
+
 Plan Director::plan() const
 {
     Plan p = m_backend ? m_backend->plan() : Plan();
     if (!m_backend)
         p.task = m_task;
-    if (m_state == DirectorState::Finished) {
+    if (m_phase == Phase::Finished) {
         switch (m_result) {
         case TaskOutcome::Result::Completed:
             p.status = Plan::Status::Completed;
@@ -92,65 +104,10 @@ Plan Director::plan() const
             p.status = Plan::Status::Failed;
             break;
         }
-    } else if (m_paused) {
+    } else if (m_runMode == RunMode::Paused) {
         p.status = Plan::Status::Paused;
     }
     return p;
-}
-
-std::unique_ptr<PlanBackend> Director::defaultBackend(const DirectorOptions& options, QString* error) const
-{
-    if (options.loop == DirectorOptions::Loop::Classic) {
-        *error = QStringLiteral("the classic loop needs a model provider (--provider anthropic or openai)");
-        return nullptr;
-    }
-    if (options.provider.isEmpty() || options.provider == QLatin1String("local"))
-        return std::make_unique<LocalPlanner>();
-    *error = QStringLiteral("no planner for provider \"%1\" in this build").arg(options.provider);
-    return nullptr;
-}
-
-std::unique_ptr<PlanBackend> Director::createBackend(QString* error) const
-{
-    return m_factory ? m_factory(m_options, error) : defaultBackend(m_options, error);
-}
-
-bool Director::installBackend(std::unique_ptr<PlanBackend> backend)
-{
-    m_backend = std::move(backend);
-    connect(m_backend.get(), &PlanBackend::decided, this, &Director::onDecided, Qt::QueuedConnection);
-    connect(m_backend.get(), &PlanBackend::planChanged, this, &Director::emitPlan);
-    connect(m_backend.get(), &PlanBackend::modelCalled, this,
-            [this](const QJsonObject& call, const CallUsage& u) {
-                ++m_usage.modelCalls;
-                m_usage.inputTokens += u.inputTokens;
-                m_usage.estimatedInputTokens += u.estimatedInputTokens;
-                m_usage.screenshotsSent +=
-                    call.value(QStringLiteral("images_in_prompt")).toInt(); // actually sent
-                m_usage.outputTokens += u.outputTokens;
-                m_usage.costUsd += u.costUsd;
-                m_cost.add(u.costUsd);
-                record(QStringLiteral("model_call"), call);
-                emitEvent(
-                    SpatialEvent::Kind::ModelCall,
-                    {{QStringLiteral("input_tokens"), u.inputTokens},
-                     {QStringLiteral("output_tokens"), u.outputTokens},
-                     {QStringLiteral("cost_usd"), u.costUsd},
-                     {QStringLiteral("stop_reason"), call.value(QStringLiteral("stop_reason")).toString()},
-                     {QStringLiteral("calls"), m_usage.modelCalls}});
-                if (m_cost.takeWarning())
-                    emitInfo(QStringLiteral("cost_warning"),
-                             QStringLiteral("80 % of the cost limit used ($%1 of $%2)")
-                                 .arg(m_cost.spentUsd(), 0, 'f', 4)
-                                 .arg(m_cost.limitUsd(), 0, 'f', 2));
-                emit usageUpdated(m_usage);
-            });
-    QString error;
-    if (!m_backend->begin(m_task, &error)) {
-        finish(TaskOutcome::Result::Failed, error);
-        return false;
-    }
-    return true;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -173,20 +130,15 @@ void Director::startTask(const QString& task, const DirectorOptions& options)
     m_usage.maxCostUsd = options.maxCostUsd;
     m_queue.clear();
     m_inFlight.reset();
-    m_recovery = Recovery::None;
-    m_recoveryOf.reset();
+    m_recovery.reset();
     m_confirmation.reset();
-    m_awaitingDecision = false;
-    m_paused = false;
-    m_stepOnce = false;
-    m_proceedPending = false;
-    m_screenshotForNext = false;
+    m_runMode = RunMode::Continuous;
     m_disabledWaits = 0;
     m_focusedZoneId.clear();
     m_eventsSinceDecision.clear();
     m_result = TaskOutcome::Result::Failed;
     m_backend.reset();
-    setState(DirectorState::Starting, task);
+    setPhase(Phase::Starting, task);
     record(QStringLiteral("task_started"),
            {{QStringLiteral("task"), task}, {QStringLiteral("options"), options.toJson()}});
 
@@ -227,40 +179,33 @@ void Director::startTask(const QString& task, const DirectorOptions& options)
 
 void Director::pause()
 {
-    if (!isRunning() || m_paused)
+    if (!isRunning() || m_runMode == RunMode::Paused)
         return;
-    m_paused = true;
-    m_stepOnce = false;
+    m_runMode = RunMode::Paused;
     emitInfo(QStringLiteral("paused"), QStringLiteral("paused"));
-    if (!m_inFlight && !m_awaitingDecision && !m_confirmation)
-        setState(DirectorState::Paused);
+    if (!waitingForOthers())
+        setState(DirectorState::Paused); // the loop holds before its next step (proceed())
     emitPlan();
 }
 
 void Director::resume()
 {
-    if (!isRunning() || !m_paused)
+    if (!isRunning() || m_runMode != RunMode::Paused)
         return;
-    m_paused = false;
-    m_stepOnce = false;
+    m_runMode = RunMode::Continuous;
     emitInfo(QStringLiteral("resumed"), QStringLiteral("resumed"));
     emitPlan();
-    if (m_proceedPending) {
-        m_proceedPending = false;
+    if (m_phase == Phase::Paused)
         scheduleProceed();
-    }
 }
 
 void Director::step()
 {
     if (!isRunning())
         return;
-    m_paused = false;
-    m_stepOnce = true;
-    if (m_proceedPending) {
-        m_proceedPending = false;
+    m_runMode = RunMode::SingleStep;
+    if (m_phase == Phase::Paused)
         scheduleProceed();
-    }
 }
 
 void Director::stop()
@@ -274,8 +219,8 @@ void Director::answerConfirmation(quint64 id, bool approved)
 {
     if (!m_confirmation || m_confirmation->id != id || !isRunning())
         return;
-    const Confirmation c = *m_confirmation;
-    m_confirmation.reset();
+    const Confirmation c = *std::exchange(m_confirmation, std::nullopt);
+    setPhase(Phase::Ready);
     record(QStringLiteral("confirmation_answered"),
            {{QStringLiteral("id"), double(id)}, {QStringLiteral("approved"), approved}});
     if (approved) {
@@ -316,7 +261,7 @@ void Director::onEvent(const SpatialEvent& event)
     m_eventsSinceDispatch.append(event);
     if (m_eventsSinceDispatch.size() > kMaxEventsKept)
         m_eventsSinceDispatch.removeFirst();
-    if (event.kind == SpatialEvent::Kind::Takeover && isRunning() && !m_paused) {
+    if (event.kind == SpatialEvent::Kind::Takeover && isRunning() && m_runMode != RunMode::Paused) {
         emitInfo(QStringLiteral("takeover"),
                  QStringLiteral("the user took over the mouse or keyboard; paused"));
         pause();
@@ -333,6 +278,9 @@ void Director::onFrame(const Frame& frame)
 
 void Director::scheduleProceed()
 {
+    if (!isRunning())
+        return; // a stop from a signal of this step: the task stays finished
+    setPhase(Phase::Ready);
     const quint64 generation = m_generation;
     QMetaObject::invokeMethod(
         this,
@@ -345,11 +293,10 @@ void Director::scheduleProceed()
 
 void Director::proceed()
 {
-    if (!isRunning() || m_inFlight || m_awaitingDecision || m_confirmation || m_mapThen)
-        return;
-    if (m_paused) {
-        m_proceedPending = true;
-        setState(DirectorState::Paused);
+    if (m_phase != Phase::Ready && m_phase != Phase::Paused)
+        return; // finished, or something is outstanding (the planner, the brush, the user, a zone map)
+    if (m_runMode == RunMode::Paused) {
+        setPhase(Phase::Paused);
         return;
     }
     if (!m_queue.isEmpty())
@@ -390,11 +337,9 @@ void Director::requestDecision()
     world.screenSize = m_map ? m_map->screenSize() : m_lastFrame.image.size();
     world.speed = m_speed.mode();
     world.dryRun = m_options.dryRun;
-    if ((m_backend->wantsScreenshot() || m_screenshotForNext) && m_lastFrame.isValid())
+    if (m_backend->wantsScreenshot() && m_lastFrame.isValid())
         world.screenshot = m_lastFrame.image;
-    m_screenshotForNext = false;
-    m_awaitingDecision = true;
-    setState(DirectorState::Planning,
+    setPhase(Phase::Deciding,
              QStringLiteral("iteration %1 of %2").arg(m_iterations.used()).arg(m_iterations.maximum()));
     emit usageUpdated(m_usage);
     m_backend->decide(world);
@@ -402,9 +347,9 @@ void Director::requestDecision()
 
 void Director::onDecided(const Decision& decision)
 {
-    if (!m_awaitingDecision || !isRunning())
+    if (m_phase != Phase::Deciding)
         return;
-    m_awaitingDecision = false;
+    setPhase(Phase::Ready);
     QJsonArray actions;
     for (const ProposedAction& p : decision.actions)
         actions.append(proposedJson(p));
@@ -426,7 +371,7 @@ void Director::onDecided(const Decision& decision)
         return;
     case Decision::Kind::Reanalyze: {
         // Zone not found: Tier 2 re-analysis, then re-plan.
-        setState(DirectorState::Recovering, decision.message);
+        setPhase(Phase::AwaitingMap, decision.message);
         emitInfo(QStringLiteral("reanalysis"), decision.message);
         emit analysisRequested(decision.message);
         const quint64 version = m_map ? m_map->version() : 0;
@@ -468,10 +413,8 @@ void Director::finishAction(ActionOutcome outcome, bool cutBatch)
                           : QStringLiteral("not executed: the screen changed at a verification point; "
                                            "decide again with the new zone map"));
     emit usageUpdated(m_usage);
-    if (m_stepOnce) {
-        m_stepOnce = false;
-        m_paused = true;
-    }
+    if (m_runMode == RunMode::SingleStep)
+        m_runMode = RunMode::Paused;
     scheduleProceed();
 }
 
@@ -512,7 +455,7 @@ void Director::checkMapWaiter()
 
 void Director::finish(TaskOutcome::Result result, const QString& message)
 {
-    if (m_state == DirectorState::Finished)
+    if (m_phase == Phase::Finished)
         return;
     ++m_generation;
     m_actionTimer.stop();
@@ -521,20 +464,18 @@ void Director::finish(TaskOutcome::Result result, const QString& message)
     m_mapThen = {};
     m_inFlight.reset();
     m_confirmation.reset();
-    m_recovery = Recovery::None;
-    m_recoveryOf.reset();
-    m_awaitingDecision = false;
+    m_recovery.reset();
     if (m_backend) {
         m_backend->cancel();
         if (!m_queue.isEmpty())
             skipRemaining(QStringLiteral("not executed: the task ended"));
     }
     m_queue.clear();
-    m_paused = false;
+    m_runMode = RunMode::Continuous;
     m_result = result;
     if (result == TaskOutcome::Result::Completed)
         storeSequence();
-    m_state = DirectorState::Finished; // before plan(): the plan's status follows the result
+    setPhase(Phase::Finished, {}, Report::Silently); // before plan(): the plan's status follows the result
 
     TaskOutcome o;
     o.result = result;
@@ -555,18 +496,9 @@ void Director::finish(TaskOutcome::Result result, const QString& message)
         emitError(QStringLiteral("finished"), QStringLiteral("%1: %2").arg(toString(result), message));
     emitPlan();
     emit usageUpdated(m_usage);
-    m_state = DirectorState::Idle; // lets setState report the transition
-    setState(DirectorState::Finished, message);
+    qCDebug(lcDirector) << "state" << toString(DirectorState::Finished) << message;
+    emit statusChanged(DirectorState::Finished, message); // even when `message` is empty
     emit finished(o);
-}
-
-void Director::setState(DirectorState state, const QString& detail)
-{
-    if (state == m_state && detail.isEmpty())
-        return;
-    m_state = state;
-    qCDebug(lcDirector) << "state" << toString(state) << detail;
-    emit statusChanged(state, detail);
 }
 
 void Director::emitEvent(SpatialEvent::Kind kind, const QVariantMap& data, const QString& zoneId)

@@ -1,7 +1,10 @@
 #pragma once
 
+#include "core/director/actionflight.h"
 #include "core/director/directortypes.h"
 #include "core/director/planbackend.h"
+#include "core/director/processlauncher.h"
+#include "core/director/recovery.h"
 #include "core/director/safety/limits.h"
 #include "core/director/sequencelibrary.h"
 #include "core/model/action.h"
@@ -22,11 +25,11 @@
 
 namespace ciu {
 
-// The planning layer (seed 000 §3.4), a worker for the "director" thread. It works on structured data —
+// The planning layer, a worker for the "director" thread. It works on structured data —
 // zone maps, spatial events, action results — asks its planner (local, zone-level model loop or the
 // classic screenshot loop) what to do, checks every proposed action (validation, zone existence,
 // confidence, risk, dry run, limits), hands it to the brush (actionRequested → onActionFinished),
-// verifies the result as the speed mode asks, and recovers from errors as the seed's table says:
+// verifies the result as the speed mode asks (ActionVerifier), and recovers from errors (RecoveryController):
 //
 //   zone not found      → analysisRequested (Tier 2), then re-plan
 //   wrong zone clicked  → undo (ctrl+z) or back (Escape), then re-plan
@@ -51,14 +54,16 @@ public:
 
     void setBackendFactory(BackendFactory factory) { m_factory = std::move(factory); }
     void setSessionClock(const SessionClock& clock) { m_clock = clock; }
-    // Where `launch` starts programs (DISPLAY of the target display).
-    void setLaunchEnvironment(const QProcessEnvironment& environment) { m_launchEnvironment = environment; }
+    // Where `launch` starts programs (DISPLAY of the target display): a ProcessLauncher with `environment`.
+    void setLaunchEnvironment(const QProcessEnvironment& environment);
+    // What starts the programs of `launch` actions (default: a ProcessLauncher with the system environment).
+    void setLauncher(std::unique_ptr<Launcher> launcher);
 
     DirectorState state() const { return m_state; }
     Plan plan() const;
     DirectorUsage usage() const { return m_usage; }
     SpeedMode speed() const { return m_speed.mode(); }
-    bool isRunning() const { return m_state != DirectorState::Idle && m_state != DirectorState::Finished; }
+    bool isRunning() const { return m_phase != Phase::Idle && m_phase != Phase::Finished; }
 
 public slots:
     void startTask(const QString& task, const ciu::DirectorOptions& options);
@@ -84,28 +89,43 @@ signals:
     void finished(const ciu::TaskOutcome& outcome);
 
 private:
-    struct InFlight
+    // What the task's loop is doing: the one source of truth for "is something outstanding". Each phase but
+    // Ready has an outward DirectorState (statusChanged); Ready (between two steps, a proceed() is queued)
+    // keeps the last one reported.
+    enum class Phase : quint8
     {
-        quint64 id = 0;
-        ProposedAction proposed;
-        Action sent; // what went to the brush (a recovery may differ from proposed)
-        ZoneMapPtr mapBefore;
-        std::optional<Zone> target;
-        qint64 sentNs = 0;
-        bool recovery = false;   // an undo / recalibration move, not the planner's action
-        bool reexecuted = false; // the timeout row's one re-execution happened
-        bool recalibrated = false;
-        bool undone = false;
+        Idle = 1,             // no task yet                                      (Idle)
+        Starting,             // task begun, maybe waiting for the first zone map (Starting)
+        Ready,                // between steps: nothing outstanding               (unchanged)
+        Deciding,             // the planner decides                              (Planning)
+        AwaitingConfirmation, // the user is asked to confirm a high-risk action  (Confirming)
+        Executing,            // an action with the brush, or a wait              (Executing)
+        Recovering,           // a recovery move (recalibration, undo) with the brush (Recovering)
+        AwaitingMap,          // waiting for a re-analysed map or a disabled zone (Recovering)
+        Verifying,            // waiting for the canvas to settle / an expected change (Verifying)
+        Paused,               // the loop is held by pause() or after step()      (Paused)
+        Finished,             // the task ended                                   (Finished)
+    };
+    // How the loop goes on once the current step is done (pause, resume and step set it).
+    enum class RunMode : quint8
+    {
+        Continuous = 1,
+        Paused,     // hold before the next step
+        SingleStep, // one more action, then Paused
+    };
+    // Whether setPhase reports the phase's outward state now or leaves it to the caller (finish()).
+    enum class Report : quint8
+    {
+        Now = 1,
+        Silently,
     };
     using MapPredicate = std::function<bool(const ZoneMap&)>;
 
-    enum class Recovery : quint8
-    {
-        None = 1,
-        Recalibrate,
-        Undo
-    };
-
+    static const char* phaseName(Phase phase);
+    static std::optional<DirectorState> outwardState(Phase phase);
+    void setPhase(Phase phase, const QString& detail = {}, Report report = Report::Now);
+    // The brush, the planner or the user has something of ours (pause() reports Paused only otherwise).
+    bool waitingForOthers() const;
     void setState(DirectorState state, const QString& detail = {});
     void scheduleProceed();
     void proceed();
@@ -113,12 +133,11 @@ private:
     void onDecided(const ciu::Decision& decision);
     void executeNext();
     void runLocal(const ProposedAction& proposed);
-    void dispatch(InFlight flight);
+    void dispatch(ActionFlight flight);
     void onActionTimeout();
-    void afterExecution(InFlight flight, const ActionResult& result);
-    void afterRecovery(const InFlight& recovery, const ActionResult& result);
-    void verify(InFlight flight, const ActionResult& result);
-    bool canReexecute(const InFlight& flight) const;
+    void afterExecution(ActionFlight flight, const ActionResult& result);
+    void afterRecovery(const ActionResult& result); // of the pending recovery move
+    void verify(ActionFlight flight, const ActionResult& result);
     void finishAction(ActionOutcome outcome, bool cutBatch = false);
     void skipRemaining(const QString& why);
     void waitForMap(const MapPredicate& predicate, int timeoutMs, std::function<void(bool)> then);
@@ -131,8 +150,6 @@ private:
     void escalate(const QString& reason);
     void emitPlan();
     ActionContext contextFor(const ProposedAction& proposed) const;
-    bool expectationMet(const ProposedAction& proposed, const ActionResult& result, const ZoneMapPtr& before,
-                        const ZoneMapPtr& after, QString* why) const;
     std::unique_ptr<PlanBackend> defaultBackend(const DirectorOptions& options, QString* error) const;
     std::unique_ptr<PlanBackend> createBackend(QString* error) const;
     // Makes `backend` the planner and begins the task with it; false when it cannot begin (finished).
@@ -140,17 +157,19 @@ private:
     // Sequences: the replay planner for the task when SPEED-MAX has a stored sequence for it (null: none).
     std::unique_ptr<PlanBackend> replayBackend();
     void fallBackFromReplay(const QString& why);
-    void noteDispatched(const InFlight& flight);
+    void noteDispatched(const ActionFlight& flight);
     void noteOutcome(const ProposedAction& proposed, const ActionOutcome& outcome);
     void storeSequence();
 
     ActionResult launch(const Action& action);
 
     BackendFactory m_factory;
-    QProcessEnvironment m_launchEnvironment = QProcessEnvironment::systemEnvironment();
+    std::unique_ptr<Launcher> m_launcher;
     SessionClock m_clock;
     DirectorOptions m_options;
-    DirectorState m_state = DirectorState::Idle;
+    Phase m_phase = Phase::Idle;
+    RunMode m_runMode = RunMode::Continuous;
+    DirectorState m_state = DirectorState::Idle; // the outward state last reported
     std::unique_ptr<PlanBackend> m_backend;
     QString m_task;
     SpeedPolicy m_speed;
@@ -164,39 +183,32 @@ private:
     QList<SpatialEvent> m_eventsSinceDecision;
     QList<SpatialEvent> m_eventsSinceDispatch;
 
-    QList<ProposedAction> m_queue; // of the current decision, front = next
-    std::optional<InFlight> m_inFlight;
-    Recovery m_recovery = Recovery::None;
-    std::optional<InFlight> m_recoveryOf; // the action a recovery serves
-    QString m_recoveryReason;
+    QList<ProposedAction> m_queue;          // of the current decision, front = next
+    std::optional<ActionFlight> m_inFlight; // Executing / Recovering: the action with the brush (or a wait)
+    RecoveryController m_recovery;
     int m_disabledWaits = 0;
     QString m_focusedZoneId;  // the zone clicked last: where typing without a zone goes
     quint64 m_generation = 0; // bumped when a task starts or ends: stale timers do nothing
     TaskOutcome::Result m_result = TaskOutcome::Result::Failed;
     quint64 m_nextActionId = 0;
-    bool m_awaitingDecision = false;
-    bool m_paused = false;
-    bool m_stepOnce = false;
-    bool m_proceedPending = false; // proceed() was held back by a pause
-    bool m_screenshotForNext = false;
 
     struct Confirmation
     {
         quint64 id = 0;
-        InFlight flight;
+        ActionFlight flight;
     };
-    std::optional<Confirmation> m_confirmation;
+    std::optional<Confirmation> m_confirmation; // AwaitingConfirmation: the action waiting for the answer
 
     QTimer m_actionTimer;
     QTimer m_waitTimer;
-    MapPredicate m_mapPredicate;
+    MapPredicate m_mapPredicate; // Starting / AwaitingMap / Verifying: the map waited for
     std::function<void(bool)> m_mapThen;
 
     // The actions of this task for the sequence library (directorsequences.cpp).
     QList<RecordedStep> m_recordedSteps;
     std::optional<RecordedStep> m_pendingStep; // of the action with the brush
     QString m_sequenceNotRecordableWhy;        // empty: the task's actions can be stored as a sequence
-    bool m_replaying = false;
+    bool m_replaying = false;                  // the planner is a ReplayPlanner (nothing to record)
 };
 
 } // namespace ciu

@@ -2,10 +2,9 @@
 #include "core/director/directorinternal.h"
 #include "core/director/zoneresolver.h"
 
-#include <QProcess>
-
 // Executing the planner's actions: validation and safety checks before an action, the actions the
-// Director answers itself (waits, screenshots), dispatch to the brush and programs started with `launch`.
+// Director answers itself (waits, screenshots), dispatch to the brush and programs started with `launch`
+// (through the Launcher).
 
 namespace ciu {
 
@@ -63,7 +62,7 @@ void Director::executeNext()
                                                   {QStringLiteral("message"), o.message}});
         m_backend->report(front, o);
         skipRemaining(QStringLiteral("not executed: an earlier action named a zone that does not exist"));
-        setState(DirectorState::Recovering, verdict.reason);
+        setPhase(Phase::AwaitingMap, verdict.reason);
         waitForMap([version](const ZoneMap& m) { return m.version() > version; },
                    m_options.reanalysisTimeoutMs, [this](bool) { scheduleProceed(); });
         return;
@@ -75,7 +74,7 @@ void Director::executeNext()
 
     if (p.action.isClick() && !p.action.zoneId.isEmpty())
         m_focusedZoneId = p.action.zoneId;
-    InFlight flight;
+    ActionFlight flight;
     flight.proposed = p;
     flight.sent = p.action;
     flight.mapBefore = m_map;
@@ -92,7 +91,7 @@ void Director::executeNext()
                          .arg(flight.target->id, flight.target->label)
                          .arg(m_disabledWaits)
                          .arg(m_options.disabledRetries));
-            setState(DirectorState::Recovering, QStringLiteral("waiting for a disabled zone"));
+            setPhase(Phase::AwaitingMap, QStringLiteral("waiting for a disabled zone"));
             const quint64 version = m_map->version();
             waitForMap([version](const ZoneMap& m) { return m.version() > version; },
                        m_options.settleTimeoutMs * 2, [this](bool) { scheduleProceed(); });
@@ -131,7 +130,7 @@ void Director::executeNext()
         } else {
             const quint64 id = ++m_nextActionId;
             m_confirmation = Confirmation{id, flight};
-            setState(DirectorState::Confirming, verdict.reason);
+            setPhase(Phase::AwaitingConfirmation, verdict.reason);
             record(QStringLiteral("confirmation_requested"), {{QStringLiteral("id"), double(id)},
                                                               {QStringLiteral("action"), proposedJson(p)},
                                                               {QStringLiteral("reason"), verdict.reason}});
@@ -151,13 +150,14 @@ void Director::runLocal(const ProposedAction& p)
     o.result.startNs = m_clock.nowNs();
     switch (p.action.type) {
     case Action::Type::Wait: {
-        setState(DirectorState::Executing, QStringLiteral("waiting %1 ms").arg(p.action.durationMs));
-        m_inFlight = InFlight{};
+        m_inFlight = ActionFlight{};
+        setPhase(Phase::Executing, QStringLiteral("waiting %1 ms").arg(p.action.durationMs));
         m_inFlight->proposed = p;
         QTimer::singleShot(std::max(0, p.action.durationMs), this, [this, generation, o]() mutable {
             if (generation != m_generation)
                 return;
             m_inFlight.reset();
+            setPhase(Phase::Ready);
             o.result.success = true;
             o.mapAfter = m_map;
             finishAction(o);
@@ -168,8 +168,8 @@ void Director::runLocal(const ProposedAction& p)
         const QString text = p.action.text;
         const quint64 version = m_map ? m_map->version() : 0;
         const int timeoutMs = p.action.durationMs > 0 ? p.action.durationMs : 10'000;
-        setState(DirectorState::Verifying, text.isEmpty() ? QStringLiteral("waiting for a change")
-                                                          : QStringLiteral("waiting for \"%1\"").arg(text));
+        setPhase(Phase::Verifying, text.isEmpty() ? QStringLiteral("waiting for a change")
+                                                  : QStringLiteral("waiting for \"%1\"").arg(text));
         MapPredicate predicate;
         if (text.isEmpty()) {
             predicate = [version](const ZoneMap& m) { return m.version() > version; };
@@ -221,7 +221,7 @@ void Director::runLocal(const ProposedAction& p)
     }
 }
 
-void Director::dispatch(InFlight flight)
+void Director::dispatch(ActionFlight flight)
 {
     if (m_options.dryRun && !flight.recovery) {
         const QString d = flight.sent.describe();
@@ -255,7 +255,7 @@ void Director::dispatch(InFlight flight)
     flight.sentNs = m_clock.nowNs();
     m_eventsSinceDispatch.clear();
     m_inFlight = flight;
-    setState(flight.recovery ? DirectorState::Recovering : DirectorState::Executing, flight.sent.describe());
+    setPhase(flight.recovery ? Phase::Recovering : Phase::Executing, flight.sent.describe());
     emitEvent(SpatialEvent::Kind::Action,
               {{QStringLiteral("action"), flight.sent.toJson().toVariantMap()},
                {QStringLiteral("id"), flight.id},
@@ -273,40 +273,22 @@ void Director::onActionFinished(quint64 id, const ActionResult& result)
     if (!m_inFlight || m_inFlight->id != id || !isRunning())
         return;
     m_actionTimer.stop();
-    InFlight flight = *m_inFlight;
-    m_inFlight.reset();
-    if (!flight.recovery)
-        ++m_usage.actionsExecuted;
-    if (flight.recovery)
-        afterRecovery(flight, result);
-    else
-        afterExecution(flight, result);
+    const ActionFlight flight = *std::exchange(m_inFlight, std::nullopt);
+    setPhase(Phase::Ready);
+    if (flight.recovery) {
+        afterRecovery(result);
+        return;
+    }
+    ++m_usage.actionsExecuted;
+    afterExecution(flight, result);
 }
 
 ActionResult Director::launch(const Action& action)
 {
-    ActionResult r;
-    r.startNs = m_clock.nowNs();
-    QStringList args = QProcess::splitCommand(action.text);
-    if (args.isEmpty()) {
-        r.error = QStringLiteral("launch needs a program");
-        return r;
-    }
-    const QString program = args.takeFirst();
-    QProcess process;
-    process.setProgram(program);
-    process.setArguments(args);
-    process.setProcessEnvironment(m_launchEnvironment);
-    process.setStandardInputFile(QProcess::nullDevice());
-    process.setStandardOutputFile(QProcess::nullDevice());
-    process.setStandardErrorFile(QProcess::nullDevice());
-    qint64 pid = 0;
-    r.success = process.startDetached(&pid);
-    if (!r.success)
-        r.error = QStringLiteral("cannot start \"%1\": %2").arg(program, process.errorString());
-    else
-        r.output = QStringLiteral("started %1 (pid %2)").arg(program).arg(pid);
-    r.durationNs = m_clock.nowNs() - r.startNs;
+    const qint64 startNs = m_clock.nowNs();
+    ActionResult r = m_launcher->launch(action.text);
+    r.startNs = startNs;
+    r.durationNs = m_clock.nowNs() - startNs;
     return r;
 }
 

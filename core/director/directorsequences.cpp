@@ -60,7 +60,7 @@ void Director::fallBackFromReplay(const QString& why)
     scheduleProceed();
 }
 
-void Director::noteDispatched(const InFlight& flight)
+void Director::noteDispatched(const ActionFlight& flight)
 {
     m_pendingStep.reset();
     if (flight.recovery)

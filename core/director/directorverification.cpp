@@ -1,40 +1,32 @@
 #include "core/director/director.h"
 #include "core/director/directorinternal.h"
-#include "core/director/zoneresolver.h"
+#include "core/director/verification.h"
 
 // Verification after an action as the speed mode asks: wait for the canvas to settle (menus and lists
-// until their maps stop coming), then check the expected change in the zone map.
+// until their maps stop coming), then let the ActionVerifier check the expected change in the zone map.
 
 namespace ciu {
 
 using directordetail::proposedJson;
 
-namespace {
-
-bool hasCheckState(const Zone& z)
-{
-    return z.state.testFlag(ZoneStateFlag::Checked) || z.state.testFlag(ZoneStateFlag::Unchecked);
-}
-
-} // namespace
-
-void Director::verify(InFlight flight, const ActionResult& result)
+void Director::verify(ActionFlight flight, const ActionResult& result)
 {
     const ActionContext context = contextFor(flight.proposed);
     const Verification verification = m_speed.verificationFor(context);
     auto complete = [this, flight, result, context, verification]() mutable {
         QString why;
-        const bool met = expectationMet(flight.proposed, result, flight.mapBefore, m_map, &why);
+        const bool met =
+            ActionVerifier::expectationMet(flight.proposed, result, flight.mapBefore, m_map, &why);
         if (!met) {
             emitError(QStringLiteral("verification_failed"),
                       QStringLiteral("%1: %2").arg(flight.sent.describe(), why));
             escalate(why);
             // Timeout row: re-execute once, then re-plan.
-            if (!flight.reexecuted && canReexecute(flight)) {
+            const RecoveryController::Step next = m_recovery.afterFailedVerification(flight);
+            if (next.kind == RecoveryController::Step::Kind::Reexecute) {
                 emitInfo(QStringLiteral("reexecute"),
                          QStringLiteral("re-executing %1: %2").arg(flight.sent.describe(), why));
-                flight.reexecuted = true;
-                dispatch(flight);
+                dispatch(next.flight);
                 return;
             }
         }
@@ -70,17 +62,15 @@ void Director::verify(InFlight flight, const ActionResult& result)
         }
         finishAction(o, cut);
     };
-    const bool opens = flight.target && (flight.target->type == ZoneType::MenuItem ||
-                                         flight.target->type == ZoneType::Dropdown ||
-                                         flight.sent.type == Action::Type::RightClick);
+    const bool opens = ActionVerifier::opensMenuOrList(flight);
     if (verification == Verification::None && !opens) {
         complete();
         return;
     }
     // Even unverified (SPEED-MAX), a menu or list that opens is waited for: the next step names one of its
     // items, and resolving it on a map without them (or with half of them) would click the wrong row.
-    setState(
-        DirectorState::Verifying,
+    setPhase(
+        Phase::Verifying,
         verification == Verification::None
             ? QStringLiteral("waiting for the menu or list to open (speed %1)").arg(toString(m_speed.mode()))
             : QStringLiteral("%1 verification (speed %2)")
@@ -121,74 +111,6 @@ void Director::verify(InFlight flight, const ActionResult& result)
                    });
     };
     waitForMap(settled, m_options.settleTimeoutMs * 2, [quiet](bool) { (*quiet)(); });
-}
-
-bool Director::expectationMet(const ProposedAction& p, const ActionResult& result, const ZoneMapPtr& before,
-                              const ZoneMapPtr& after, QString* why) const
-{
-    const bool changed = result.changeObserved || !result.changes.isEmpty() ||
-                         (before && after && before->version() != after->version()) || (!before && after);
-    const QString expected =
-        p.expect.description.isEmpty() ? QStringLiteral("a change") : p.expect.description;
-    // Tier 0 reports nothing below its threshold (0.5 % of the screen by default): a change confined to a
-    // small zone (a check mark, a few typed letters) cannot be seen, so its absence proves nothing.
-    if (!changed && p.expect.kind != Expectation::Kind::ZoneAppears) {
-        const QString id = p.action.zoneId.isEmpty() ? p.focusZoneId : p.action.zoneId;
-        const ZoneMap* map = after ? after.get() : before.get();
-        const Zone* z = map && !id.isEmpty() ? map->find(id) : nullptr;
-        const QSize screen = map ? map->screenSize() : QSize();
-        const qint64 screenArea = qint64(screen.width()) * screen.height();
-        const bool small =
-            !z || screenArea <= 0 || qint64(z->bounds.width()) * z->bounds.height() * 200 < screenArea;
-        const bool opensSomething =
-            z && (z->type == ZoneType::Dropdown || z->type == ZoneType::MenuItem || z->type == ZoneType::Tab);
-        const bool partial = p.action.type == Action::Type::TypeText || p.action.type == Action::Type::Key ||
-                             (z && (z->type == ZoneType::CheckBox || z->type == ZoneType::TextField));
-        if ((small || partial) && !opensSomething) {
-            qCDebug(lcDirector) << "no change seen after" << p.action.describe()
-                                << "but the zone is too small to tell";
-            return true;
-        }
-    }
-    switch (p.expect.kind) {
-    case Expectation::Kind::None:
-        return true;
-    case Expectation::Kind::AnyChange:
-        if (!changed)
-            *why = QStringLiteral("no canvas change (%1 expected)").arg(expected);
-        return changed;
-    case Expectation::Kind::StateChecked:
-    case Expectation::Kind::StateUnchecked: {
-        const Zone* z = after ? after->find(p.action.zoneId) : nullptr;
-        const Zone* was = before ? before->find(p.action.zoneId) : nullptr;
-        // The canvas' check state is trusted only when it moved: a state that did not follow a visible
-        // change of the box is more likely a detection miss than a missed click.
-        const bool stateMoved =
-            z && was && hasCheckState(*z) && hasCheckState(*was) && z->state != was->state;
-        if (z && hasCheckState(*z) && (stateMoved || !changed)) {
-            const bool wantChecked = p.expect.kind == Expectation::Kind::StateChecked;
-            if (z->state.testFlag(ZoneStateFlag::Checked) != wantChecked) {
-                *why = QStringLiteral("zone %1 is still %2")
-                           .arg(z->id, wantChecked ? QStringLiteral("unchecked") : QStringLiteral("checked"));
-                return false;
-            }
-            return true;
-        }
-        if (!changed)
-            *why = QStringLiteral("no canvas change (%1 expected)").arg(expected);
-        return changed;
-    }
-    case Expectation::Kind::ZoneAppears:
-        if (after) {
-            for (const Zone& z : after->zones()) {
-                if (ZoneResolver::similarity(p.expect.text, z.label) >= ZoneResolver::kMinScore)
-                    return true;
-            }
-        }
-        *why = QStringLiteral("\"%1\" did not appear").arg(p.expect.text);
-        return false;
-    }
-    return true;
 }
 
 } // namespace ciu

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "core/director/actionflight.h"
+#include "core/model/spatialevent.h"
+
+#include <QList>
+#include <QString>
+
+namespace ciu {
+
+// What the Director checks after an action, as pure functions of the action, its result, the zone maps
+// before and after and the spatial events since it was sent: whether the brush was lost, whether the click or
+// the text landed in another zone, whether the action opens a menu or list (whose items are waited for), and
+// whether the planner's expected change shows. The waiting (for the canvas to settle) stays in the Director.
+class ActionVerifier final
+{
+public:
+    // The brush reported itself lost (in its error or as a BrushLost event).
+    static bool brushLost(const ActionResult& result, const QList<SpatialEvent>& eventsSinceDispatch);
+
+    // The zone (or the point "(x, y)") a click or a text of `flight` landed in instead of its target; empty
+    // when it landed where it should (a click inside a child of the target still counts as the target).
+    static QString wrongZone(const ActionFlight& flight, const ActionResult& result,
+                             const QList<SpatialEvent>& eventsSinceDispatch);
+
+    // The action opens a menu or list: a menu item, a drop-down or a right-click.
+    static bool opensMenuOrList(const ActionFlight& flight);
+
+    // Whether the expected change of `proposed` shows between `before` and `after`; `why` says what is
+    // missing.
+    static bool expectationMet(const ProposedAction& proposed, const ActionResult& result,
+                               const ZoneMapPtr& before, const ZoneMapPtr& after, QString* why);
+};
+
+} // namespace ciu
