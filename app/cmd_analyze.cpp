@@ -3,6 +3,7 @@
 #include "app/commands.h"
 #include "app/commonoptions.h"
 #include "core/canvas/fullanalyzer.h"
+#include "core/canvas/inventorymerge.h"
 #include "core/canvas/localanalyzer.h"
 #include "core/canvas/zoneregistry.h"
 #include "core/model/geometry.h"
@@ -151,15 +152,7 @@ std::optional<QList<Zone>> runTier2(director::Provider* provider, const QString&
         *error = result->error.isEmpty() ? QStringLiteral("no inventory") : result->error;
         return std::nullopt;
     }
-    QList<Zone> merged = result->report.zones;
-    for (const Zone& local : localZones) {
-        bool covered = false;
-        for (const Zone& z : result->report.zones)
-            covered = covered || intersectionOverUnion(z.bounds, local.bounds) >= 0.3;
-        if (!covered)
-            merged << local;
-    }
-    return merged;
+    return canvas::mergeInventory(result->report.zones, localZones);
 }
 
 } // namespace

@@ -1,38 +1,18 @@
 #include "core/canvas/canvasmapper.h"
 
 #include "core/canvas/canvaslog.h"
-#include "core/knowledge/correctionstore.h"
+#include "core/canvas/canvasmapper_p.h"
+#include "core/capture/windowtracker.h"
 #include "core/model/geometry.h"
 #include "platform/platform.h"
 
 #include <QElapsedTimer>
-#include <QPainter>
 #include <QSet>
 
 namespace ciu::canvas {
-namespace {
 
-QVariantMap rectData(const QRect& r)
-{
-    return {{QStringLiteral("x"), r.x()},
-            {QStringLiteral("y"), r.y()},
-            {QStringLiteral("width"), r.width()},
-            {QStringLiteral("height"), r.height()}};
-}
-
-QRect united(const QList<QRect>& rects)
-{
-    QRect all;
-    for (const QRect& r : rects)
-        all = all.united(r);
-    return all;
-}
-
-// What the agent's own windows look like to the analysis: flat, no edges, not white (a white area
-// would read as a text field).
-const QColor kExcludedFill(0x80, 0x80, 0x80);
-
-} // namespace
+using detail::rectData;
+using detail::united;
 
 CanvasMapper::CanvasMapper(QObject* parent)
     : CanvasMapper(Options{}, parent)
@@ -54,7 +34,20 @@ CanvasMapper::~CanvasMapper() = default;
 
 void CanvasMapper::setPlatform(std::unique_ptr<platform::Platform> platform)
 {
-    m_platform = std::move(platform);
+    delete m_ownTracker;
+    m_ownTracker = nullptr;
+    if (!platform)
+        return;
+    m_ownTracker = new capture::WindowTracker(std::move(platform), 0, this);
+    connect(m_ownTracker, &capture::WindowTracker::windowsChanged, this, &CanvasMapper::onWindows);
+    m_ownTracker->start();
+}
+
+void CanvasMapper::onWindows(const QList<platform::WindowInfo>& windows,
+                             const std::optional<platform::WindowInfo>& active)
+{
+    m_reportedWindows = windows;
+    m_reportedActive = active ? std::optional<quint64>(active->id) : std::nullopt;
 }
 
 void CanvasMapper::setProvider(director::Provider* provider, const QString& model)
@@ -91,7 +84,7 @@ void CanvasMapper::onFrame(const Frame& frame)
         first.reason = QStringLiteral("first_frame");
         first.changedPercent = 100;
         EscalationPolicy::Context context;
-        pollWindows(context); // the window list for menu bars, and the first active window
+        takeWindows(context); // the window list for menu bars, and the first active window
         m_activeWindowChanged = false;
         emitDecision(first, frame.tNs);
         execute(first, FrameDiff{});
@@ -177,160 +170,13 @@ void CanvasMapper::setUserZones(const QList<Zone>& zones)
     publish();
 }
 
-void CanvasMapper::setExcludedRegions(const QList<QRect>& rects)
+void CanvasMapper::takeWindows(EscalationPolicy::Context& context)
 {
-    const QRegion before = m_excludedRegion;
-    m_excluded.clear();
-    m_excludedRegion = QRegion();
-    for (const QRect& r : rects) {
-        const QRect n = r.normalized();
-        if (n.isEmpty())
-            continue;
-        m_excluded << n;
-        m_excludedRegion += n;
-    }
-    if (m_excludedRegion == before)
+    if (m_ownTracker)
+        m_ownTracker->poll(); // reports to onWindows() at once when anything changed
+    if (!m_reportedWindows)
         return;
-    dropFilteredZones();
-    // What is no longer excluded was never analysed (its changes were ignored): look at it now.
-    const QRegion revealed = before.subtracted(m_excludedRegion);
-    if (m_map && m_frame.isValid() && !revealed.isEmpty()) {
-        TierDecision d;
-        d.action = TierDecision::Action::Local;
-        d.tier = 1;
-        d.reason = QStringLiteral("exclusion_changed");
-        const QRect screen(m_frame.origin, m_frame.image.size());
-        for (const QRect& r : revealed)
-            d.regions << r.intersected(screen);
-        d.regions = m_policy.mergeRegions(d.regions, m_frame.image.size());
-        d.regions.removeIf([](const QRect& r) { return r.width() < 4 || r.height() < 4; });
-        if (!d.regions.isEmpty()) {
-            emitDecision(d, m_frame.tNs);
-            execute(d, FrameDiff{});
-        }
-    }
-    publish();
-}
-
-void CanvasMapper::setSuppressedRegions(const QList<QRect>& rects)
-{
-    m_suppressed.clear();
-    for (const QRect& r : rects) {
-        if (!r.normalized().isEmpty())
-            m_suppressed << r.normalized();
-    }
-    dropFilteredZones();
-    publish();
-}
-
-bool CanvasMapper::isExcluded(const QRect& rect) const
-{
-    return !m_excluded.isEmpty() && QRegion(rect).subtracted(m_excludedRegion).isEmpty();
-}
-
-QList<Zone> CanvasMapper::filterDetections(const QList<Zone>& zones) const
-{
-    if (zones.isEmpty())
-        return zones;
-    QList<const Zone*> user;
-    for (const Zone& z : m_registry.zones()) {
-        if (z.source == ZoneSource::User)
-            user << &z;
-    }
-    if (m_excluded.isEmpty() && m_suppressed.isEmpty() && user.isEmpty())
-        return zones;
-    QList<Zone> kept;
-    kept.reserve(zones.size());
-    for (const Zone& z : zones) {
-        if (z.source == ZoneSource::User) {
-            kept << z;
-            continue;
-        }
-        bool drop = !m_excluded.isEmpty() && m_excludedRegion.contains(z.bounds.center());
-        for (qsizetype i = 0; !drop && i < m_suppressed.size(); ++i)
-            drop = intersectionOverUnion(m_suppressed.at(i), z.bounds) >= kCorrectionMatchIoU;
-        for (qsizetype i = 0; !drop && i < user.size(); ++i)
-            drop = user.at(i)->id != z.id &&
-                   intersectionOverUnion(user.at(i)->bounds, z.bounds) >= kCorrectionMatchIoU;
-        if (!drop)
-            kept << z;
-    }
-    return kept;
-}
-
-bool CanvasMapper::dropFilteredZones()
-{
-    QList<Zone> detected;
-    for (const Zone& z : m_registry.zones()) {
-        if (z.source != ZoneSource::User)
-            detected << z;
-    }
-    const QList<Zone> kept = filterDetections(detected);
-    if (kept.size() == detected.size())
-        return false;
-    QSet<QString> keep;
-    for (const Zone& z : kept)
-        keep.insert(z.id);
-    QStringList gone;
-    for (const Zone& z : std::as_const(detected)) {
-        if (!keep.contains(z.id))
-            gone << z.id;
-    }
-    for (const QString& id : std::as_const(gone)) {
-        m_registry.remove(id);
-        m_graveyard.remove(id); // never brought back
-        m_graveyardOrder.removeAll(id);
-        if (m_hoveredId == id)
-            m_hoveredId.clear();
-    }
-    m_local.forgetTemplates(gone);
-    m_registry.takeRemovedIds();
-    qCDebug(lcCanvas) << "dropped" << gone.size() << "zones ruled out by exclusions or corrections";
-    return true;
-}
-
-QImage CanvasMapper::maskedImage() const
-{
-    const QRect frameRect(m_frame.origin, m_frame.image.size());
-    if (m_excluded.isEmpty() || !m_excludedRegion.intersects(frameRect))
-        return m_frame.image;
-    QImage image = m_frame.image.convertToFormat(QImage::Format_RGB32);
-    QPainter p(&image);
-    for (const QRect& r : m_excluded)
-        p.fillRect(r.translated(-m_frame.origin), kExcludedFill);
-    p.end();
-    return image;
-}
-
-FrameDiff CanvasMapper::withoutExcluded(const FrameDiff& diff) const
-{
-    if (m_excluded.isEmpty() || diff.regions.isEmpty())
-        return diff;
-    FrameDiff out = diff;
-    out.regions.clear();
-    double removedPixels = 0;
-    bool animating = false;
-    for (const ChangeRegion& c : diff.regions) {
-        if (isExcluded(c.rect)) {
-            removedPixels += double(c.rect.width()) * c.rect.height() * c.changedPercent / 100.0;
-            continue;
-        }
-        out.regions << c;
-        animating = animating || c.animating;
-    }
-    if (out.regions.size() == diff.regions.size())
-        return diff;
-    const double screen = double(m_frame.image.width()) * m_frame.image.height();
-    out.totalPercent = screen > 0 ? std::max(0.0, diff.totalPercent - 100.0 * removedPixels / screen) : 0;
-    out.animating = diff.animating && animating;
-    return out;
-}
-
-void CanvasMapper::pollWindows(EscalationPolicy::Context& context)
-{
-    if (!m_platform || !m_platform->isConnected())
-        return;
-    const QList<platform::WindowInfo> windows = m_platform->windows().topLevelWindows();
+    const QList<platform::WindowInfo> windows = *m_reportedWindows;
     QHash<quint64, QRect> now;
     for (const platform::WindowInfo& w : windows)
         now.insert(w.id, w.geometry);
@@ -342,8 +188,8 @@ void CanvasMapper::pollWindows(EscalationPolicy::Context& context)
     }
     m_windows = now;
     m_windowList = windows;
-    if (const auto active = m_platform->windows().activeWindow())
-        onActiveWindowChanged(active->id);
+    if (m_reportedActive)
+        onActiveWindowChanged(*m_reportedActive);
     // A new window that takes the focus is a dialog, not an application switch.
     if (!context.newWindows.isEmpty())
         m_activeWindowChanged = false;
@@ -374,7 +220,7 @@ void CanvasMapper::process(const FrameDiff& rawDiff)
     context.hoveredZoneId = m_hoveredId;
     context.providerAvailable = m_full.hasProvider();
     if (!diff.isEmpty())
-        pollWindows(context);
+        takeWindows(context);
     context.newWindows.removeIf([this](const QRect& r) { return isExcluded(r); });
     context.activeWindowChanged = m_activeWindowChanged;
     m_activeWindowChanged = false;
@@ -540,83 +386,6 @@ void CanvasMapper::runLocal(const TierDecision& decision, const QRect& region, b
               {QStringLiteral("frame"), m_frame.index}};
     emit eventOccurred(e);
     emit keyFrameAnalysed(m_frame, 1);
-}
-
-void CanvasMapper::runFull(const TierDecision& decision)
-{
-    const QRect region =
-        decision.regions.isEmpty() ? QRect(m_frame.origin, m_frame.image.size()) : united(decision.regions);
-    // The local view of the same region first: usable at once, and merged with the model's later.
-    runLocal(decision, region, decision.regions.isEmpty());
-    const quint64 id = m_full.analyze(maskedImage(), m_frame.origin, region, decision.reason);
-    if (id == 0)
-        return;
-    PendingFull pending;
-    pending.tNs = m_frame.tNs;
-    pending.frameIndex = m_frame.index;
-    for (const Zone& z : m_registry.zones()) {
-        if (z.source == ZoneSource::Local && region.contains(z.bounds.center()))
-            pending.localZones << z;
-    }
-    m_pendingFull.insert(id, pending);
-    emit keyFrameAnalysed(m_frame, 2);
-}
-
-void CanvasMapper::onFullFinished(const FullAnalysisResult& result)
-{
-    const PendingFull pending = m_pendingFull.take(result.requestId);
-    const qint64 tNs = m_frame.tNs;
-    SpatialEvent e;
-    e.kind = SpatialEvent::Kind::Analysis;
-    e.tNs = tNs;
-    QVariantMap rejectedBy;
-    for (auto it = result.report.rejectedBy.cbegin(); it != result.report.rejectedBy.cend(); ++it)
-        rejectedBy.insert(it.key(), it.value());
-    e.data = {{QStringLiteral("tier"), 2},
-              {QStringLiteral("reason"), result.reason},
-              {QStringLiteral("region"), rectData(result.region)},
-              {QStringLiteral("ok"), result.ok},
-              {QStringLiteral("total"), result.report.total},
-              {QStringLiteral("accepted"), result.report.accepted},
-              {QStringLiteral("rejected"), result.report.rejected},
-              {QStringLiteral("rejected_by"), rejectedBy},
-              {QStringLiteral("refused"), result.report.refused},
-              {QStringLiteral("ms"), result.latencyMs},
-              {QStringLiteral("input_tokens"), result.inputTokens},
-              {QStringLiteral("output_tokens"), result.outputTokens},
-              {QStringLiteral("cost_usd"), result.costUsd},
-              {QStringLiteral("frame"), pending.frameIndex}};
-    if (!result.ok) {
-        e.data.insert(QStringLiteral("error"), result.error);
-        emit eventOccurred(e);
-        return; // the local zones stay
-    }
-    // The model's zones, plus local ones it did not report (it may miss elements). Zones detected after
-    // the request are kept: the registry only replaces zones last seen before the request.
-    QList<Zone> merged = result.report.zones;
-    for (const Zone& local : pending.localZones) {
-        bool covered = false;
-        for (const Zone& model : result.report.zones)
-            covered = covered || intersectionOverUnion(model.bounds, local.bounds) >= 0.3;
-        if (!covered && m_registry.find(local.id))
-            merged << local;
-    }
-    merged = filterDetections(merged);
-    QList<Zone> newer;
-    for (const Zone& z : m_registry.zones()) {
-        if (z.lastSeenNs > pending.tNs && result.region.contains(z.bounds.center()))
-            newer << z;
-    }
-    QHash<QString, Zone> before;
-    for (const Zone& z : m_registry.zones())
-        before.insert(z.id, z);
-    const ZoneRegistry::UpdateStats stats = m_registry.replaceWithin(result.region, merged + newer, tNs);
-    bury(m_registry.takeRemovedIds(), before);
-    e.data.insert(QStringLiteral("added"), stats.added);
-    e.data.insert(QStringLiteral("updated"), stats.updated);
-    e.data.insert(QStringLiteral("removed"), stats.removed);
-    emit eventOccurred(e);
-    publish();
 }
 
 void CanvasMapper::bury(const QStringList& removedIds, const QHash<QString, Zone>& before)

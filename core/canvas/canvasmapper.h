@@ -18,6 +18,9 @@
 namespace ciu::platform {
 class Platform;
 }
+namespace ciu::capture {
+class WindowTracker;
+}
 
 namespace ciu::canvas {
 
@@ -43,8 +46,10 @@ public:
     explicit CanvasMapper(Options options, QObject* parent = nullptr);
     ~CanvasMapper() override;
 
-    // Its own connection to the display, used on this thread for the window list and the active window.
-    // Optional: without it, onActiveWindowChanged() is the only source of window changes.
+    // Its own connection to the display for the window list and the active window: a WindowTracker on
+    // this thread, polled whenever the screen changed (for a mapper used without an engine). The engine
+    // feeds onWindows() from its own tracker instead. Without either, onActiveWindowChanged() is the only
+    // source of window changes.
     void setPlatform(std::unique_ptr<platform::Platform> platform);
     // Tier 2 provider (not owned, same thread); null: offline, Tier 2 is a full-screen Tier 1.
     void setProvider(director::Provider* provider, const QString& model = {});
@@ -61,6 +66,10 @@ public slots:
     void onChanges(const ciu::FrameDiff& diff);
     void onCursor(const ciu::CursorSample& sample);
     void onActiveWindowChanged(quint64 windowId);
+    // The latest window list and active window (a WindowTracker's report): taken into account, as new
+    // windows and application switches, with the next change of the screen.
+    void onWindows(const QList<ciu::platform::WindowInfo>& windows,
+                   const std::optional<ciu::platform::WindowInfo>& active);
     void requestFullAnalysis(const QString& reason);
     // A user's zone: added, or replacing the zone with the same id. Kept over detections.
     void applyUserCorrection(const ciu::Zone& zone);
@@ -91,7 +100,8 @@ private:
     void publish();
     void bury(const QStringList& removedIds, const QHash<QString, Zone>& before);
     AnalysisHints hints(const TierDecision& decision) const;
-    void pollWindows(EscalationPolicy::Context& context);
+    // Applies the latest window report: new windows into `context`, the active window.
+    void takeWindows(EscalationPolicy::Context& context);
     // Drops the detections the user or the exclusions rule out (user zones themselves stay).
     QList<Zone> filterDetections(const QList<Zone>& zones) const;
     // Removes registry zones that the filter rules out now; true when any was removed.
@@ -106,7 +116,7 @@ private:
     EscalationPolicy m_policy;
     LocalAnalyzer m_local;
     FullAnalyzer m_full;
-    std::unique_ptr<platform::Platform> m_platform;
+    capture::WindowTracker* m_ownTracker = nullptr; // from setPlatform(); a child (moves with the mapper)
 
     Frame m_frame;
     ZoneMapPtr m_map;
@@ -120,6 +130,8 @@ private:
     bool m_activeWindowChanged = false;
     QHash<quint64, QRect> m_windows;
     QList<platform::WindowInfo> m_windowList;
+    std::optional<QList<platform::WindowInfo>> m_reportedWindows; // the latest report (none yet: nullopt)
+    std::optional<quint64> m_reportedActive;
     QList<QRect> m_excluded;
     QRegion m_excludedRegion;
     QList<QRect> m_suppressed;

@@ -1,6 +1,7 @@
 #include "core/canvas/localanalyzer.h"
 
 #include "core/canvas/canvaslog.h"
+#include "core/canvas/glyphrecognizer.h"
 #include "core/canvas/ocrengine.h"
 #include "core/canvas/uisegmenter.h"
 #include "core/canvas/zoneassembler.h"
@@ -423,15 +424,15 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
         if (t.known || skip[i])
             continue;
         const cv::Rect padded(t.rect.x - 2, t.rect.y - 2, t.rect.width + 4, t.rect.height + 4);
-        const QImage crop = greyImage(s.gray, padded);
+        const QImage lineCrop = greyImage(s.gray, padded);
         // Long lines dominate the cost (Tesseract's LSTM runs along the line) and mostly read well
         // without upscaling: unscaled first, upscaled when unsure.
         OcrEngine::Result line;
         const bool wide = d->options.wideLineWidth > 0 && t.rect.width >= d->options.wideLineWidth;
         if (wide)
-            line = d->read(crop, OcrEngine::Layout::SingleLine, result.stats, 1.0);
+            line = d->read(lineCrop, OcrEngine::Layout::SingleLine, result.stats, 1.0);
         if (!wide || line.text.isEmpty() || line.confidence < d->options.wideLineConfidence)
-            line = d->read(crop, OcrEngine::Layout::SingleLine, result.stats);
+            line = d->read(lineCrop, OcrEngine::Layout::SingleLine, result.stats);
         t.text = line.text.simplified();
         t.confidence = line.confidence;
         // A few letters spread over a wide box are icons read as text (title bar buttons as "Boo").

@@ -25,15 +25,6 @@ struct TextItem
 // A line's text is worth using as a label: confident, mostly letters and digits (any text for a glyph).
 bool readable(const TextItem& t);
 
-// A box shaped like a key or a push button: 16..44 px high, 0.8..3.2 times as wide (at most 120 px),
-// no boxes inside. Its label, if any, is short and centred.
-bool keyShaped(const seg::Segmentation& s, int box);
-
-// Simple symbols told by the shape of their ink components (".", "-", "=", "+", "÷", "(", ")"), which
-// Tesseract misreads or drops when they stand alone, and "*" raised above the middle. `ink` is a binary mask
-// (255: ink) of a key's whole interior holding only the label; empty when the ink is not one of them.
-QString symbolFromInk(const cv::Mat& ink);
-
 struct AssemblyInput
 {
     const seg::Segmentation* seg = nullptr;

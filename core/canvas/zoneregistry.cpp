@@ -267,16 +267,12 @@ ZoneRegistry::UpdateStats ZoneRegistry::apply(const QRect& region, bool replace,
     }
 
     if (replace) {
-        for (int e = int(existingCount) - 1; e >= 0; --e) {
-            const Zone& old = m_zones.at(e);
-            if (matched[size_t(e)] || old.source == ZoneSource::User || !isWithin(old, region))
-                continue;
-            m_removed << old.id;
-            m_explicitParent.remove(old.id);
-            m_zones.removeAt(e);
-            ++stats.removed;
-            changed = true;
-        }
+        const QStringList removed = removeIf([&](int e, const Zone& old) {
+            return e < existingCount && !matched[size_t(e)] && old.source != ZoneSource::User &&
+                   isWithin(old, region);
+        });
+        stats.removed += int(removed.size());
+        changed = changed || !removed.isEmpty();
     }
     if (changed) {
         recomputeParents();
@@ -310,29 +306,18 @@ QString ZoneRegistry::applyUserCorrection(Zone zone, qint64 tNs)
 
 bool ZoneRegistry::remove(const QString& id)
 {
-    for (int i = 0; i < m_zones.size(); ++i) {
-        if (m_zones.at(i).id == id) {
-            m_zones.removeAt(i);
-            m_removed << id;
-            m_explicitParent.remove(id);
-            recomputeParents();
-            markChanged();
-            return true;
-        }
-    }
-    return false;
+    if (removeIf([&](int, const Zone& z) { return z.id == id; }).isEmpty())
+        return false;
+    recomputeParents();
+    markChanged();
+    return true;
 }
 
 void ZoneRegistry::clear(bool keepUser)
 {
-    const qsizetype before = m_zones.size();
-    for (int i = int(m_zones.size()) - 1; i >= 0; --i) {
-        if (keepUser && m_zones.at(i).source == ZoneSource::User)
-            continue;
-        m_removed << m_zones.at(i).id;
-        m_zones.removeAt(i);
-    }
-    if (m_zones.size() != before) {
+    const QStringList removed =
+        removeIf([keepUser](int, const Zone& z) { return !keepUser || z.source != ZoneSource::User; });
+    if (!removed.isEmpty()) {
         recomputeParents();
         markChanged();
     }
@@ -375,20 +360,11 @@ void ZoneRegistry::confirmUnchanged(const QList<QRect>& changed, qint64 tNs)
 
 QStringList ZoneRegistry::ageOut(qint64 nowNs)
 {
-    QStringList removed;
-    for (int i = int(m_zones.size()) - 1; i >= 0; --i) {
-        const Zone& z = m_zones.at(i);
-        if (z.source == ZoneSource::User)
-            continue;
+    const QStringList removed = removeIf([&](int, const Zone& z) {
         const qint64 limit = z.temporary ? m_options.temporaryMaxAgeNs : m_options.maxAgeNs;
-        if (nowNs - z.lastSeenNs > limit) {
-            removed << z.id;
-            m_explicitParent.remove(z.id);
-            m_zones.removeAt(i);
-        }
-    }
+        return z.source != ZoneSource::User && nowNs - z.lastSeenNs > limit;
+    });
     if (!removed.isEmpty()) {
-        m_removed << removed;
         recomputeParents();
         markChanged();
     }
@@ -397,18 +373,27 @@ QStringList ZoneRegistry::ageOut(qint64 nowNs)
 
 QStringList ZoneRegistry::removeTemporary(const QRect& region)
 {
-    QStringList removed;
-    for (int i = int(m_zones.size()) - 1; i >= 0; --i) {
-        const Zone& z = m_zones.at(i);
-        if (z.temporary && (region.isNull() || region.intersects(z.bounds))) {
-            removed << z.id;
-            m_zones.removeAt(i);
-        }
-    }
+    const QStringList removed = removeIf(
+        [&](int, const Zone& z) { return z.temporary && (region.isNull() || region.intersects(z.bounds)); });
     if (!removed.isEmpty()) {
-        m_removed << removed;
         recomputeParents();
         markChanged();
+    }
+    return removed;
+}
+
+QStringList ZoneRegistry::removeIf(const std::function<bool(int, const Zone&)>& drop)
+{
+    QStringList removed;
+    for (int i = int(m_zones.size()) - 1; i >= 0; --i) {
+        if (!drop(i, m_zones.at(i)))
+            continue;
+        const QString id = m_zones.at(i).id;
+        m_zones.removeAt(i);
+        // Per-id state goes with the zone: a later zone given the same id starts afresh.
+        m_explicitParent.remove(id);
+        m_removed << id;
+        removed << id;
     }
     return removed;
 }

@@ -91,6 +91,9 @@ public:
 private:
     UpdateStats apply(const QRect& region, bool replace, const QList<Zone>& detected, qint64 tNs);
     bool isWithin(const Zone& zone, const QRect& region) const;
+    // The one way zones leave the registry: removes those `drop` selects (index, zone; scanned from the
+    // end), forgets their per-id state and records them for takeRemovedIds(). Returns the removed ids.
+    QStringList removeIf(const std::function<bool(int, const Zone&)>& drop);
     QString newId();
     void recomputeParents();
     void markChanged();

@@ -3,11 +3,11 @@
 #include "core/brush/brushcontroller.h"
 #include "core/canvas/canvasmapper.h"
 #include "core/capture/captureengine.h"
+#include "core/capture/windowtracker.h"
 #include "core/engine/backends.h"
 #include "core/engine/enginelog.h"
 #include "core/model/metatypes.h"
 #include "core/replay/sessionwriter.h"
-#include "platform/platformfactory.h"
 
 #include <QTimer>
 
@@ -92,14 +92,22 @@ void Engine::start()
     });
     m_captureThread = startWorkerThread(m_capture, QStringLiteral("capture"));
 
-    // Canvas, with its own connection to the display for the window list.
+    // The window list for the canvas: a tracker with its own connection to the display, on the capture
+    // thread (it also polls on every change the capture reports, before the canvas sees that change).
+    capture::WindowTracker::Options t;
+    t.backend = m_options.platform;
+    t.display = m_options.display;
+    m_windowTracker = new capture::WindowTracker(t);
+    m_windowTracker->moveToThread(m_captureThread.get());
+    connect(m_captureThread.get(), &QThread::finished, m_windowTracker, &QObject::deleteLater);
+    connect(m_windowTracker, &capture::WindowTracker::errorOccurred, this,
+            [](const QString& message) { qCWarning(lcEngine) << message; });
+
+    // Canvas.
     canvas::CanvasMapper::Options canvasOptions;
     canvasOptions.escalation.ignoreBelowPercent = m_options.capture.thresholdPercent;
     canvasOptions.escalation.fullAbovePercent = m_options.fullAbovePercent;
     m_canvas = new canvas::CanvasMapper(canvasOptions);
-    auto opened = platform::createPlatform({m_options.platform, m_options.display});
-    if (opened.platform)
-        m_canvas->setPlatform(std::move(opened.platform));
     m_analysisThread = startWorkerThread(m_canvas, QStringLiteral("analysis"));
 
     // Brush.
@@ -127,6 +135,15 @@ void Engine::start()
 
     // Wiring (all queued: every worker is on its own thread).
     const auto q = Qt::QueuedConnection;
+    // Direct (same thread) and connected first: a change makes the tracker report a new window list
+    // before the canvas receives the change itself.
+    connect(m_capture, &CaptureEngine::changesDetected, m_windowTracker,
+            [tracker = m_windowTracker](const FrameDiff& diff) {
+                if (!diff.isEmpty())
+                    tracker->poll();
+            });
+    connect(m_windowTracker, &capture::WindowTracker::windowsChanged, m_canvas,
+            &canvas::CanvasMapper::onWindows, q);
     connect(m_capture, &CaptureEngine::frameCaptured, m_canvas, &canvas::CanvasMapper::onFrame, q);
     connect(m_capture, &CaptureEngine::frameCaptured, m_director, &Director::onFrame, q);
     connect(m_capture, &CaptureEngine::changesDetected, m_canvas, &canvas::CanvasMapper::onChanges, q);
@@ -150,11 +167,15 @@ void Engine::start()
     connect(m_director, &Director::analysisRequested, m_canvas, &canvas::CanvasMapper::requestFullAnalysis,
             q);
     connect(m_director, &Director::finished, this, [this](const TaskOutcome& outcome) {
-        QMetaObject::invokeMethod(m_brush, "setRunActive", Qt::QueuedConnection, Q_ARG(bool, false));
+        QMetaObject::invokeMethod(
+            m_brush, [b = m_brush] { b->setRunActive(false); }, Qt::QueuedConnection);
         if (m_recorder)
-            QMetaObject::invokeMethod(m_recorder, "setOutcome", Qt::QueuedConnection,
-                                      Q_ARG(QString, toString(outcome.result)),
-                                      Q_ARG(QString, outcome.message));
+            QMetaObject::invokeMethod(
+                m_recorder,
+                [r = m_recorder, result = toString(outcome.result), message = outcome.message] {
+                    r->setOutcome(result, message);
+                },
+                Qt::QueuedConnection);
         emit taskFinished(outcome);
     });
     if (m_recorder) {
@@ -182,6 +203,8 @@ void Engine::start()
                 });
         QMetaObject::invokeMethod(m_recorder, &SessionWriter::start, q);
     }
+    // The tracker's first report reaches the canvas before the first frame.
+    QMetaObject::invokeMethod(m_windowTracker, &capture::WindowTracker::start, q);
     QMetaObject::invokeMethod(m_capture, &CaptureEngine::start, q);
     QMetaObject::invokeMethod(m_brush, &BrushController::start, q);
     if (!m_excluded.isEmpty())
@@ -227,8 +250,10 @@ void Engine::runTask(const QString& task, const DirectorOptions& options)
     if (!m_director)
         return;
     if (m_recorder)
-        QMetaObject::invokeMethod(m_recorder, "setTask", Qt::QueuedConnection, Q_ARG(QString, task));
-    QMetaObject::invokeMethod(m_brush, "setRunActive", Qt::QueuedConnection, Q_ARG(bool, !options.dryRun));
+        QMetaObject::invokeMethod(
+            m_recorder, [r = m_recorder, task] { r->setTask(task); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_brush, [b = m_brush, active = !options.dryRun] { b->setRunActive(active); }, Qt::QueuedConnection);
     QMetaObject::invokeMethod(
         m_director, [d = m_director, task, options] { d->startTask(task, options); }, Qt::QueuedConnection);
 }

@@ -25,6 +25,9 @@ class SessionWriter;
 namespace canvas {
 class CanvasMapper;
 }
+namespace capture {
+class WindowTracker;
+}
 
 // The whole pipeline of one session (DESIGN.md "Threads and data flow"): capture → canvas → brush →
 // director → recorder, each worker on its own named thread ("capture", "analysis", "brush", "director",
@@ -106,6 +109,7 @@ private:
     // Workers are owned by their threads (deleted on the thread when it finishes); the pointers stay valid
     // until the threads are destroyed.
     CaptureEngine* m_capture = nullptr;
+    capture::WindowTracker* m_windowTracker = nullptr; // on the capture thread
     canvas::CanvasMapper* m_canvas = nullptr;
     BrushController* m_brush = nullptr;
     Director* m_director = nullptr;

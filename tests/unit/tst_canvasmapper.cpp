@@ -96,6 +96,7 @@ private slots:
     void cursorOnlyAndNoiseAreIgnored();
     void animationWaitsForStability();
     void changesWaitForTheirFrame();
+    void windowReportsMakeSwitchesAndDialogs();
     void userCorrectionsAndConfidence();
     void requestedFullAnalysisKeepsIds();
     void tier2MergesTheModelsInventory();
@@ -242,6 +243,72 @@ void TestCanvasMapper::changesWaitForTheirFrame()
     mapper.onFrame(frame(2, QStringLiteral("Robert")));
     QCOMPARE(ofKind(events, SpatialEvent::Kind::TierDecision).size(), 1);
     QVERIFY(byLabel(*mapper.currentMap(), QStringLiteral("Robert")));
+}
+
+namespace {
+
+platform::WindowInfo window(quint64 id, const QRect& geometry)
+{
+    platform::WindowInfo w;
+    w.id = id;
+    w.geometry = geometry;
+    return w;
+}
+
+QStringList decisionReasons(const QSignalSpy& spy)
+{
+    QStringList reasons;
+    for (const SpatialEvent& e : ofKind(spy, SpatialEvent::Kind::TierDecision))
+        reasons << e.data.value(QStringLiteral("reason")).toString();
+    return reasons;
+}
+
+} // namespace
+
+// The window list comes from a tracker's reports (onWindows): the focus moving to another window that
+// was already there is an application switch (Tier 2 over the screen), a new window is a dialog (Tier 2
+// over that window, no switch), and a report alone, without a change of the screen, decides nothing.
+void TestCanvasMapper::windowReportsMakeSwitchesAndDialogs()
+{
+    const platform::WindowInfo editor = window(1, QRect(0, 0, 640, 400));
+    const platform::WindowInfo browser = window(2, QRect(0, 0, 640, 400));
+    const platform::WindowInfo dialog = window(3, QRect(200, 120, 240, 160));
+    CanvasMapper mapper;
+    mapper.onWindows({editor, browser}, editor);
+    mapper.onFrame(frame(1));
+    QSignalSpy events(&mapper, &CanvasMapper::eventOccurred);
+
+    // Switch to the other application: nothing until the screen changes.
+    mapper.onWindows({editor, browser}, browser);
+    QVERIFY(decisionReasons(events).isEmpty());
+    mapper.onFrame(frame(2, QStringLiteral("Alice")));
+    mapper.onChanges(change(2, QRect(45, 45, 40, 14)));
+    QCOMPARE(decisionReasons(events), QStringList{QStringLiteral("active_window_changed")});
+
+    // The same report again is no second switch.
+    events.clear();
+    mapper.onWindows({editor, browser}, browser);
+    mapper.onFrame(frame(3, QStringLiteral("Bob")));
+    mapper.onChanges(change(3, QRect(45, 45, 40, 14)));
+    QVERIFY(!decisionReasons(events).contains(QStringLiteral("active_window_changed")));
+
+    // A dialog opens and takes the focus: analysed as a new window, not as a switch.
+    events.clear();
+    mapper.onWindows({editor, browser, dialog}, dialog);
+    mapper.onFrame(frame(4, QStringLiteral("Carol")));
+    mapper.onChanges(change(4, dialog.geometry, 80));
+    const QStringList reasons = decisionReasons(events);
+    QVERIFY2(reasons.contains(QStringLiteral("dialog")), qPrintable(reasons.join(QLatin1Char(','))));
+    QVERIFY(!reasons.contains(QStringLiteral("active_window_changed")));
+    for (const SpatialEvent& e : ofKind(events, SpatialEvent::Kind::TierDecision)) {
+        if (e.data.value(QStringLiteral("reason")).toString() != QLatin1String("dialog"))
+            continue;
+        const QVariantMap region = e.data.value(QStringLiteral("region")).toMap();
+        QVERIFY(QRect(region.value(QStringLiteral("x")).toInt(), region.value(QStringLiteral("y")).toInt(),
+                      region.value(QStringLiteral("width")).toInt(),
+                      region.value(QStringLiteral("height")).toInt())
+                    .contains(dialog.geometry));
+    }
 }
 
 void TestCanvasMapper::userCorrectionsAndConfidence()

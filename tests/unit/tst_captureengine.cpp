@@ -193,10 +193,12 @@ void TestCaptureEngine::adaptiveRate()
     QCOMPARE(r.stats.last().targetFps, 5);
 
     // An action forces the full rate even on a static screen.
-    QMetaObject::invokeMethod(run.engine, "setActionActive", Qt::QueuedConnection, Q_ARG(bool, true));
+    QMetaObject::invokeMethod(
+        run.engine, [e = run.engine] { e->setActionActive(true); }, Qt::QueuedConnection);
     QTRY_VERIFY(!r.stats.last().idle && r.stats.last().actionActive);
     QCOMPARE(r.stats.last().targetFps, 30);
-    QMetaObject::invokeMethod(run.engine, "setActionActive", Qt::QueuedConnection, Q_ARG(bool, false));
+    QMetaObject::invokeMethod(
+        run.engine, [e = run.engine] { e->setActionActive(false); }, Qt::QueuedConnection);
     QTRY_VERIFY(r.stats.last().idle && !r.stats.last().actionActive);
 
     // The first change brings the full rate back, and calm brings the idle rate again.
@@ -284,7 +286,7 @@ void TestCaptureEngine::cursorSamplesOnOneClock()
     QVERIFY(r.cursor.last().tNs <= m_clock->nowNs()); // the session's clock, not another one
     // On demand.
     const qsizetype count = r.cursor.size();
-    QMetaObject::invokeMethod(run.engine, "sampleCursor", Qt::QueuedConnection);
+    QMetaObject::invokeMethod(run.engine, &CaptureEngine::sampleCursor, Qt::QueuedConnection);
     QTRY_VERIFY(r.cursor.size() > count);
     // Moving the pointer alone gives no change report.
     r.diffs.clear();
@@ -319,8 +321,8 @@ void TestCaptureEngine::monitorTarget()
     // Switching to a monitor that does not exist is refused; capture goes on.
     CaptureSettings bad = s;
     bad.monitorIndex = 5;
-    QMetaObject::invokeMethod(run.engine, "applySettings", Qt::QueuedConnection,
-                              Q_ARG(ciu::CaptureSettings, bad));
+    QMetaObject::invokeMethod(
+        run.engine, [e = run.engine, bad] { e->applySettings(bad); }, Qt::QueuedConnection);
     QTRY_VERIFY(!r.errors.isEmpty());
     QVERIFY2(r.errors.first().contains(QStringLiteral("no monitor 5")), qPrintable(r.errors.first()));
     const qsizetype frames = r.frames.size();
@@ -337,8 +339,8 @@ void TestCaptureEngine::liveSettings()
 
     CaptureSettings bad = fastSettings();
     bad.fps = 100;
-    QMetaObject::invokeMethod(run.engine, "applySettings", Qt::QueuedConnection,
-                              Q_ARG(ciu::CaptureSettings, bad));
+    QMetaObject::invokeMethod(
+        run.engine, [e = run.engine, bad] { e->applySettings(bad); }, Qt::QueuedConnection);
     QTRY_VERIFY(!r.errors.isEmpty());
     QVERIFY2(r.errors.first().contains(QStringLiteral("15..30")), qPrintable(r.errors.first()));
 
@@ -346,8 +348,8 @@ void TestCaptureEngine::liveSettings()
     CaptureSettings coarse = fastSettings();
     coarse.thresholdPercent = 20;
     coarse.ringSeconds = 1;
-    QMetaObject::invokeMethod(run.engine, "applySettings", Qt::QueuedConnection,
-                              Q_ARG(ciu::CaptureSettings, coarse));
+    QMetaObject::invokeMethod(
+        run.engine, [e = run.engine, coarse] { e->applySettings(coarse); }, Qt::QueuedConnection);
     QTRY_COMPARE(run.engine->ring()->settings().durationNs, qint64(1'000'000'000)); // applied
     r.diffs.clear();
     m_scene->fillRect(QRect(0, 0, 100, 100), Qt::red); // 3.9 % of the screen

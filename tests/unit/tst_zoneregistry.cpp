@@ -47,6 +47,8 @@ private slots:
     void userCorrectionsWin();
     void snapshotsAreVersioned();
     void knownIdsUpdateDirectly();
+    void removedIdsForgetTheirExplicitParent_data();
+    void removedIdsForgetTheirExplicitParent();
     void labelSimilarity_data();
     void labelSimilarity();
 };
@@ -287,6 +289,59 @@ void TestZoneRegistry::knownIdsUpdateDirectly()
     QCOMPARE(registry.size(), 1);
     QCOMPARE(registry.zones().first().id, moved.id);
     QCOMPARE(registry.zones().first().bounds, moved.bounds);
+}
+
+void TestZoneRegistry::removedIdsForgetTheirExplicitParent_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::newRow("remove") << QStringLiteral("remove");
+    QTest::newRow("clear") << QStringLiteral("clear");
+    QTest::newRow("removeTemporary") << QStringLiteral("removeTemporary");
+    QTest::newRow("ageOut") << QStringLiteral("ageOut");
+    QTest::newRow("replaceWithin") << QStringLiteral("replaceWithin");
+}
+
+// Every way a zone leaves the registry forgets that its parent was set explicitly: a later zone that
+// reuses the id gets its parent from containment, not from the removed zone's flag.
+void TestZoneRegistry::removedIdsForgetTheirExplicitParent()
+{
+    QFETCH(QString, path);
+    ZoneRegistry registry;
+    registry.setScreenSize({1280, 800});
+    Zone menu = zone(QRect(0, 0, 200, 300), ZoneType::ScrollArea, QStringLiteral("Menu"), ZoneSource::User);
+    menu.id = QStringLiteral("menu");
+    registry.applyUserCorrection(menu, 1);
+    // An item outside the menu, its parent given explicitly.
+    Zone item = zone(QRect(400, 400, 80, 20), ZoneType::MenuItem, QStringLiteral("Open"));
+    item.id = QStringLiteral("item");
+    item.parentId = menu.id;
+    item.temporary = path == QLatin1String("removeTemporary");
+    registry.merge({item}, 1);
+    QVERIFY(registry.find(item.id));
+    QCOMPARE(registry.find(item.id)->parentId, menu.id);
+
+    if (path == QLatin1String("remove")) {
+        QVERIFY(registry.remove(item.id));
+    } else if (path == QLatin1String("clear")) {
+        registry.clear(true);
+    } else if (path == QLatin1String("removeTemporary")) {
+        QCOMPARE(registry.removeTemporary(), QStringList{item.id});
+    } else if (path == QLatin1String("ageOut")) {
+        QCOMPARE(registry.ageOut(1 + registry.options().maxAgeNs + 1), QStringList{item.id});
+    } else {
+        registry.replaceWithin(QRect(300, 300, 400, 400), {}, 2);
+    }
+    QVERIFY(!registry.find(item.id));
+    QCOMPARE(registry.takeRemovedIds(), QStringList{item.id});
+
+    // A user zone given the same id and naming the menu as its parent, but outside it: containment
+    // decides (nothing contains it), the removed zone's flag does not leak to it.
+    Zone again = zone(QRect(600, 600, 80, 20), ZoneType::Button, QStringLiteral("Other"));
+    again.id = item.id;
+    again.parentId = menu.id;
+    QCOMPARE(registry.applyUserCorrection(again, 3), item.id);
+    QVERIFY(registry.find(item.id));
+    QCOMPARE(registry.find(item.id)->parentId, QString());
 }
 
 void TestZoneRegistry::labelSimilarity_data()

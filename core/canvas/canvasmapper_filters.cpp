@@ -1,0 +1,171 @@
+// CanvasMapper, what the canvas must not see or keep: the agent's own windows (excluded regions: masked out
+// of every analysis, their changes ignored, zones there not published) and the user's corrections
+// (suppressed regions and user zones: detections matching them are dropped).
+
+#include "core/canvas/canvaslog.h"
+#include "core/canvas/canvasmapper.h"
+#include "core/knowledge/correctionstore.h"
+#include "core/model/geometry.h"
+
+#include <QPainter>
+#include <QSet>
+
+namespace ciu::canvas {
+namespace {
+
+// What the agent's own windows look like to the analysis: flat, no edges, not white (a white area
+// would read as a text field).
+const QColor kExcludedFill(0x80, 0x80, 0x80);
+
+} // namespace
+
+void CanvasMapper::setExcludedRegions(const QList<QRect>& rects)
+{
+    const QRegion before = m_excludedRegion;
+    m_excluded.clear();
+    m_excludedRegion = QRegion();
+    for (const QRect& r : rects) {
+        const QRect n = r.normalized();
+        if (n.isEmpty())
+            continue;
+        m_excluded << n;
+        m_excludedRegion += n;
+    }
+    if (m_excludedRegion == before)
+        return;
+    dropFilteredZones();
+    // What is no longer excluded was never analysed (its changes were ignored): look at it now.
+    const QRegion revealed = before.subtracted(m_excludedRegion);
+    if (m_map && m_frame.isValid() && !revealed.isEmpty()) {
+        TierDecision d;
+        d.action = TierDecision::Action::Local;
+        d.tier = 1;
+        d.reason = QStringLiteral("exclusion_changed");
+        const QRect screen(m_frame.origin, m_frame.image.size());
+        for (const QRect& r : revealed)
+            d.regions << r.intersected(screen);
+        d.regions = m_policy.mergeRegions(d.regions, m_frame.image.size());
+        d.regions.removeIf([](const QRect& r) { return r.width() < 4 || r.height() < 4; });
+        if (!d.regions.isEmpty()) {
+            emitDecision(d, m_frame.tNs);
+            execute(d, FrameDiff{});
+        }
+    }
+    publish();
+}
+
+void CanvasMapper::setSuppressedRegions(const QList<QRect>& rects)
+{
+    m_suppressed.clear();
+    for (const QRect& r : rects) {
+        if (!r.normalized().isEmpty())
+            m_suppressed << r.normalized();
+    }
+    dropFilteredZones();
+    publish();
+}
+
+bool CanvasMapper::isExcluded(const QRect& rect) const
+{
+    return !m_excluded.isEmpty() && QRegion(rect).subtracted(m_excludedRegion).isEmpty();
+}
+
+QList<Zone> CanvasMapper::filterDetections(const QList<Zone>& zones) const
+{
+    if (zones.isEmpty())
+        return zones;
+    QList<const Zone*> user;
+    for (const Zone& z : m_registry.zones()) {
+        if (z.source == ZoneSource::User)
+            user << &z;
+    }
+    if (m_excluded.isEmpty() && m_suppressed.isEmpty() && user.isEmpty())
+        return zones;
+    QList<Zone> kept;
+    kept.reserve(zones.size());
+    for (const Zone& z : zones) {
+        if (z.source == ZoneSource::User) {
+            kept << z;
+            continue;
+        }
+        bool drop = !m_excluded.isEmpty() && m_excludedRegion.contains(z.bounds.center());
+        for (qsizetype i = 0; !drop && i < m_suppressed.size(); ++i)
+            drop = intersectionOverUnion(m_suppressed.at(i), z.bounds) >= kCorrectionMatchIoU;
+        for (qsizetype i = 0; !drop && i < user.size(); ++i)
+            drop = user.at(i)->id != z.id &&
+                   intersectionOverUnion(user.at(i)->bounds, z.bounds) >= kCorrectionMatchIoU;
+        if (!drop)
+            kept << z;
+    }
+    return kept;
+}
+
+bool CanvasMapper::dropFilteredZones()
+{
+    QList<Zone> detected;
+    for (const Zone& z : m_registry.zones()) {
+        if (z.source != ZoneSource::User)
+            detected << z;
+    }
+    const QList<Zone> kept = filterDetections(detected);
+    if (kept.size() == detected.size())
+        return false;
+    QSet<QString> keep;
+    for (const Zone& z : kept)
+        keep.insert(z.id);
+    QStringList gone;
+    for (const Zone& z : std::as_const(detected)) {
+        if (!keep.contains(z.id))
+            gone << z.id;
+    }
+    for (const QString& id : std::as_const(gone)) {
+        m_registry.remove(id);
+        m_graveyard.remove(id); // never brought back
+        m_graveyardOrder.removeAll(id);
+        if (m_hoveredId == id)
+            m_hoveredId.clear();
+    }
+    m_local.forgetTemplates(gone);
+    m_registry.takeRemovedIds();
+    qCDebug(lcCanvas) << "dropped" << gone.size() << "zones ruled out by exclusions or corrections";
+    return true;
+}
+
+QImage CanvasMapper::maskedImage() const
+{
+    const QRect frameRect(m_frame.origin, m_frame.image.size());
+    if (m_excluded.isEmpty() || !m_excludedRegion.intersects(frameRect))
+        return m_frame.image;
+    QImage image = m_frame.image.convertToFormat(QImage::Format_RGB32);
+    QPainter p(&image);
+    for (const QRect& r : m_excluded)
+        p.fillRect(r.translated(-m_frame.origin), kExcludedFill);
+    p.end();
+    return image;
+}
+
+FrameDiff CanvasMapper::withoutExcluded(const FrameDiff& diff) const
+{
+    if (m_excluded.isEmpty() || diff.regions.isEmpty())
+        return diff;
+    FrameDiff out = diff;
+    out.regions.clear();
+    double removedPixels = 0;
+    bool animating = false;
+    for (const ChangeRegion& c : diff.regions) {
+        if (isExcluded(c.rect)) {
+            removedPixels += double(c.rect.width()) * c.rect.height() * c.changedPercent / 100.0;
+            continue;
+        }
+        out.regions << c;
+        animating = animating || c.animating;
+    }
+    if (out.regions.size() == diff.regions.size())
+        return diff;
+    const double screen = double(m_frame.image.width()) * m_frame.image.height();
+    out.totalPercent = screen > 0 ? std::max(0.0, diff.totalPercent - 100.0 * removedPixels / screen) : 0;
+    out.animating = diff.animating && animating;
+    return out;
+}
+
+} // namespace ciu::canvas

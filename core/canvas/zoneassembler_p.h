@@ -1,0 +1,108 @@
+#pragma once
+
+// The Tier 1 zone assembler's working state, shared by its two source files (zoneassembler.cpp: the
+// passes over sliders, tabs, menu bars and free text; zoneassembler_boxes.cpp: the classification of
+// boxes). Internal to core/canvas.
+
+#include "core/canvas/zoneassembler.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <set>
+#include <vector>
+
+namespace ciu::canvas::detail::assembly {
+
+using seg::Segmentation;
+
+QRect toQRect(const cv::Rect& r);
+cv::Rect inset(const cv::Rect& r, int d);
+cv::Rect unite(const cv::Rect& a, const cv::Rect& b);
+bool centreInside(const cv::Rect& outer, const cv::Rect& inner);
+bool contains(const cv::Rect& outer, const cv::Rect& inner, int slack = 0);
+bool sameRow(const cv::Rect& a, const cv::Rect& b);
+int ringGray(const Segmentation& s, const cv::Rect& r);
+bool readableText(const TextItem& t);
+bool looksLikePassword(const QString& text);
+
+struct Element
+{
+    cv::Rect rect;
+    ZoneType type = ZoneType::Static;
+    QString label;
+    ZoneState state = ZoneStateFlag::Enabled;
+    double confidence = 0.5;
+    QStringList events;
+    bool container = false;
+    bool password = false;
+};
+
+class Assembler
+{
+public:
+    explicit Assembler(AssemblyInput& in);
+    QList<Zone> run();
+
+private:
+    std::vector<TextItem>& texts() { return m_in.texts; }
+    const std::vector<TextItem>& texts() const { return m_in.texts; }
+    QString textOf(const std::vector<int>& lines) const;
+    double meanConfidence(const std::vector<int>& lines) const;
+    std::vector<int> linesOwnedBy(int box) const;
+
+    // A free, readable text line to the right of `r` on the same row, at most `gap` px away.
+    int lineRightOf(const cv::Rect& r, int gap);
+
+    int lineLeftOf(const cv::Rect& r, int gap);
+    void markScrollBars();
+
+    // Rows of text starting at the same x (a list or a menu).
+    bool isStackedList(const std::vector<int>& lines, int minRows) const;
+
+    bool partOfScrollBarOrSlider(const cv::Rect& r) const;
+
+    // A menu bar: a flat box whose words sit apart from each other, starting at its left.
+    bool isMenuBar(const std::vector<int>& lines, const cv::Rect& bar) const;
+
+    void menuBarItems(const std::vector<int>& lines, const cv::Rect& bar);
+    void classifyBoxes();
+
+    // The readable lines of a box sit around its centre (a key's or a push button's label).
+    bool centredText(const std::vector<int>& lines, const cv::Rect& box) const;
+
+    // A display: its first text row is right-aligned, well away from the left edge.
+    bool displayText(const std::vector<int>& lines, const cv::Rect& box) const;
+
+    // A glyph found as a box inside a key ("O" of "STO").
+    bool insideKey(int box) const;
+
+    // A cell in a grid of keys: a box of its size right below or above it (tabs have none).
+    bool inKeyGrid(const cv::Rect& cell) const;
+
+    bool hasChildBoxes(int box) const;
+    void listItems(const std::vector<int>& lines, const cv::Rect& list);
+    void menuItems(const std::vector<int>& lines, const cv::Rect& menu);
+    void sliders();
+
+    // Tabs: cells side by side on top of a long horizontal line (the page's top border). The current
+    // tab is open at the bottom, merged with the page.
+    void tabs();
+
+    // Menu bar titles: free text on the first row of a window's client area.
+    void menuBars();
+
+    // "Name:" left of a field names the field when the field shows no text of its own.
+    void freeLabels();
+
+    void freeText();
+
+    AssemblyInput& m_in;
+    const Segmentation& m_s;
+    std::vector<Element> m_out;
+    std::vector<bool> m_hasScrollBar;
+    std::vector<cv::Rect> m_menus;
+    std::set<int> m_usedText;
+};
+
+} // namespace ciu::canvas::detail::assembly
