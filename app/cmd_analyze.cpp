@@ -8,8 +8,8 @@
 #include "core/canvas/zoneregistry.h"
 #include "core/model/geometry.h"
 #include "core/model/zonemap.h"
-#include "core/providers/keystore.h"
 #include "core/providers/provider.h"
+#include "core/providers/providerfactory.h"
 #include "platform/platformfactory.h"
 
 #include <QElapsedTimer>
@@ -88,43 +88,13 @@ void writeOverlay(QImage image, const ZoneMap& map, const QString& path)
         printError(QStringLiteral("cannot write %1").arg(path));
 }
 
-// The model provider for Tier 2, or nullptr with *error (nothing was sent).
+// The model provider for Tier 2, or nullptr with *error (nothing was sent). A command line waits for
+// retries, but not for minutes.
 std::unique_ptr<director::Provider> createTier2Provider(const QString& name, QString* error)
 {
-    const auto kind = director::providerKindFromString(name);
-    if (!kind) {
-        *error = QStringLiteral("unknown provider \"%1\"").arg(name);
-        return nullptr;
-    }
-    QString configError;
-    auto config = director::keystore::configFor(*kind, nullptr, &configError);
-    if (!config) {
-        *error = configError;
-        return nullptr;
-    }
-    if (config->apiKey.isEmpty()) {
-        // The keychain answers asynchronously; a headless machine may have none (then no key).
-        QEventLoop loop;
-        QTimer::singleShot(3000, &loop, &QEventLoop::quit);
-        director::keystore::readKeychain(*kind, &loop, [&](const QString& key, const QString&) {
-            config->apiKey = key;
-            loop.quit();
-        });
-        loop.exec();
-    }
-    // OpenAI-compatible local servers (llama.cpp, Ollama) take no key; the official APIs do.
-    const bool official = config->baseUrl.host().endsWith(QLatin1String("anthropic.com")) ||
-                          config->baseUrl.host().endsWith(QLatin1String("openai.com"));
-    if (config->apiKey.isEmpty() && (*kind == director::ProviderKind::Anthropic || official)) {
-        *error = QStringLiteral("no API key for %1: set %2 or store one in the keychain (nothing was sent)")
-                     .arg(name, director::keystore::environmentKeyName(*kind));
-        return nullptr;
-    }
-    config->maxRetryDelayMs = 10'000; // a command line waits, but not for minutes
-    auto provider = director::createProvider(*kind, std::move(*config));
-    if (!provider)
-        *error = QStringLiteral("cannot create the %1 provider").arg(name);
-    return provider;
+    director::ProviderFactoryOptions options;
+    options.maxRetryDelayMs = 10'000;
+    return director::configuredProvider(name, director::defaultKeychainReader(), error, options);
 }
 
 // Tier 2: the model's inventory of `region` merged with the local zones it did not report (the model

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "core/brush/brushsettings.h"
+#include "core/brush/heldinputs.h"
+#include "core/brush/pointerguard.h"
 #include "core/brush/trajectoryplanner.h"
 #include "core/brush/zonetracker.h"
 #include "core/model/action.h"
@@ -25,7 +27,7 @@ namespace platform {
 class InputActions;
 }
 
-// The real-time bridge between the cursor and the canvas (seed 000 §3.3), a worker for the "brush"
+// The real-time bridge between the cursor and the canvas, a worker for the "brush"
 // thread. It tracks the OS cursor against the latest ZoneMap (spatial events) and executes actions:
 // look the zone up, plan, move along the trajectory at the step rate (a QTimer, so samples, maps and
 // pause/stop are handled during motion), verify from the OS cursor that it is inside the target, act,
@@ -50,7 +52,7 @@ public:
     // State, for the owning thread (tests).
     bool isStarted() const { return m_platform != nullptr; }
     bool isPaused() const { return m_paused; }
-    bool isFailSafeTriggered() const { return m_failSafe; }
+    bool isFailSafeTriggered() const { return m_guard.isFailSafeTriggered(); }
     bool isBusy() const { return m_job != nullptr; }
     bool isRunActive() const { return m_runActive; }
     BrushSettings settings() const { return m_settings; }
@@ -116,7 +118,7 @@ private:
         qint64 actNs = 0;
     };
 
-    // Execution steps.
+    // Execution steps (motion: brushcontrollermotion.cpp; acting: brushcontrolleractions.cpp).
     void dispatch();
     void act();
     bool resolve(Leg& leg, QString* error) const;
@@ -132,10 +134,9 @@ private:
     void abortJob(const QString& error);
     void holdKeyDone();
 
-    // Safety.
+    // Safety (brushcontrollersafety.cpp).
     std::optional<QPoint> readPointer();
     bool checkPointer(QPoint pos); // false when the fail-safe or a takeover fired
-    bool inFailSafeCorner(QPoint pos) const;
     void triggerFailSafe(QPoint pos);
     void takeover(QPoint pos);
     void releaseAll();
@@ -149,6 +150,7 @@ private:
     bool isPasswordZone(const QString& zoneId) const;
     QRect screenRect() const;
     void applySettings();
+    static QVariantMap pointMap(QPoint p);
 
     platform::PlatformOptions m_platformOptions;
     BrushSettings m_settings;
@@ -165,11 +167,9 @@ private:
     QTimer m_holdTimer;
     QTimer m_waitTimer;
     QTimer m_watchTimer;
-    std::optional<QPoint> m_lastCommanded; // where the brush last put the pointer
-    QList<platform::MouseButton> m_pressedButtons;
-    QList<platform::Keysym> m_pressedKeys;
+    PointerGuard m_guard; // where the brush last put the pointer, the fail-safe, takeovers
+    HeldInputs m_held;    // released on failure, takeover, fail-safe and stop
     bool m_paused = false;
-    bool m_failSafe = false;
     bool m_runActive = false;
     bool m_haveChangeFeed = false;
 };

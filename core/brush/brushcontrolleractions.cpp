@@ -1,5 +1,6 @@
-// BrushController, step 5 of seed 000 §3.3: acting once the cursor is verified at the target, and
-// step 6: watching for the canvas change. The motion, tracking and safety live in brushcontroller.cpp.
+// BrushController's acting: once the cursor is verified at the target, the action itself (clicks, typing,
+// keys, drags, holds, waits, the clipboard), then watching for the canvas change it causes. The motion is
+// in brushcontrollermotion.cpp, the safety in brushcontrollersafety.cpp, tracking in brushcontroller.cpp.
 
 #include "core/brush/brushcontroller.h"
 #include "core/brush/brushlog.h"
@@ -114,7 +115,7 @@ void BrushController::act()
     case Action::Type::LeftClickDrag: {
         if (!in.buttonDown(platform::MouseButton::Left))
             return fail(QStringLiteral("pressing the button failed: %1").arg(in.errorString()));
-        m_pressedButtons << platform::MouseButton::Left;
+        m_held.addButton(platform::MouseButton::Left);
         Leg leg;
         leg.zoneId = a.endZoneId;
         if (a.endZoneId.isEmpty())
@@ -123,7 +124,7 @@ void BrushController::act()
         leg.then = [this] {
             if (!m_actions->buttonUp(platform::MouseButton::Left))
                 return fail(QStringLiteral("releasing the button failed: %1").arg(m_actions->errorString()));
-            m_pressedButtons.removeAll(platform::MouseButton::Left);
+            m_held.removeButton(platform::MouseButton::Left);
             watchForChange();
         };
         beginLeg(std::move(leg));
@@ -131,12 +132,12 @@ void BrushController::act()
     }
     case Action::Type::LeftMouseDown:
         ok = in.buttonDown(platform::MouseButton::Left);
-        if (ok && !m_pressedButtons.contains(platform::MouseButton::Left))
-            m_pressedButtons << platform::MouseButton::Left;
+        if (ok && !m_held.holdsButton(platform::MouseButton::Left))
+            m_held.addButton(platform::MouseButton::Left);
         break;
     case Action::Type::LeftMouseUp:
         ok = in.buttonUp(platform::MouseButton::Left);
-        m_pressedButtons.removeAll(platform::MouseButton::Left);
+        m_held.removeButton(platform::MouseButton::Left);
         break;
     case Action::Type::Scroll:
         ok = in.scroll(a.scrollDirection, a.amount, a.heldKeys);
@@ -168,7 +169,7 @@ void BrushController::act()
                 releaseAll();
                 return fail(QStringLiteral("pressing %1 failed: %2").arg(platform::keysymName(k), e));
             }
-            m_pressedKeys << k;
+            m_held.addKey(k);
         }
         m_platform->input().sync();
         typeEvent(QStringLiteral("keys"), a.text);
@@ -234,12 +235,7 @@ void BrushController::holdKeyDone()
     if (!m_job)
         return;
     platform::Input& input = m_platform->input();
-    bool ok = true;
-    for (auto it = m_pressedKeys.crbegin(); it != m_pressedKeys.crend(); ++it)
-        ok = input.key(*it, false) && ok;
-    ok = input.sync() && ok;
-    m_pressedKeys.clear();
-    if (!ok)
+    if (!m_held.releaseKeys(input))
         return fail(QStringLiteral("releasing the held keys failed: %1").arg(input.errorString()));
     watchForChange();
 }

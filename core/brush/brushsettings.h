@@ -36,7 +36,7 @@ struct BrushSettings
     // Hover ticks, and pointer polls (fail-safe, takeover) while a run or an action is active.
     int pollIntervalMs = 50;
 
-    // Watching for the effect of an action (seed §3.3 step 6).
+    // Watching for the effect of an action.
     int changeTimeoutMs = 1000;
     ChangeScope changeScope = ChangeScope::Anywhere;
     bool waitForStable = false; // after the first change, wait for a diff flagged stable

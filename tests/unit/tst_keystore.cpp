@@ -382,6 +382,7 @@ void TestKeyStore::keychainKeyOnlyToConfiguredHost()
 void TestKeyStore::openAiWithoutKeyStillPlans()
 {
     // Local OpenAI-compatible servers need no key: a missing keychain is not an error for them.
+    qputenv("OPENAI_BASE_URL", "http://127.0.0.1:8080/v1"); // the official host requires one
     QString error;
     auto backend = ciu::createPlanBackendWith(optionsFor(QStringLiteral("openai")), &error,
                                               [](ProviderKind, QString* e) {
