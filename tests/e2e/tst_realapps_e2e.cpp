@@ -3,6 +3,7 @@
 // fixture app does not have. Analysed through the ciu-agent binary, as a user runs it.
 
 #include "core/model/zone.h"
+#include "platform/platformfactory.h"
 #include "tests/support/xvfbserver.h"
 
 #include <QJsonArray>
@@ -35,10 +36,11 @@ private:
     };
     Run agent(const QStringList& args, int timeoutMs = 120'000);
     QList<Zone> analyze();
-    static const Zone* display(const QList<Zone>& zones);
+    const Zone* display(const QList<Zone>& zones) const;
 
     std::unique_ptr<test::XvfbServer> m_xvfb;
     QProcess m_xcalc;
+    QRect m_xcalcWindow; // xcalc's client area, root coordinates
     QTemporaryDir m_sessions;
 };
 
@@ -79,12 +81,15 @@ QList<Zone> TestRealAppsE2E::analyze()
     return zones;
 }
 
-// The calculator's display: the widest zone above the keys whose text starts with a number.
-const Zone* TestRealAppsE2E::display(const QList<Zone>& zones)
+// The calculator's display: the widest labelled zone in the band at the top of xcalc's window that holds
+// its display (62 px high at 2 px from the top; the first row of keys starts 78 px down). Zones elsewhere
+// on the screen, such as the window manager's title bar above the window, are never the display.
+const Zone* TestRealAppsE2E::display(const QList<Zone>& zones) const
 {
+    const QRect band(m_xcalcWindow.topLeft(), QSize(m_xcalcWindow.width(), 72));
     const Zone* best = nullptr;
     for (const Zone& z : zones) {
-        if (z.bounds.width() < 120 || z.label.isEmpty())
+        if (z.bounds.width() < 120 || z.label.isEmpty() || !band.contains(z.bounds))
             continue;
         if (!best || z.bounds.width() * z.bounds.height() > best->bounds.width() * best->bounds.height())
             best = &z;
@@ -103,16 +108,35 @@ void TestRealAppsE2E::initTestCase()
     m_xcalc.setProcessEnvironment(m_xvfb->environment());
     m_xcalc.start(QStringLiteral("xcalc"), {QStringLiteral("-geometry"), QStringLiteral("+300+150")});
     QVERIFY2(m_xcalc.waitForStarted(10000), qPrintable(m_xcalc.errorString()));
-    // Mapped and drawn: the keys show up as zones.
+    // Managed by the window manager: its window is listed, with the geometry of its client area.
+    auto opened = platform::createPlatform({QStringLiteral("x11"), m_xvfb->displayName()});
+    QVERIFY2(opened.platform, qPrintable(opened.error));
     QVERIFY2(QTest::qWaitFor(
-                 [this] {
-                     int buttons = 0;
+                 [&] {
+                     for (const platform::WindowInfo& w : opened.platform->windows().topLevelWindows()) {
+                         if (w.windowClass == QLatin1String("XCalc") && w.geometry.width() > 0)
+                             m_xcalcWindow = w.geometry;
+                     }
+                     return !m_xcalcWindow.isEmpty();
+                 },
+                 30000),
+             "xcalc's window was never managed");
+    // Mapped and drawn: the keys show up as zones.
+    int buttons = 0;
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                     buttons = 0;
                      for (const Zone& z : analyze())
                          buttons += z.type == ZoneType::Button ? 1 : 0;
                      return buttons >= 10;
                  },
                  30000),
-             "xcalc's keys never appeared");
+             qPrintable(QStringLiteral("xcalc's keys never appeared (%1 buttons in %2,%3 %4x%5)")
+                            .arg(buttons)
+                            .arg(m_xcalcWindow.x())
+                            .arg(m_xcalcWindow.y())
+                            .arg(m_xcalcWindow.width())
+                            .arg(m_xcalcWindow.height())));
 }
 
 void TestRealAppsE2E::cleanupTestCase()

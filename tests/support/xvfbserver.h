@@ -17,8 +17,8 @@ public:
     {
         QSize size{1280, 800};
         int depth = 24;
-        bool windowManager = true;  // openbox, for EWMH and focus handling
-        QStringList extraArgs;      // e.g. {"-extension", "MIT-SHM"}
+        bool windowManager = true; // openbox, for EWMH and focus handling
+        QStringList extraArgs;     // e.g. {"-extension", "MIT-SHM"}
     };
 
     XvfbServer();
@@ -37,6 +37,7 @@ public:
 
 private:
     bool waitForServer(int timeoutMs);
+    bool waitForWindowManager(int timeoutMs);
 
     Options m_options;
     QString m_display;
@@ -48,4 +49,4 @@ private:
 // True when the Xvfb binary exists (tests that need it fail with a clear message otherwise).
 bool xvfbAvailable();
 
-}  // namespace ciu::test
+} // namespace ciu::test
