@@ -90,7 +90,7 @@ bool XvfbServer::waitForWindowManager(int timeoutMs)
     const QByteArray atomName("_NET_CLIENT_LIST");
     xcb_intern_atom_reply_t* atomReply = xcb_intern_atom_reply(
         c, xcb_intern_atom(c, 0, uint16_t(atomName.size()), atomName.constData()), nullptr);
-    const xcb_atom_t clientListAtom = atomReply ? atomReply->atom : XCB_ATOM_NONE;
+    const xcb_atom_t clientListAtom = atomReply ? atomReply->atom : xcb_atom_t(XCB_ATOM_NONE);
     std::free(atomReply);
 
     QDeadlineTimer deadline(timeoutMs);
