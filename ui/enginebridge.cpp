@@ -192,6 +192,7 @@ void EngineBridge::connectEngine()
         box->open();
     });
     connect(engine, &Engine::taskFinished, this, [this](const TaskOutcome& outcome) {
+        qCInfo(lcBridge).noquote() << "task finished:" << toString(outcome.result) << outcome.message;
         m_taskActive = false;
         if (m_restartPending)
             QMetaObject::invokeMethod(
@@ -229,8 +230,9 @@ void EngineBridge::connectWorkers()
         // Hand corrections reach the canvas as user zones (root coordinates).
         connect(w->corrections(), &ZoneCorrections::userZonesChanged, canvas,
                 &canvas::CanvasMapper::setUserZones);
-        QMetaObject::invokeMethod(canvas, "setUserZones", Qt::QueuedConnection,
-                                  Q_ARG(QList<ciu::Zone>, w->corrections()->userZones()));
+        QMetaObject::invokeMethod(
+            canvas, [canvas, zones = w->corrections()->userZones()] { canvas->setUserZones(zones); },
+            Qt::QueuedConnection);
         // Detections the user deleted or replaced stay away.
         connect(w->corrections(), &ZoneCorrections::suppressedRegionsChanged, canvas,
                 &canvas::CanvasMapper::setSuppressedRegions);

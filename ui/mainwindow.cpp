@@ -1,10 +1,11 @@
 #include "ui/mainwindow.h"
 
-#include "core/engine/inputforwarder.h"
-#include "core/engine/sandboxdisplay.h"
 #include "core/replay/sessionformat.h"
-#include "platform/platformfactory.h"
 #include "ui/confirmationdialog.h"
+#include "ui/controllers/hotkeycontroller.h"
+#include "ui/controllers/inputforwarding.h"
+#include "ui/controllers/ownwindowtracker.h"
+#include "ui/controllers/sandboxcontroller.h"
 #include "ui/enginestatus.h"
 #include "ui/eventlogview.h"
 #include "ui/liveview.h"
@@ -14,62 +15,24 @@
 #include "ui/zonecorrections.h"
 #include "ui/zoneinspector.h"
 
-#include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QLabel>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
-#include <QStyle>
-#include <QThread>
-#include <QToolBar>
-#include <QUndoStack>
 
 #include <algorithm>
 
 namespace ciu::ui {
-namespace {
-
-void stopThread(QThread* thread)
-{
-    if (!thread)
-        return;
-    thread->quit();
-    thread->wait();
-    delete thread;
-}
-
-// ":1.0" and ":1" name the same display.
-QString normalizedDisplay(QString name)
-{
-    name = name.trimmed();
-    const int colon = int(name.lastIndexOf(QLatin1Char(':')));
-    const int dot = int(name.indexOf(QLatin1Char('.'), colon < 0 ? 0 : colon));
-    if (dot > colon && colon >= 0)
-        name.truncate(dot);
-    return name;
-}
-
-QIcon themedIcon(const char* resource, QStyle::StandardPixmap fallback, const QStyle* style)
-{
-    const QString path = QStringLiteral(":/icons/") + QLatin1String(resource);
-    QIcon icon(path);
-    return icon.availableSizes().isEmpty() && icon.pixmap(16).isNull() ? style->standardIcon(fallback) : icon;
-}
-
-} // namespace
 
 MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     : QMainWindow(parent)
     , m_options(std::move(options))
-    , m_forwardThread(nullptr, &stopThread)
 {
     setWindowTitle(tr("CIU Agent"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/ciu-agent.svg")));
@@ -85,7 +48,11 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
                                         this);
     m_liveView = new LiveView(this);
     setCentralWidget(m_liveView);
-    m_sandbox = new SandboxDisplay(this);
+    m_sandbox = new SandboxController(this);
+    m_forwarding = new InputForwarding(this);
+    // The user's keyboard is on the app's own display, whichever display the agent works on.
+    m_hotkey = new HotkeyController({QStringLiteral("x11"), QString()}, this);
+    m_ownWindows = new OwnWindowTracker(m_options.platform, targetDisplay(), this);
 
     createDocks();
     createActions();
@@ -122,31 +89,19 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     connect(m_console, &TaskConsole::stepRequested, this, &MainWindow::stepRequested);
     connect(m_console, &TaskConsole::stopRequested, this, &MainWindow::stopRequested);
 
-    connect(m_sandbox, &SandboxDisplay::started, this, [this](const QString& display) {
-        m_targetLabel->setText(tr("Target: sandbox %1").arg(display));
-        m_sandboxAction->setChecked(true);
-        m_openInSandboxAction->setEnabled(true);
-        setStatusMessage(tr("Sandbox display %1 is running.").arg(display));
-        updateExcludedRegions();
-        emit targetDisplayChanged(display);
-    });
-    connect(m_sandbox, &SandboxDisplay::failed, this, [this](const QString& error) {
-        m_sandboxAction->setChecked(false);
-        m_openInSandboxAction->setEnabled(false);
-        setStatusMessage(tr("Sandbox display: %1").arg(error));
-    });
-    connect(m_sandbox, &SandboxDisplay::stopped, this, [this] {
-        setTakeover(false);
-        m_sandboxAction->setChecked(false);
-        m_openInSandboxAction->setEnabled(false);
-        m_targetLabel->setText(tr("Target: %1").arg(targetDisplay()));
-        updateExcludedRegions();
-        emit targetDisplayChanged(targetDisplay());
-    });
+    connect(m_ownWindows, &OwnWindowTracker::regionsChanged, this, &MainWindow::excludedRegionsChanged);
+    connectSandbox();
 
-    m_excludedTimer.setInterval(500);
-    connect(&m_excludedTimer, &QTimer::timeout, this, &MainWindow::updateExcludedRegions);
-    m_excludedTimer.start();
+    // Takeover: the live view's input goes to the target display.
+    connect(m_liveView, &LiveView::pointerForwarded, m_forwarding, &InputForwarding::moveTo);
+    connect(m_liveView, &LiveView::buttonForwarded, m_forwarding, &InputForwarding::button);
+    connect(m_liveView, &LiveView::wheelForwarded, m_forwarding, &InputForwarding::wheel);
+    connect(m_liveView, &LiveView::keyForwarded, m_forwarding, &InputForwarding::key);
+    connect(m_forwarding, &InputForwarding::failed, this, [this](const QString& error) {
+        setStatusMessage(tr("Takeover: %1").arg(error));
+        setTakeover(false);
+    });
+    connect(m_hotkey, &HotkeyController::activated, this, &MainWindow::emergencyStop);
 
     applySettings();
     if (m_options.globalHotkey)
@@ -156,11 +111,31 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     setStatusMessage(tr("Ready"));
 }
 
-MainWindow::~MainWindow()
+MainWindow::~MainWindow() = default;
+
+void MainWindow::connectSandbox()
 {
-    if (m_forwarder)
-        QMetaObject::invokeMethod(m_forwarder, &InputForwarder::close, Qt::QueuedConnection);
-    m_forwardThread.reset();
+    connect(m_sandbox, &SandboxController::started, this, [this](const QString& display) {
+        m_targetLabel->setText(tr("Target: sandbox %1").arg(display));
+        m_sandboxAction->setChecked(true);
+        m_openInSandboxAction->setEnabled(true);
+        setStatusMessage(tr("Sandbox display %1 is running.").arg(display));
+        m_ownWindows->setTargetDisplay(targetDisplay());
+        emit targetDisplayChanged(display);
+    });
+    connect(m_sandbox, &SandboxController::failed, this, [this](const QString& error) {
+        m_sandboxAction->setChecked(false);
+        m_openInSandboxAction->setEnabled(false);
+        setStatusMessage(tr("Sandbox display: %1").arg(error));
+    });
+    connect(m_sandbox, &SandboxController::stopped, this, [this] {
+        setTakeover(false);
+        m_sandboxAction->setChecked(false);
+        m_openInSandboxAction->setEnabled(false);
+        m_targetLabel->setText(tr("Target: %1").arg(targetDisplay()));
+        m_ownWindows->setTargetDisplay(targetDisplay());
+        emit targetDisplayChanged(targetDisplay());
+    });
 }
 
 std::unique_ptr<QSettings> MainWindow::openSettings() const
@@ -172,20 +147,24 @@ std::unique_ptr<QSettings> MainWindow::openSettings() const
 
 QString MainWindow::targetDisplay() const
 {
-    if (m_sandbox && m_sandbox->state() == SandboxDisplay::State::Running)
+    if (m_sandbox && m_sandbox->isRunning())
         return m_sandbox->displayName();
     return m_options.display.isEmpty() ? qEnvironmentVariable("DISPLAY") : m_options.display;
 }
 
 bool MainWindow::targetIsOwnDisplay() const
 {
-    if (QGuiApplication::platformName() != QLatin1String("xcb"))
-        return false;
-    const QString backend = m_options.platform.isEmpty() ? qEnvironmentVariable("CIU_PLATFORM").toLower()
-                                                         : m_options.platform.toLower();
-    if (!backend.isEmpty() && backend != QLatin1String("x11"))
-        return false;
-    return normalizedDisplay(targetDisplay()) == normalizedDisplay(qEnvironmentVariable("DISPLAY"));
+    return m_ownWindows->targetIsOwnDisplay();
+}
+
+QList<QRect> MainWindow::excludedRegions() const
+{
+    return m_ownWindows->regions().rects;
+}
+
+QList<quint64> MainWindow::excludedWindowIds() const
+{
+    return m_ownWindows->regions().ids;
 }
 
 void MainWindow::createDocks()
@@ -208,167 +187,6 @@ void MainWindow::createDocks()
     // The live view gets most of the room by default (a saved state overrides this).
     resizeDocks({task, zones}, {260, 280}, Qt::Horizontal);
     resizeDocks({events}, {170}, Qt::Vertical);
-}
-
-void MainWindow::createActions()
-{
-    const QStyle* s = style();
-    // File
-    QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
-    QAction* settingsAction =
-        fileMenu->addAction(s->standardIcon(QStyle::SP_FileDialogDetailedView), tr("&Settings…"));
-    settingsAction->setShortcut(QKeySequence::Preferences);
-    connect(settingsAction, &QAction::triggered, this, &MainWindow::showSettings);
-    fileMenu->addSeparator();
-    QAction* openRecordingAction =
-        fileMenu->addAction(s->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open recording…"));
-    openRecordingAction->setShortcut(QKeySequence::Open);
-    connect(openRecordingAction, &QAction::triggered, this, [this] {
-        const QString start = !m_lastRecording.isEmpty()                 ? QFileInfo(m_lastRecording).path()
-                              : !m_settings.recordingDirectory.isEmpty() ? m_settings.recordingDirectory
-                                                                         : replay::defaultSessionRoot();
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open recording"), start);
-        if (!dir.isEmpty())
-            openRecording(dir);
-    });
-    m_openLastRecording = fileMenu->addAction(tr("Open &last recording"));
-    m_openLastRecording->setEnabled(false);
-    connect(m_openLastRecording, &QAction::triggered, this, [this] { openRecording(m_lastRecording); });
-    fileMenu->addSeparator();
-    QAction* quitAction = fileMenu->addAction(s->standardIcon(QStyle::SP_DialogCloseButton), tr("&Quit"));
-    quitAction->setShortcut(QKeySequence::Quit);
-    connect(quitAction, &QAction::triggered, this, &QWidget::close);
-
-    // Edit
-    QMenu* editMenu = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = m_inspector->undoStack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
-    undo->setIcon(s->standardIcon(QStyle::SP_ArrowBack));
-    QAction* redo = m_inspector->undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcut(QKeySequence::Redo);
-    redo->setIcon(s->standardIcon(QStyle::SP_ArrowForward));
-    editMenu->addAction(undo);
-    editMenu->addAction(redo);
-    editMenu->addSeparator();
-    m_drawAction =
-        editMenu->addAction(themedIcon("draw-zone.svg", QStyle::SP_FileDialogNewFolder, s), tr("&Draw zone"));
-    m_drawAction->setCheckable(true);
-    m_drawAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
-    connect(m_drawAction, &QAction::triggered, this,
-            [this](bool on) { m_liveView->setMode(on ? LiveView::Mode::Draw : LiveView::Mode::Inspect); });
-    QAction* deleteZone = editMenu->addAction(s->standardIcon(QStyle::SP_TrashIcon), tr("De&lete zone"));
-    deleteZone->setShortcut(QKeySequence::Delete);
-    deleteZone->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    m_liveView->addAction(deleteZone);
-    connect(deleteZone, &QAction::triggered, m_inspector, &ZoneInspector::deleteSelectedZone);
-
-    // View
-    QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
-    QAction* zoomIn = viewMenu->addAction(themedIcon("zoom-in.svg", QStyle::SP_ArrowUp, s), tr("Zoom &in"));
-    zoomIn->setShortcut(QKeySequence::ZoomIn);
-    connect(zoomIn, &QAction::triggered, m_liveView, &LiveView::zoomIn);
-    QAction* zoomOut =
-        viewMenu->addAction(themedIcon("zoom-out.svg", QStyle::SP_ArrowDown, s), tr("Zoom &out"));
-    zoomOut->setShortcut(QKeySequence::ZoomOut);
-    connect(zoomOut, &QAction::triggered, m_liveView, &LiveView::zoomOut);
-    QAction* zoomFit = viewMenu->addAction(themedIcon("zoom-fit.svg", QStyle::SP_TitleBarMaxButton, s),
-                                           tr("&Fit to window"));
-    zoomFit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
-    connect(zoomFit, &QAction::triggered, m_liveView, &LiveView::zoomToFit);
-    viewMenu->addSeparator();
-    QAction* zones = viewMenu->addAction(themedIcon("overlay-zones.svg", QStyle::SP_FileDialogListView, s),
-                                         tr("Show &zones"));
-    zones->setCheckable(true);
-    zones->setChecked(true);
-    zones->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
-    connect(zones, &QAction::toggled, m_liveView, &LiveView::setZonesVisible);
-    QAction* trail = viewMenu->addAction(themedIcon("overlay-trail.svg", QStyle::SP_ArrowRight, s),
-                                         tr("Show cursor &trail"));
-    trail->setCheckable(true);
-    trail->setChecked(true);
-    trail->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
-    connect(trail, &QAction::toggled, m_liveView, &LiveView::setTrailVisible);
-    QAction* flash =
-        viewMenu->addAction(themedIcon("flash.svg", QStyle::SP_BrowserReload, s), tr("&Flash changes"));
-    flash->setCheckable(true);
-    flash->setChecked(m_settings.flashChanges);
-    flash->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_3));
-    connect(flash, &QAction::toggled, m_liveView, &LiveView::setFlashChanges);
-    viewMenu->addSeparator();
-    for (QDockWidget* dock : findChildren<QDockWidget*>())
-        viewMenu->addAction(dock->toggleViewAction());
-
-    // Agent
-    QMenu* agentMenu = menuBar()->addMenu(tr("&Agent"));
-    QAction* run = agentMenu->addAction(s->standardIcon(QStyle::SP_MediaPlay), tr("&Run task"));
-    run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
-    connect(run, &QAction::triggered, m_console, &TaskConsole::run);
-    QAction* pause = agentMenu->addAction(s->standardIcon(QStyle::SP_MediaPause), tr("&Pause"));
-    pause->setShortcut(QKeySequence(Qt::Key_F6));
-    connect(pause, &QAction::triggered, this, &MainWindow::pauseRequested);
-    QAction* resume = agentMenu->addAction(s->standardIcon(QStyle::SP_MediaSeekForward), tr("Res&ume"));
-    resume->setShortcut(QKeySequence(Qt::Key_F5));
-    connect(resume, &QAction::triggered, this, &MainWindow::resumeRequested);
-    QAction* step = agentMenu->addAction(s->standardIcon(QStyle::SP_MediaSkipForward), tr("S&tep"));
-    step->setShortcut(QKeySequence(Qt::Key_F10));
-    connect(step, &QAction::triggered, m_console, &TaskConsole::step);
-    m_stopAction = agentMenu->addAction(themedIcon("emergency-stop.svg", QStyle::SP_BrowserStop, s),
-                                        tr("&Emergency stop"));
-    m_stopAction->setShortcuts({QKeySequence(Qt::SHIFT | Qt::Key_Escape), QKeySequence(Qt::Key_Pause)});
-    m_stopAction->setShortcutContext(Qt::ApplicationShortcut);
-    connect(m_stopAction, &QAction::triggered, this, &MainWindow::emergencyStop);
-    agentMenu->addSeparator();
-    m_takeoverAction =
-        agentMenu->addAction(themedIcon("takeover.svg", QStyle::SP_DesktopIcon, s), tr("&Take over"));
-    m_takeoverAction->setCheckable(true);
-    m_takeoverAction->setToolTip(tr("Use mouse and keyboard in the live view to control the target display"));
-    connect(m_takeoverAction, &QAction::triggered, this, &MainWindow::setTakeover);
-    m_sandboxAction =
-        agentMenu->addAction(themedIcon("sandbox.svg", QStyle::SP_ComputerIcon, s), tr("&Sandbox display"));
-    m_sandboxAction->setCheckable(true);
-    m_sandboxAction->setToolTip(tr("Start a private display for the agent to work on"));
-    connect(m_sandboxAction, &QAction::triggered, this,
-            [this](bool on) { on ? startSandbox() : stopSandbox(); });
-    m_openInSandboxAction =
-        agentMenu->addAction(s->standardIcon(QStyle::SP_DirOpenIcon), tr("&Open program in sandbox…"));
-    m_openInSandboxAction->setEnabled(false);
-    connect(m_openInSandboxAction, &QAction::triggered, this, &MainWindow::openProgramInSandbox);
-
-    // Help
-    QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
-    QAction* about =
-        helpMenu->addAction(s->standardIcon(QStyle::SP_MessageBoxInformation), tr("&About CIU Agent"));
-    connect(about, &QAction::triggered, this, [this] {
-        auto* box =
-            new QMessageBox(QMessageBox::Information, tr("About CIU Agent"),
-                            tr("<b>CIU Agent %1</b><p>A desktop computer-use agent that keeps a live map of "
-                               "the screen's interactive zones.</p><p>Emergency stop: %2</p>")
-                                .arg(QStringLiteral(CIU_VERSION), m_settings.stopHotkey.toHtmlEscaped()),
-                            QMessageBox::Ok, this);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
-    });
-
-    QToolBar* toolbar = addToolBar(tr("Main"));
-    toolbar->setObjectName(QStringLiteral("MainToolBar"));
-    toolbar->addAction(run);
-    toolbar->addAction(pause);
-    toolbar->addAction(resume);
-    toolbar->addAction(step);
-    toolbar->addAction(m_stopAction);
-    toolbar->addSeparator();
-    toolbar->addAction(zoomIn);
-    toolbar->addAction(zoomOut);
-    toolbar->addAction(zoomFit);
-    toolbar->addSeparator();
-    toolbar->addAction(zones);
-    toolbar->addAction(trail);
-    toolbar->addAction(flash);
-    toolbar->addAction(m_drawAction);
-    toolbar->addSeparator();
-    toolbar->addAction(m_takeoverAction);
-    toolbar->addAction(m_sandboxAction);
-    toolbar->addAction(m_openInSandboxAction);
 }
 
 void MainWindow::restoreWindowState()
@@ -406,21 +224,12 @@ void MainWindow::applySettings()
 
 void MainWindow::setupHotkey()
 {
-    m_hotkey.reset();
-    if (QGuiApplication::platformName() != QLatin1String("xcb")) {
-        qCInfo(lcUi) << "no global hotkey on the" << QGuiApplication::platformName() << "platform";
+    if (m_hotkey->grab(m_settings.stopHotkey) == HotkeyController::GrabResult::Failed) {
+        setStatusMessage(tr("The emergency-stop hotkey is not available: %1").arg(m_hotkey->errorString()));
         return;
     }
-    // The user's keyboard is on the app's own display, whichever display the agent works on.
-    auto result = platform::createGlobalHotkey(m_settings.stopHotkey, {QStringLiteral("x11"), QString()});
-    if (!result.hotkey) {
-        qCWarning(lcUi) << "emergency-stop hotkey:" << result.error;
-        setStatusMessage(tr("The emergency-stop hotkey is not available: %1").arg(result.error));
-        return;
-    }
-    m_hotkey = std::move(result.hotkey);
-    connect(m_hotkey.get(), &platform::GlobalHotkey::activated, this, &MainWindow::emergencyStop);
-    m_stopAction->setToolTip(tr("Stop the agent now (global hotkey: %1)").arg(m_settings.stopHotkey));
+    if (m_hotkey->isGrabbed())
+        m_stopAction->setToolTip(tr("Stop the agent now (global hotkey: %1)").arg(m_settings.stopHotkey));
 }
 
 void MainWindow::showSettings()
@@ -547,7 +356,7 @@ void MainWindow::emergencyStop()
 
 void MainWindow::startSandbox()
 {
-    if (m_sandbox->state() != SandboxDisplay::State::Stopped)
+    if (!m_sandbox->isStopped())
         return;
     setStatusMessage(tr("Starting the sandbox display…"));
     m_sandbox->start(QSize(1280, 800));
@@ -560,7 +369,7 @@ void MainWindow::stopSandbox()
 
 void MainWindow::openProgramInSandbox()
 {
-    if (m_sandbox->state() != SandboxDisplay::State::Running) {
+    if (!m_sandbox->isRunning()) {
         setStatusMessage(tr("Start the sandbox display first."));
         return;
     }
@@ -594,51 +403,12 @@ void MainWindow::setTakeover(bool on)
             emit pauseRequested();
         return;
     }
-    if (!m_forwarder) {
-        m_forwardThread.reset(new QThread);
-        m_forwardThread->setObjectName(QStringLiteral("forward"));
-        m_forwarder = new InputForwarder;
-        m_forwarder->moveToThread(m_forwardThread.get());
-        connect(m_forwardThread.get(), &QThread::finished, m_forwarder, &QObject::deleteLater);
-        m_forwardThread->start();
-        connect(m_liveView, &LiveView::pointerForwarded, m_forwarder, &InputForwarder::moveTo);
-        connect(m_liveView, &LiveView::buttonForwarded, m_forwarder, &InputForwarder::button);
-        connect(m_liveView, &LiveView::wheelForwarded, m_forwarder, &InputForwarder::wheel);
-        connect(m_liveView, &LiveView::keyForwarded, m_forwarder, &InputForwarder::key);
-        connect(m_forwarder, &InputForwarder::failed, this, [this](const QString& error) {
-            setStatusMessage(tr("Takeover: %1").arg(error));
-            setTakeover(false);
-        });
-    }
-    if (m_forwardDisplay != targetDisplay()) {
-        m_forwardDisplay = targetDisplay();
-        QMetaObject::invokeMethod(m_forwarder, "open", Qt::QueuedConnection,
-                                  Q_ARG(QString, m_options.platform), Q_ARG(QString, m_forwardDisplay));
-    }
+    m_forwarding->open(m_options.platform, targetDisplay());
     if (m_state == AgentState::Running)
         emit pauseRequested();
     m_liveView->setMode(LiveView::Mode::Takeover);
     m_takeoverAction->setChecked(true);
-    setStatusMessage(tr("Takeover: your input in the live view goes to %1.").arg(m_forwardDisplay));
-}
-
-void MainWindow::updateExcludedRegions()
-{
-    QList<QRect> rects;
-    QList<quint64> ids;
-    if (targetIsOwnDisplay()) {
-        for (QWidget* w : QApplication::topLevelWidgets()) {
-            if (!w->isVisible() || w->isMinimized())
-                continue;
-            rects << w->frameGeometry();
-            ids << quint64(w->winId());
-        }
-    }
-    if (rects == m_excludedRects && ids == m_excludedIds)
-        return;
-    m_excludedRects = rects;
-    m_excludedIds = ids;
-    emit excludedRegionsChanged(rects, ids);
+    setStatusMessage(tr("Takeover: your input in the live view goes to %1.").arg(m_forwarding->display()));
 }
 
 QWidget* MainWindow::openRecording(const QString& sessionPath)

@@ -12,7 +12,6 @@
 
 #include <QMainWindow>
 #include <QPointer>
-#include <QTimer>
 
 #include <memory>
 
@@ -20,17 +19,13 @@ class QAction;
 class QLabel;
 class QSettings;
 
-namespace ciu {
-class SandboxDisplay;
-class InputForwarder;
-namespace platform {
-class GlobalHotkey;
-}
-} // namespace ciu
-
 namespace ciu::ui {
 
 class ConfirmationDialog;
+class HotkeyController;
+class InputForwarding;
+class OwnWindowTracker;
+class SandboxController;
 class EngineStatusBar;
 class AgentIndicator;
 class EventLogView;
@@ -49,7 +44,9 @@ struct MainWindowOptions
 
 // The desktop app's window: the live view in the centre, the task console, zone inspector and event log
 // in docks, the engine's figures in the status bar. It takes the engine's values through its slots and
-// reports the user's intentions through its signals (see app/cmd_gui.cpp for the wiring).
+// reports the user's intentions through its signals (see app/cmd_gui.cpp for the wiring). The services
+// behind it (the sandbox display, takeover input, the emergency hotkey, the tracking of its own windows)
+// are controllers in ui/controllers/ that it only talks to through their signals and slots.
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
@@ -71,9 +68,14 @@ public:
     QString targetDisplay() const;
     bool targetIsOwnDisplay() const;
     // Own top-level windows (root coordinates) while the target is the app's own display.
-    QList<QRect> excludedRegions() const { return m_excludedRects; }
-    QList<quint64> excludedWindowIds() const { return m_excludedIds; }
+    QList<QRect> excludedRegions() const;
+    QList<quint64> excludedWindowIds() const;
     QAction* stopAction() const { return m_stopAction; }
+    // The services the window drives (for tests).
+    SandboxController* sandbox() const { return m_sandbox; }
+    InputForwarding* inputForwarding() const { return m_forwarding; }
+    HotkeyController* hotkey() const { return m_hotkey; }
+    OwnWindowTracker* ownWindows() const { return m_ownWindows; }
 
 public slots:
     // Engine → window.
@@ -131,7 +133,7 @@ private:
     void restoreWindowState();
     void applySettings();
     void setupHotkey();
-    void updateExcludedRegions();
+    void connectSandbox();
     std::unique_ptr<QSettings> openSettings() const;
 
     MainWindowOptions m_options;
@@ -151,17 +153,13 @@ private:
     QAction* m_sandboxAction = nullptr;
     QAction* m_openInSandboxAction = nullptr;
     QPointer<ConfirmationDialog> m_confirmation;
-    SandboxDisplay* m_sandbox = nullptr;
-    std::unique_ptr<platform::GlobalHotkey> m_hotkey;
-    InputForwarder* m_forwarder = nullptr;
-    std::unique_ptr<QThread, void (*)(QThread*)> m_forwardThread;
-    QString m_forwardDisplay;
+    SandboxController* m_sandbox = nullptr;
+    HotkeyController* m_hotkey = nullptr;
+    InputForwarding* m_forwarding = nullptr;
+    OwnWindowTracker* m_ownWindows = nullptr;
     Frame m_lastFrame;
-    QTimer m_excludedTimer;
-    QList<QRect> m_excludedRects;
     QString m_lastRecording;
     QAction* m_openLastRecording = nullptr;
-    QList<quint64> m_excludedIds;
 };
 
 } // namespace ciu::ui

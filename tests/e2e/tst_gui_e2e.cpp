@@ -172,6 +172,8 @@ void TestGuiE2e::appRunsLocalTaskAndScreenshot()
     env.insert(QStringLiteral("OMP_THREAD_LIMIT"), QStringLiteral("1"));
     env.insert(QStringLiteral("LANG"), QStringLiteral("C.UTF-8"));
     env.insert(QStringLiteral("LANGUAGE"), QStringLiteral("en"));
+    // The bridge logs the end of the task: the test waits for that line.
+    env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("ciu.ui.engine.info=true"));
 
     QProcess app;
     app.setProcessEnvironment(env);
@@ -189,27 +191,46 @@ void TestGuiE2e::appRunsLocalTaskAndScreenshot()
                    line.value(QStringLiteral("name")).toString() == QStringLiteral("ok");
         },
         120000);
-    const QString appOutput = QString::fromUtf8(app.readAll());
+    QString appOutput = QString::fromUtf8(app.readAll());
     QVERIFY2(clicked, qPrintable(QStringLiteral("no click on OK; app output:\n") + appOutput.right(3000)));
+
+    // The window learns that the task finished (the bridge logs it after telling the window).
+    const bool finished = QTest::qWaitFor(
+        [&] {
+            appOutput += QString::fromUtf8(app.readAll());
+            return appOutput.contains(QLatin1String("task finished:"));
+        },
+        60000);
+    QVERIFY2(finished,
+             qPrintable(QStringLiteral("the task did not finish; app output:\n") + appOutput.right(3000)));
     QCOMPARE(app.state(), QProcess::Running); // the window stays open after the task
 
-    // Let the window show the finished task, then photograph the window's display.
-    QTest::qWait(3000);
+    // Photograph the window's display until the window has drawn the finished task: not a blank screen,
+    // something with many colours.
     const QString shot = QStringLiteral(CIU_BINARY_DIR) + QStringLiteral("/gui-e2e-screenshot.png");
-    QFile::remove(shot);
+    QImage image;
     QString out;
-    QVERIFY2(runTool(QStringLiteral("import"), {QStringLiteral("-window"), QStringLiteral("root"), shot},
-                     own.environment(), &out),
-             qPrintable(out));
-    const QImage image(shot);
-    QVERIFY(!image.isNull());
+    qsizetype colourCount = 0;
+    const bool drawn = QTest::qWaitFor(
+        [&] {
+            QFile::remove(shot);
+            if (!runTool(QStringLiteral("import"), {QStringLiteral("-window"), QStringLiteral("root"), shot},
+                         own.environment(), &out))
+                return false;
+            image = QImage(shot);
+            if (image.isNull())
+                return false;
+            QSet<QRgb> colours;
+            for (int y = 0; y < image.height(); y += 7)
+                for (int x = 0; x < image.width(); x += 7)
+                    colours.insert(image.pixel(x, y));
+            colourCount = colours.size();
+            return colourCount > 50;
+        },
+        20000);
+    QVERIFY2(!image.isNull(), qPrintable(out));
     QCOMPARE(image.size(), QSize(1600, 1000));
-    // Not a blank screen: the window drew something with many colours.
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 7)
-        for (int x = 0; x < image.width(); x += 7)
-            colours.insert(image.pixel(x, y));
-    QVERIFY2(colours.size() > 50, qPrintable(QString::number(colours.size())));
+    QVERIFY2(drawn, qPrintable(QString::number(colourCount)));
 
     app.terminate();
     if (!app.waitForFinished(15000)) {

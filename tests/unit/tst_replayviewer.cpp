@@ -12,14 +12,21 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QMessageBox>
 #include <QMouseEvent>
 #include <QPointer>
 #include <QProgressDialog>
+#include <QPushButton>
+#include <QScopeGuard>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
+
+#include <memory>
 
 using namespace ciu;
 using ciu::ui::ReplayViewer;
@@ -79,7 +86,8 @@ void TestReplayViewer::opensAtStart()
     QVERIFY(viewer.duration() >= m_session.frameTimesNs.last());
     QCOMPARE(viewer.eventModel()->rowCount(), 4); // click, typing action, decision, model call
     QVERIFY(QTest::qWaitFor([&] { return viewer.frameView()->hasFrame(); }, 5000));
-    QVERIFY(!viewer.timeline()->mapping().durationNs() == 0);
+    QVERIFY(viewer.timeline()->mapping().durationNs() > 0);
+    QCOMPARE(viewer.timeline()->mapping().durationNs(), viewer.duration());
 }
 
 void TestReplayViewer::scrubShowsFrameAndOverlay()
@@ -352,17 +360,36 @@ void TestReplayViewer::exportCancelled()
     ReplayViewer viewer;
     QVERIFY(viewer.openSession(m_session.path));
     QSignalSpy finished(&viewer, &ReplayViewer::exportFinished);
-    QVERIFY(viewer.exportTo(ReplayViewer::ExportFormat::Mp4, out.filePath(QStringLiteral("x.mp4"))));
-    QVERIFY(viewer.exportProgress());
-    viewer.exportProgress()->cancel();
+    const QString file = out.filePath(QStringLiteral("x.mp4"));
+
+    // The export runs on the global thread pool: hold its only thread until the user has cancelled, so the
+    // export cannot have finished before the cancel.
+    QThreadPool* pool = QThreadPool::globalInstance();
+    const int threads = pool->maxThreadCount();
+    pool->setMaxThreadCount(1);
+    auto hold = std::make_shared<QSemaphore>();
+    const auto restore = qScopeGuard([pool, threads, hold] {
+        hold->release();
+        pool->setMaxThreadCount(threads);
+    });
+    pool->start([hold] { hold->acquire(); });
+    QVERIFY(viewer.exportTo(ReplayViewer::ExportFormat::Mp4, file));
+    QPointer<QProgressDialog> progress = viewer.exportProgress();
+    QVERIFY(progress);
+    auto* cancel = progress->findChild<QPushButton*>();
+    QVERIFY(cancel);
+    cancel->click(); // the user's Cancel
+    hold->release();
     QVERIFY(QTest::qWaitFor([&] { return finished.size() == 1; }, 60000));
-    // Either the export noticed the cancel, or it had finished already.
-    const QString error = finished.first().at(1).toString();
-    QVERIFY2(error.isEmpty() || error == QStringLiteral("cancelled"), qPrintable(error));
-    // A new export may start.
-    QVERIFY(QTest::qWaitFor([&] { return !viewer.exportProgress(); }, 5000));
+    QCOMPARE(finished.first().at(0).toString(), file);
+    QCOMPARE(finished.first().at(1).toString(), QStringLiteral("cancelled"));
+    QVERIFY(!QFile::exists(file)); // no partial video is left
+    // No error box for a cancel, and a new export may start.
+    QVERIFY(QTest::qWaitFor([&] { return !progress && !viewer.exportProgress(); }, 5000));
+    QVERIFY(!viewer.findChild<QMessageBox*>());
     QVERIFY(viewer.exportTo(ReplayViewer::ExportFormat::Html, out.filePath(QStringLiteral("r.html"))));
     QVERIFY(QTest::qWaitFor([&] { return finished.size() == 2; }, 60000));
+    QVERIFY2(finished.at(1).at(1).toString().isEmpty(), qPrintable(finished.at(1).at(1).toString()));
 }
 
 void TestReplayViewer::bannerForProblems()
