@@ -8,7 +8,7 @@
 
 namespace ciu::app {
 
-// The options every command shares (DESIGN.md "Command line").
+// The options every command shares (docs/ARCHITECTURE.md).
 struct CommonOptions
 {
     QString display;            // --display :N, default $DISPLAY

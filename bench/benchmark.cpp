@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdio>
-
 #include <sys/resource.h>
 
 namespace ciu::bench {
@@ -68,4 +67,4 @@ double peakRssMiB()
     return 0.0;
 }
 
-}  // namespace ciu::bench
+} // namespace ciu::bench

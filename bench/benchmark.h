@@ -14,10 +14,10 @@ namespace ciu::bench {
 
 struct Context
 {
-    QString display;   // target display, empty: $DISPLAY
-    QString platform;  // backend override, empty: default
-    QStringList args;  // extra arguments after the benchmark name
-    int iterations = 0;  // 0: the benchmark's default
+    QString display;    // target display, empty: $DISPLAY
+    QString platform;   // backend override, empty: default
+    QStringList args;   // extra arguments after the benchmark name
+    int iterations = 0; // 0: the benchmark's default
 };
 
 class Reporter
@@ -26,7 +26,7 @@ public:
     explicit Reporter(QString bench);
     // Prints {"bench","metric","value","unit"} plus `extra` as one line.
     void figure(const QString& metric, double value, const QString& unit, const QJsonObject& extra = {});
-    void note(const QString& text);  // human-readable, on stderr
+    void note(const QString& text); // human-readable, on stderr
 
 private:
     QString m_bench;
@@ -36,7 +36,7 @@ struct Benchmark
 {
     QString name;
     QString summary;
-    std::function<int(const Context&, Reporter&)> run;  // returns an exit code
+    std::function<int(const Context&, Reporter&)> run; // returns an exit code
 };
 
 // Every benchmark of this build (bench/benchmarks.cpp).
@@ -51,4 +51,4 @@ double processCpuSeconds();
 // Peak resident set size of this process in MiB (VmHWM).
 double peakRssMiB();
 
-}  // namespace ciu::bench
+} // namespace ciu::bench

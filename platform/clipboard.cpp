@@ -20,4 +20,4 @@ bool Clipboard::restore(const Content& content)
     return setText(QString());
 }
 
-}  // namespace ciu::platform
+} // namespace ciu::platform

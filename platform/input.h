@@ -28,4 +28,4 @@ public:
     virtual QString errorString() const = 0;
 };
 
-}  // namespace ciu::platform
+} // namespace ciu::platform

@@ -9,7 +9,7 @@ namespace {
 constexpr int kMaxClickCount = 3;
 constexpr int kMaxScrollClicks = 100;
 constexpr int kMaxHoldMs = 100'000;
-}  // namespace
+} // namespace
 
 InputActions::InputActions(Input& input, Pointer& pointer)
     : m_input(input)
@@ -150,7 +150,8 @@ bool InputActions::drag(QPoint from, QPoint to, MouseButton button, int steps)
 bool InputActions::scroll(ScrollDirection direction, int clicks, const QString& heldKeys)
 {
     if (clicks < 1 || clicks > kMaxScrollClicks)
-        return fail(QStringLiteral("scroll amount must be 1 to %1 clicks, got %2").arg(kMaxScrollClicks).arg(clicks));
+        return fail(
+            QStringLiteral("scroll amount must be 1 to %1 clicks, got %2").arg(kMaxScrollClicks).arg(clicks));
     return withHeldKeys(heldKeys, [&] {
         for (int i = 0; i < clicks; ++i) {
             if (!m_input.wheel(direction))
@@ -201,7 +202,8 @@ bool InputActions::keyUp(const QString& name)
 bool InputActions::holdKey(const QString& sequence, int durationMs)
 {
     if (durationMs < 0 || durationMs > kMaxHoldMs)
-        return fail(QStringLiteral("hold duration must be 0 to %1 ms, got %2").arg(kMaxHoldMs).arg(durationMs));
+        return fail(
+            QStringLiteral("hold duration must be 0 to %1 ms, got %2").arg(kMaxHoldMs).arg(durationMs));
     const KeyParseResult parsed = parseKeySequence(sequence);
     if (!parsed.ok())
         return fail(parsed.error);
@@ -224,4 +226,4 @@ bool InputActions::type(const QString& text, int perCharDelayMs)
     return (m_input.typeText(text, perCharDelayMs) && m_input.sync()) || fail(m_input.errorString());
 }
 
-}  // namespace ciu::platform
+} // namespace ciu::platform

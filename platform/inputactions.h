@@ -9,7 +9,7 @@
 
 namespace ciu::platform {
 
-// The complete action set of seed 004 §4 on top of the Input primitives. Returns false with
+// The complete action set on top of the Input primitives. Returns false with
 // errorString() set on the first failing step; a failed step releases whatever it had pressed.
 class InputActions
 {
@@ -46,4 +46,4 @@ private:
     QString m_error;
 };
 
-}  // namespace ciu::platform
+} // namespace ciu::platform

@@ -9,7 +9,7 @@
 namespace ciu::platform {
 namespace {
 
-// Portable names (seed 004 FR-08/09, the Claude computer tool, pyautogui) → keysym names.
+// Portable names (the Claude computer tool, pyautogui) → keysym names.
 const QHash<QString, QString>& aliases()
 {
     static const QHash<QString, QString> table = {
@@ -95,7 +95,7 @@ std::optional<Keysym> lookup(const QByteArray& name, xkb_keysym_flags flags)
     return sym;
 }
 
-}  // namespace
+} // namespace
 
 std::optional<Keysym> keysymFromName(const QString& rawName)
 {
@@ -210,4 +210,4 @@ KeyParseResult parseKeySequence(const QString& text)
     return result;
 }
 
-}  // namespace ciu::platform
+} // namespace ciu::platform

@@ -1,7 +1,7 @@
 #pragma once
 
 // Key names in xdotool syntax ("ctrl+s", "alt+Tab", "shift+F10", "KP_Enter", "Super_L"), plus the
-// portable names of seed 004 FR-08/09 ("enter", "pageup", "numpadadd", "volumeup", "win", ...).
+// portable names ("enter", "pageup", "numpadadd", "volumeup", "win", ...).
 // Keys are identified by X keysyms, which every backend understands (the synthetic one included).
 
 #include <QList>
@@ -16,15 +16,15 @@ using Keysym = std::uint32_t;
 
 struct KeyCombo
 {
-    QList<Keysym> modifiers;  // pressed in order, released in reverse
-    Keysym key = 0;           // the last key named; "ctrl" alone is key Control_L
+    QList<Keysym> modifiers; // pressed in order, released in reverse
+    Keysym key = 0;          // the last key named; "ctrl" alone is key Control_L
     bool operator==(const KeyCombo&) const = default;
 };
 
 struct KeyParseResult
 {
-    QList<KeyCombo> combos;  // "ctrl+a Delete" is two combos
-    QString error;           // empty on success
+    QList<KeyCombo> combos; // "ctrl+a Delete" is two combos
+    QString error;          // empty on success
     bool ok() const { return error.isEmpty(); }
 };
 
@@ -42,4 +42,4 @@ Keysym keysymFromCodePoint(char32_t codePoint);
 // Parses "ctrl+shift+t", "alt+F4 Return", "super". Whitespace separates combos, '+' joins keys.
 KeyParseResult parseKeySequence(const QString& text);
 
-}  // namespace ciu::platform
+} // namespace ciu::platform

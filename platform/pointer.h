@@ -17,4 +17,4 @@ public:
     virtual std::optional<CursorInfo> cursor() = 0;
 };
 
-}  // namespace ciu::platform
+} // namespace ciu::platform

@@ -56,4 +56,4 @@ std::optional<ScrollDirection> scrollDirectionFromString(const QString& name)
     return std::nullopt;
 }
 
-}  // namespace ciu::platform
+} // namespace ciu::platform

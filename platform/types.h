@@ -20,8 +20,8 @@ namespace ciu::platform {
 
 struct MonitorInfo
 {
-    QString name;    // e.g. "DP-1" or "screen" when RandR is missing
-    QRect geometry;  // root coordinates
+    QString name;   // e.g. "DP-1" or "screen" when RandR is missing
+    QRect geometry; // root coordinates
     bool primary = false;
 };
 
@@ -29,31 +29,43 @@ struct WindowInfo
 {
     quint64 id = 0;
     QString title;
-    QString windowClass;  // WM_CLASS class part (e.g. "XTerm")
-    QString instance;     // WM_CLASS instance part (e.g. "xterm")
-    qint64 pid = -1;      // _NET_WM_PID, -1 when unknown
-    QRect geometry;       // root coordinates of the client area
+    QString windowClass; // WM_CLASS class part (e.g. "XTerm")
+    QString instance;    // WM_CLASS instance part (e.g. "xterm")
+    qint64 pid = -1;     // _NET_WM_PID, -1 when unknown
+    QRect geometry;      // root coordinates of the client area
     bool active = false;
 };
 
 struct CursorInfo
 {
-    QPoint position;   // hot spot in root coordinates
-    QRect spriteRect;  // where the sprite is drawn, empty when unknown
-    QString shape;     // cursor name (e.g. "left_ptr", "xterm"), empty when unknown
+    QPoint position;  // hot spot in root coordinates
+    QRect spriteRect; // where the sprite is drawn, empty when unknown
+    QString shape;    // cursor name (e.g. "left_ptr", "xterm"), empty when unknown
     quint32 serial = 0;
 };
 
-enum class MouseButton : quint8 { Left = 1, Middle = 2, Right = 3 };
-enum class ScrollDirection : quint8 { Up = 1, Down, Left, Right };
+enum class MouseButton : quint8
+{
+    Left = 1,
+    Middle = 2,
+    Right = 3
+};
+enum class ScrollDirection : quint8
+{
+    Up = 1,
+    Down,
+    Left,
+    Right
+};
 
-enum class Capability : quint32 {
-    SharedMemoryGrab = 1u << 0,  // fast grabs (MIT-SHM)
-    Damage = 1u << 1,            // the server reports damaged regions
-    CursorShape = 1u << 2,       // cursor name and sprite (XFixes)
-    InputInjection = 1u << 3,    // synthetic input (XTest)
-    Monitors = 1u << 4,          // per-monitor geometry (RandR)
-    WindowList = 1u << 5,        // EWMH window list and active window
+enum class Capability : quint32
+{
+    SharedMemoryGrab = 1u << 0, // fast grabs (MIT-SHM)
+    Damage = 1u << 1,           // the server reports damaged regions
+    CursorShape = 1u << 2,      // cursor name and sprite (XFixes)
+    InputInjection = 1u << 3,   // synthetic input (XTest)
+    Monitors = 1u << 4,         // per-monitor geometry (RandR)
+    WindowList = 1u << 5,       // EWMH window list and active window
     Clipboard = 1u << 6,
 };
 Q_DECLARE_FLAGS(Capabilities, Capability)
@@ -64,7 +76,7 @@ QString toString(ScrollDirection direction);
 std::optional<MouseButton> mouseButtonFromString(const QString& name);
 std::optional<ScrollDirection> scrollDirectionFromString(const QString& name);
 
-}  // namespace ciu::platform
+} // namespace ciu::platform
 
 Q_DECLARE_METATYPE(ciu::platform::MonitorInfo)
 Q_DECLARE_METATYPE(ciu::platform::WindowInfo)

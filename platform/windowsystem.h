@@ -18,4 +18,4 @@ public:
     virtual QString errorString() const = 0;
 };
 
-}  // namespace ciu::platform
+} // namespace ciu::platform

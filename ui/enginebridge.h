@@ -17,7 +17,7 @@ namespace ciu::ui {
 
 class MainWindow;
 
-// Connects one MainWindow to the engine (DESIGN.md "Threads and data flow"): creates an Engine on the
+// Connects one MainWindow to the engine (docs/ARCHITECTURE.md): creates an Engine on the
 // window's target display, feeds the window the workers' values through queued connections and turns the
 // window's requests into engine calls. A new Engine is made when the target display changes.
 class EngineBridge final : public QObject

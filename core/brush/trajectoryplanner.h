@@ -11,7 +11,7 @@
 
 namespace ciu {
 
-// How the brush moves (seed 000 §3.3 "Motion Planning").
+// How the brush moves.
 enum class TrajectoryKind : quint8
 {
     Direct = 1,  // straight line to the target point

@@ -13,7 +13,7 @@
 namespace ciu {
 
 // Maps a stream of cursor positions onto the current ZoneMap and turns it into spatial events
-// (seed 000 §3.3): zone_enter and zone_exit with the crossing point, zone_hover once per stay after a
+// zone_enter and zone_exit with the crossing point, zone_hover once per stay after a
 // dwell. Zones nest: the tracker follows the whole set of zones containing the cursor, so entering a
 // child does not exit its parent (parents are entered before and exited after their children).
 //

@@ -11,8 +11,8 @@
 
 namespace ciu::canvas {
 
-// What the canvas does about one Tier 0 result (seed 000 §3.2 "State Change Detection Heuristics",
-// §4.3). Pure: the same inputs give the same decisions, so the rules are tested table-driven.
+// What the canvas does about one Tier 0 result. Pure: the same inputs give the same decisions, so the rules
+// are tested table-driven.
 struct TierDecision
 {
     enum class Action : quint8

@@ -42,7 +42,7 @@ struct InventoryParseOptions
     int maxElements = 1000;
 };
 
-// The Tier 2 prompt (seed 000 §3.2) for an image of `size`.
+// The Tier 2 prompt for an image of `size`.
 QString inventoryPrompt(QSize size);
 
 // Parses a reply: a JSON array of {x, y, width, height, type, label, state, parent}, bare or inside a

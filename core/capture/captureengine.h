@@ -21,7 +21,7 @@ class Platform;
 
 namespace ciu {
 
-// The capture worker (seed 000 §3.1): runs on its own thread (see startWorkerThread()), opens its own
+// The capture worker: runs on its own thread (see startWorkerThread()), opens its own
 // Platform there, and on a deadline-driven loop samples the cursor, captures the target (whole screen or
 // one monitor), runs Tier 0 and feeds the frame ring. Adaptive rate: full rate while an action runs or
 // the screen changes, the idle rate once the screen is stable, full rate again on the first change.

@@ -15,15 +15,15 @@ struct DirectorOptions
 {
     enum class Loop : quint8
     {
-        Zones = 1, // seed 000 §3.4: structured zone map, zone-level tools, screenshots only when needed
-        Classic,   // seed 002 / Anthropic's demo: a screenshot and a model call for every action
+        Zones = 1, // structured zone map, zone-level tools, screenshots only when needed
+        Classic,   // Anthropic's demo: a screenshot and a model call for every action
     };
 
     QString provider = QStringLiteral("local"); // local | anthropic | openai
     QString model;                              // empty: the provider's default
     Loop loop = Loop::Zones;
     SpeedMode speed = SpeedMode::Medium;
-    bool dryRun = true; // the default for a new session (seed 004 DD-07)
+    bool dryRun = true; // the default for a new session
     int maxIterations = 20;
     double maxCostUsd = 1.0; // negative: no limit
     safety::ConfirmationMode confirmation = safety::ConfirmationMode::Refuse;
@@ -58,7 +58,7 @@ enum class DirectorState : quint8
 };
 QString toString(DirectorState state);
 
-// Usage of the session so far (seed 004 FR-27/28).
+// Usage of the session so far.
 struct DirectorUsage
 {
     int modelCalls = 0;

@@ -208,7 +208,7 @@ std::optional<Zone> LocalPlanner::resolveOrDecide(const QString& name, const Zon
             QStringLiteral("step %1 (%2): %3").arg(m_current + 1).arg(m_commands[m_current].source, r.error)};
         return std::nullopt;
     }
-    // Zone not found: Tier 2 re-analysis, then re-plan (seed 000 §3.4 error table).
+    // Zone not found: Tier 2 re-analysis, then re-plan (the recovery ladder).
     ++st.resolveAttempts;
     if (st.resolveAttempts < m_maxResolveAttempts) {
         *decision =

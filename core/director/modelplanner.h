@@ -13,7 +13,7 @@ namespace ciu {
 
 // A planner that asks a model provider (Anthropic Messages API or an OpenAI-compatible server).
 //
-// Zones loop (seed 000 §3.4): the model sees the zone map as structured, delimited untrusted data and acts
+// Zones loop: the model sees the zone map as structured, delimited untrusted data and acts
 // with zone-level tools — click_zone, type_in_zone, scroll_zone, drag_zone, press_keys, wait_for_change,
 // request_reanalysis, update_plan, task_complete, task_impossible — plus the native computer tool for raw
 // coordinates. It may batch several tools in one reply; later calls carry tool results and a zone-map delta,
@@ -25,7 +25,7 @@ namespace ciu {
 // usual checks; the model gets ONE tool result (the steps that ran, the first failure and the zones that
 // may be meant) and is called again only when a step fails or a verification needs it.
 //
-// Classic loop (seed 002, Anthropic's reference demo): only the computer tool, a screenshot with the task
+// Classic loop (Anthropic's reference demo): only the computer tool, a screenshot with the task
 // and after every action, one model call per action. Kept for comparison (--loop classic).
 class ModelPlanner final : public PlanBackend
 {

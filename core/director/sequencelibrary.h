@@ -61,7 +61,7 @@ struct RecordedSequence
     static std::optional<RecordedSequence> fromJson(const QJsonObject& object, QString* error);
 };
 
-// The MAX speed mode's library of successful action sequences (seed 004 §11, seed 002 "recording of
+// The MAX speed mode's library of successful action sequences ("recording of
 // successful actions, reuse of similar past tasks"): one JSON file a task under
 // $XDG_DATA_HOME/ciu-agent/sequences/ (CIU_SEQUENCES_DIR overrides it), written atomically.
 //

@@ -163,7 +163,7 @@ std::optional<SpeedMode> SpeedPolicy::escalate()
 bool SpeedPolicy::request(SpeedMode mode)
 {
     if (quint8(mode) <= quint8(m_mode))
-        return false; // never de-escalate (seed 004 LLMCU-DD-10)
+        return false; // never de-escalate
     m_mode = mode;
     return true;
 }

@@ -9,7 +9,7 @@
 
 namespace ciu {
 
-// Seed 004 §11: how much verification the Director does between actions.
+// How much verification the Director does between actions.
 enum class SpeedMode : quint8
 {
     Max = 1, // verify only at checkpoints the plan names ("wait for …")
@@ -55,9 +55,9 @@ public:
     SpeedMode initialMode() const { return m_initial; }
 
     // True for actions that switch applications, open or close windows and dialogs, submit forms or
-    // navigate (seed 004 §11 SPEED-HIGH list).
+    // navigate (the SPEED-HIGH list).
     static bool isTransition(const ActionContext& context);
-    // True for actions that should change the UI state (seed 004 §11 SPEED-MEDIUM list).
+    // True for actions that should change the UI state (the SPEED-MEDIUM list).
     static bool changesState(const ActionContext& context);
 
     Verification verificationFor(const ActionContext& context) const;

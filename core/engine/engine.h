@@ -29,7 +29,7 @@ namespace capture {
 class WindowTracker;
 }
 
-// The whole pipeline of one session (DESIGN.md "Threads and data flow"): capture → canvas → brush →
+// The whole pipeline of one session (docs/ARCHITECTURE.md): capture → canvas → brush →
 // director → recorder, each worker on its own named thread ("capture", "analysis", "brush", "director",
 // "recorder"), connected with queued signals carrying values. Lives on the thread that created it (the GUI
 // thread or the command line's main thread).

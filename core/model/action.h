@@ -13,7 +13,7 @@
 
 namespace ciu {
 
-// One action of the complete action set (seed 004 §4, the Claude computer tool), aimed either at a zone
+// One action of the complete action set (that of the Claude computer tool and more), aimed either at a zone
 // (zoneId, optionally a point inside it) or at raw root coordinates (point).
 struct Action
 {

@@ -3,4 +3,4 @@
 namespace ciu {
 // Registers the model's types for queued connections. Call once before starting workers.
 void registerMetaTypes();
-}  // namespace ciu
+} // namespace ciu

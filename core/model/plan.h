@@ -11,7 +11,7 @@
 
 namespace ciu {
 
-// One step of a Director plan (seed 000 §3.4 "Planning Format").
+// One step of a Director plan.
 struct PlanStep
 {
     enum class Status : quint8

@@ -38,4 +38,4 @@ private:
                                 .count();
 };
 
-}  // namespace ciu
+} // namespace ciu

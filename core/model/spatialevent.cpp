@@ -20,7 +20,7 @@ constexpr std::array<std::pair<SpatialEvent::Kind, const char*>, 13> kNames{{
     {SpatialEvent::Kind::Error, "error"},
     {SpatialEvent::Kind::Info, "info"},
 }};
-}  // namespace
+} // namespace
 
 QString toString(SpatialEvent::Kind kind)
 {
@@ -68,4 +68,4 @@ std::optional<SpatialEvent> SpatialEvent::fromJson(const QJsonObject& o)
     return e;
 }
 
-}  // namespace ciu
+} // namespace ciu

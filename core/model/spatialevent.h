@@ -9,10 +9,11 @@
 namespace ciu {
 
 // Everything that happens in a session and is shown in the event log and the replay timeline:
-// the brush's spatial events (seed 000 §3.3) and the other components' notable moments.
+// the brush's spatial events and the other components' notable moments.
 struct SpatialEvent
 {
-    enum class Kind : quint8 {
+    enum class Kind : quint8
+    {
         ZoneEnter = 1,
         ZoneExit,
         ZoneHover,
@@ -20,8 +21,8 @@ struct SpatialEvent
         ZoneType,
         BrushLost,
         Takeover,
-        TierDecision,  // the canvas chose a tier, with its reason
-        Analysis,      // a tier 1/2 analysis finished
+        TierDecision, // the canvas chose a tier, with its reason
+        Analysis,     // a tier 1/2 analysis finished
         ModelCall,
         Action,
         Error,
@@ -32,7 +33,7 @@ struct SpatialEvent
     qint64 tNs = 0;
     QString zoneId;
     QPoint point;
-    QVariantMap data;  // kind-specific: button, text (masked for passwords), duration_ms, tier, reason ...
+    QVariantMap data; // kind-specific: button, text (masked for passwords), duration_ms, tier, reason ...
 
     QJsonObject toJson() const;
     static std::optional<SpatialEvent> fromJson(const QJsonObject& object);
@@ -41,6 +42,6 @@ struct SpatialEvent
 QString toString(SpatialEvent::Kind kind);
 std::optional<SpatialEvent::Kind> spatialEventKindFromString(const QString& name);
 
-}  // namespace ciu
+} // namespace ciu
 
 Q_DECLARE_METATYPE(ciu::SpatialEvent)

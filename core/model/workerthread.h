@@ -7,7 +7,7 @@
 
 namespace ciu {
 
-// Owns a worker's QThread: destroying it quits the thread's event loop and waits for it (STYLE.md §5).
+// Owns a worker's QThread: destroying it quits the thread's event loop and waits for it.
 struct ThreadStopper
 {
     void operator()(QThread* thread) const

@@ -48,7 +48,7 @@ bool fail(QString* error, const QString& message)
     return false;
 }
 
-}  // namespace
+} // namespace
 
 QString toString(ZoneType type)
 {
@@ -68,7 +68,8 @@ std::optional<ZoneType> zoneTypeFromString(const QString& name)
     if (n == QLatin1String("textfield") || n == QLatin1String("text_input") || n == QLatin1String("input") ||
         n == QLatin1String("text_box") || n == QLatin1String("textbox") || n == QLatin1String("edit"))
         n = QStringLiteral("text_field");
-    else if (n == QLatin1String("combobox") || n == QLatin1String("combo_box") || n == QLatin1String("select"))
+    else if (n == QLatin1String("combobox") || n == QLatin1String("combo_box") ||
+             n == QLatin1String("select"))
         n = QStringLiteral("dropdown");
     else if (n == QLatin1String("check_box") || n == QLatin1String("radio") ||
              n == QLatin1String("radio_button") || n == QLatin1String("radiobutton"))
@@ -77,7 +78,8 @@ std::optional<ZoneType> zoneTypeFromString(const QString& name)
         n = QStringLiteral("menu_item");
     else if (n == QLatin1String("text") || n == QLatin1String("label") || n == QLatin1String("image"))
         n = QStringLiteral("static");
-    else if (n == QLatin1String("scrollarea") || n == QLatin1String("list") || n == QLatin1String("scrollbar"))
+    else if (n == QLatin1String("scrollarea") || n == QLatin1String("list") ||
+             n == QLatin1String("scrollbar"))
         n = QStringLiteral("scroll_area");
     for (const auto& [t, typeName] : kTypeNames) {
         if (n == QLatin1String(typeName))
@@ -179,7 +181,8 @@ std::optional<Zone> zoneFromJson(const QJsonObject& o, QString* error)
     const QJsonObject b = o.value(QLatin1String("bounds")).toObject();
     for (const char* key : {"x", "y", "width", "height"}) {
         if (!b.value(QLatin1String(key)).isDouble()) {
-            fail(error, QStringLiteral("zone %1: bounds.%2 missing or not a number").arg(zone.id, QLatin1String(key)));
+            fail(error, QStringLiteral("zone %1: bounds.%2 missing or not a number")
+                            .arg(zone.id, QLatin1String(key)));
             return std::nullopt;
         }
     }
@@ -187,7 +190,8 @@ std::optional<Zone> zoneFromJson(const QJsonObject& o, QString* error)
                         b.value(QLatin1String("width")).toInt(), b.value(QLatin1String("height")).toInt());
     const auto type = zoneTypeFromString(o.value(QLatin1String("type")).toString());
     if (!type) {
-        fail(error, QStringLiteral("zone %1: unknown type \"%2\"").arg(zone.id, o.value(QLatin1String("type")).toString()));
+        fail(error, QStringLiteral("zone %1: unknown type \"%2\"")
+                        .arg(zone.id, o.value(QLatin1String("type")).toString()));
         return std::nullopt;
     }
     zone.type = *type;
@@ -201,7 +205,8 @@ std::optional<Zone> zoneFromJson(const QJsonObject& o, QString* error)
         zone.events << v.toString();
     zone.confidence = qBound(0.0, o.value(QLatin1String("confidence")).toDouble(1.0), 1.0);
     zone.lastSeenNs = o.value(QLatin1String("last_seen_ns")).toString().toLongLong();
-    zone.source = zoneSourceFromString(o.value(QLatin1String("source")).toString()).value_or(ZoneSource::Local);
+    zone.source =
+        zoneSourceFromString(o.value(QLatin1String("source")).toString()).value_or(ZoneSource::Local);
     zone.application = o.value(QLatin1String("application")).toString();
     zone.windowId = o.value(QLatin1String("window_id")).toString().toULongLong();
     zone.temporary = o.value(QLatin1String("temporary")).toBool();
@@ -209,4 +214,4 @@ std::optional<Zone> zoneFromJson(const QJsonObject& o, QString* error)
     return zone;
 }
 
-}  // namespace ciu
+} // namespace ciu

@@ -12,7 +12,8 @@
 
 namespace ciu {
 
-enum class ZoneType : quint8 {
+enum class ZoneType : quint8
+{
     Button = 1,
     TextField,
     Link,
@@ -25,7 +26,8 @@ enum class ZoneType : quint8 {
     Static,
 };
 
-enum class ZoneStateFlag : quint16 {
+enum class ZoneStateFlag : quint16
+{
     Enabled = 1u << 0,
     Disabled = 1u << 1,
     Focused = 1u << 2,
@@ -40,29 +42,30 @@ Q_DECLARE_FLAGS(ZoneState, ZoneStateFlag)
 Q_DECLARE_OPERATORS_FOR_FLAGS(ZoneState)
 
 // Where a zone came from.
-enum class ZoneSource : quint8 {
-    Local = 1,  // Tier 1 (OpenCV + OCR)
-    Model,      // Tier 2 (a provider's inventory)
-    User,       // hand correction in the zone inspector
+enum class ZoneSource : quint8
+{
+    Local = 1, // Tier 1 (OpenCV + OCR)
+    Model,     // Tier 2 (a provider's inventory)
+    User,      // hand correction in the zone inspector
     Accessibility,
-    Synthetic,  // tests
+    Synthetic, // tests
 };
 
-// A bounded rectangle of the screen with interactive meaning (seed 000 §3.2).
+// A bounded rectangle of the screen with interactive meaning.
 struct Zone
 {
     QString id;
-    QRect bounds;  // root coordinates
+    QRect bounds; // root coordinates
     ZoneType type = ZoneType::Static;
     QString label;
     ZoneState state = ZoneStateFlag::Enabled;
-    QString parentId;       // empty: top level
-    QStringList events;     // what interacting does ("click", "opens_menu", ...)
-    double confidence = 0;  // 0..1
+    QString parentId;      // empty: top level
+    QStringList events;    // what interacting does ("click", "opens_menu", ...)
+    double confidence = 0; // 0..1
     qint64 lastSeenNs = 0;
     qint64 firstSeenNs = 0;
     ZoneSource source = ZoneSource::Local;
-    QString application;    // window class of the owning window
+    QString application; // window class of the owning window
     quint64 windowId = 0;
     bool temporary = false; // tooltips: removed when the screen changes under them
     bool isPassword = false;
@@ -85,6 +88,6 @@ QJsonObject toJson(const Zone& zone);
 // Strict: returns nullopt with `error` set for a missing or wrong field.
 std::optional<Zone> zoneFromJson(const QJsonObject& object, QString* error = nullptr);
 
-}  // namespace ciu
+} // namespace ciu
 
 Q_DECLARE_METATYPE(ciu::Zone)

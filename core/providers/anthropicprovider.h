@@ -6,7 +6,7 @@
 
 namespace ciu::director {
 
-// Claude Messages API (claude-api.md): POST {base}/v1/messages with x-api-key, anthropic-version 2023-06-01,
+// Claude Messages API: POST {base}/v1/messages with x-api-key, anthropic-version 2023-06-01,
 // anthropic-beta for the computer tool; the native computer tool with scaled screenshots; prompt caching
 // breakpoints (system + last block of the 3 most recent user turns); only the N most recent images kept;
 // optional streaming (server-sent events); the SDK's retry policy.

@@ -6,7 +6,7 @@
 
 namespace ciu::director {
 
-// OpenAI-compatible chat completions (claude-api.md §9; OpenAI, llama.cpp server, vLLM, Ollama):
+// OpenAI-compatible chat completions:
 // POST {base}/v1/chat/completions with a Bearer key; images as data URLs; function tools (the computer
 // tool becomes a function named "computer" with the same input fields); tool results as `tool` messages,
 // their images in a following user message; optional streaming (`data:` chunks, `[DONE]`).

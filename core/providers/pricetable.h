@@ -10,7 +10,7 @@
 
 namespace ciu::director {
 
-// USD per million tokens for a model (claude-api.md §7). Kept in configuration: the defaults come from the
+// USD per million tokens for a model. Kept in configuration: the defaults come from the
 // JSON resource :/ciu/providers/prices.json, a file can replace them (CIU_PRICES_FILE or the settings).
 struct ModelPrice
 {

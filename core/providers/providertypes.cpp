@@ -121,7 +121,7 @@ QString betaHeaderValue(ComputerToolVersion version)
 
 ComputerToolVersion computerToolVersionForModel(const QString& model)
 {
-    // Opus 4.5 and newer use the 2025-11-24 tool (claude-api.md §1).
+    // Opus 4.5 and newer use the 2025-11-24 tool.
     static const QStringList newer = {QStringLiteral("claude-opus-4-5"), QStringLiteral("claude-opus-4-6"),
                                       QStringLiteral("claude-opus-5"), QStringLiteral("claude-sonnet-5")};
     for (const QString& prefix : newer) {

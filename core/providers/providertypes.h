@@ -14,7 +14,7 @@
 
 // Value types shared by every model provider (Anthropic Messages API, OpenAI-compatible chat
 // completions). They describe a conversation independently of the wire format; each provider
-// translates them (see claude-api.md §1–§3 and §9).
+// translates them.
 namespace ciu::director {
 
 // One block of a message. Only the fields of its type are meaningful.
@@ -87,7 +87,7 @@ struct Message
     static Message assistant(const QList<ContentBlock>& blocks);
 };
 
-// The version of Anthropic's native computer tool (claude-api.md §1/§2). Each needs its beta header.
+// The version of Anthropic's native computer tool. Each needs its beta header.
 enum class ComputerToolVersion : quint8
 {
     V20241022 = 1, // computer-use-2024-10-22 (legacy)

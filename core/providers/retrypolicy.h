@@ -11,7 +11,7 @@ namespace ciu::director {
 
 using HttpHeaders = QList<QPair<QByteArray, QByteArray>>;
 
-// The official SDKs' retry policy (claude-api.md §4): obey x-should-retry if present, else retry 408, 409,
+// The official SDKs' retry policy: obey x-should-retry if present, else retry 408, 409,
 // 429, ≥ 500, connection errors and timeouts; wait retry-after-ms / retry-after (seconds or HTTP date) when
 // it is in (0, 60] s, else min(0.5 · 2^n, 8) s · (1 − 0.25 · rand) where n counts the retries made so far.
 namespace retry {

@@ -11,7 +11,7 @@
 
 namespace ciu::director {
 
-// Maps between the real screen and the scaled screenshots the model sees (claude-api.md §2, §6).
+// Maps between the real screen and the scaled screenshots the model sees.
 // Like the reference demo: the target is the first of XGA 1024×768, WXGA 1280×800, FWXGA 1366×768 whose
 // aspect ratio is within 0.02 of the screen's, used only when smaller than the screen. Beyond the demo:
 // a screen that matches no preset but is larger than the service's limits (1568 px long edge, about

@@ -1,6 +1,6 @@
 #pragma once
 
-// The on-disk layout of a recorded session (DESIGN.md "Session format", seed 000 §3.5):
+// The on-disk layout of a recorded session:
 //
 //   session_YYYYMMDD_HHMMSS/
 //     metadata.json    config, task, versions, screen geometry, start/end, outcome, token and cost totals

@@ -74,7 +74,7 @@ struct RecordingStats
     qint64 bytesWritten = 0;
 };
 
-// The Replay Buffer's recorder (seed 000 §3.5): a worker for the "recorder" thread that writes everything
+// The Replay Buffer's recorder: a worker for the "recorder" thread that writes everything
 // the other components emit into a session folder (see sessionformat.h). Files are append-only and
 // flushed per line; the video is fragmented MP4. On a write error (e.g. a full disk) or when the size budget
 // is reached it stops cleanly, keeps what was written and emits recordingFailed() so the app pauses the

@@ -210,4 +210,4 @@ bool SyntheticPlatform::setImage(const QImage& image)
     return true;
 }
 
-}  // namespace ciu::platform
+} // namespace ciu::platform

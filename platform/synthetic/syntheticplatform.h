@@ -68,4 +68,4 @@ private:
     bool m_firstDamage = true;
 };
 
-}  // namespace ciu::platform
+} // namespace ciu::platform

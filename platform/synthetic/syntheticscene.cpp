@@ -36,7 +36,7 @@ QColor defaultColor(SyntheticScene::WidgetKind kind)
     return Qt::gray;
 }
 
-}  // namespace
+} // namespace
 
 SyntheticScene::SyntheticScene(QSize size)
 {
@@ -233,9 +233,9 @@ SyntheticScene::Widget* SyntheticScene::findWidget(const QString& name)
 void SyntheticScene::button(MouseButton button, bool down)
 {
     QMutexLocker lock(&m_mutex);
-    m_log << InputRecord{QStringLiteral("button"),
-                         QStringLiteral("%1 %2").arg(toString(button), down ? QStringLiteral("down")
-                                                                             : QStringLiteral("up"))};
+    m_log << InputRecord{
+        QStringLiteral("button"),
+        QStringLiteral("%1 %2").arg(toString(button), down ? QStringLiteral("down") : QStringLiteral("up"))};
     if (down || button != MouseButton::Left)
         return;
     Widget* w = widgetAt(m_cursor);
@@ -261,8 +261,8 @@ void SyntheticScene::key(Keysym keysym, bool down)
 {
     QMutexLocker lock(&m_mutex);
     m_log << InputRecord{QStringLiteral("key"),
-                         QStringLiteral("%1 %2").arg(keysymName(keysym), down ? QStringLiteral("down")
-                                                                               : QStringLiteral("up"))};
+                         QStringLiteral("%1 %2").arg(keysymName(keysym),
+                                                     down ? QStringLiteral("down") : QStringLiteral("up"))};
     if (!down) {
         m_heldKeys.removeAll(keysym);
         return;
@@ -360,4 +360,4 @@ bool SyntheticScene::isConnected() const
     return m_connected;
 }
 
-}  // namespace ciu::platform
+} // namespace ciu::platform

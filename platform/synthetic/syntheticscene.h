@@ -18,7 +18,13 @@ namespace ciu::platform {
 class SyntheticScene
 {
 public:
-    enum class WidgetKind : quint8 { Button = 1, TextField, CheckBox, Label };
+    enum class WidgetKind : quint8
+    {
+        Button = 1,
+        TextField,
+        CheckBox,
+        Label
+    };
 
     struct Widget
     {
@@ -26,16 +32,16 @@ public:
         WidgetKind kind = WidgetKind::Button;
         QRect rect;
         QString label;
-        QString text;        // text fields
+        QString text; // text fields
         bool checked = false;
         int clicks = 0;
         bool visible = true;
-        QColor color;        // background; invalid → default for the kind
+        QColor color; // background; invalid → default for the kind
     };
 
     struct InputRecord
     {
-        QString kind;  // "move", "button", "wheel", "key", "type"
+        QString kind; // "move", "button", "wheel", "key", "type"
         QString detail;
     };
 
@@ -105,4 +111,4 @@ private:
     bool m_connected = true;
 };
 
-}  // namespace ciu::platform
+} // namespace ciu::platform

@@ -305,13 +305,33 @@ void TestCanvasE2E::inventoryOfTheFixture()
                .arg(m.missed.join(QStringLiteral(", ")), m.extra.join(QStringLiteral(", ")),
                     m.mislabelled.join(QStringLiteral(", ")));
     QVERIFY(m.truth >= 20);
-    // Thresholds a little under what this build achieves (see the figures printed above).
-    // (Achieved: recall 0.87, precision 0.83, type 1.00, label 0.95. The fixture reports check boxes
-    // stretched by their layout to 153 px; the zone is the clickable indicator and label.)
-    QVERIFY2(m.recall() >= 0.85, "recall");
-    QVERIFY2(m.precision() >= 0.80, "precision");
-    QVERIFY2(m.typeAccuracy() >= 0.95, "type accuracy");
-    QVERIFY2(m.labelAccuracy() >= 0.90, "label accuracy");
+    // The figures above are for the record: how well the analyser does over a whole window is measured by
+    // benchmarks on material it was not tuned on, not asserted here. What is asserted is exact: each widget
+    // that other tests and the README's examples act on is a zone of its type over it with the
+    // fixture's label.
+    const QList<FixtureApp::Widget> widgets = m_app.widgets();
+    for (const QString& name : {QStringLiteral("ok"), QStringLiteral("cancel"), QStringLiteral("submit"),
+                                QStringLiteral("open_dialog"), QStringLiteral("name"),
+                                QStringLiteral("password"), QStringLiteral("notes"), QStringLiteral("color"),
+                                QStringLiteral("subscribe"), QStringLiteral("remember")}) {
+        const auto widget = std::find_if(widgets.begin(), widgets.end(),
+                                         [&](const FixtureApp::Widget& w) { return w.name == name; });
+        QVERIFY2(widget != widgets.end(), qPrintable(name));
+        const Zone* match = nullptr;
+        for (const Zone& z : map->zones()) {
+            // A check box's widget is stretched by its layout; its zone is the clickable indicator and label,
+            // inside the widget.
+            const bool over = intersectionOverUnion(z.bounds, widget->rect) >= 0.5 ||
+                              (widget->rect.adjusted(-2, -2, 2, 2).contains(z.bounds) &&
+                               widget->rect.contains(z.bounds.center()));
+            if (toString(z.type) == widget->type && over)
+                match = &z;
+        }
+        QVERIFY2(match, qPrintable(QStringLiteral("%1 (%2) not found; missed: %3")
+                                       .arg(name, widget->type, m.missed.join(QStringLiteral(", ")))));
+        if (widget->type == QLatin1String("button") || widget->type == QLatin1String("checkbox"))
+            QCOMPARE(match->label, widget->label);
+    }
     // The first frame was one full analysis.
     const auto decisions = decisionsSince(0);
     QVERIFY(!decisions.isEmpty());

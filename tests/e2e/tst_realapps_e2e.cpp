@@ -181,8 +181,9 @@ void TestRealAppsE2E::xcalcKeysAreLabelledButtons()
           int(zones.size()), buttons, fields, found, int(keys.size()), double(found) / double(keys.size()),
           missed.isEmpty() ? "" : qPrintable(QStringLiteral(", missed ") + missed.join(QLatin1Char(' '))),
           shown ? qPrintable(QStringLiteral("\"%1\" %2").arg(shown->label, toString(shown->type))) : "none");
-    // Achieved: 13 of 13 (xcalc 1.1 on Debian 12). One OCR slip allowed.
-    QVERIFY2(found >= 12, qPrintable(QStringLiteral("missed: ") + missed.join(QLatin1Char(' '))));
+    // Every key the local planner's tasks name is a labelled button (how well the analyser does on xcalc as a
+    // whole is a benchmark's question, not this test's).
+    QVERIFY2(missed.isEmpty(), qPrintable(QStringLiteral("missed: ") + missed.join(QLatin1Char(' '))));
     // The keys are buttons, not entry fields (the display aside, xcalc has no field at all).
     QVERIFY2(fields <= 3, "keys typed text_field");
     QVERIFY2(shown && shown->label.split(QLatin1Char(' ')).value(0) == QLatin1String("0"),

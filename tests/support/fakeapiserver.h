@@ -22,7 +22,7 @@ namespace ciu::test {
 // server-sent events). It answers each request with the next scripted Step and records every request
 // (headers and parsed JSON body) for assertions. It speaks the Claude Messages API (POST /v1/messages)
 // and OpenAI-compatible chat completions (POST /v1/chat/completions); the reply helpers build the real
-// wire formats of both (see claude-api.md). With no step left it answers 500 with an api_error body.
+// wire formats of both. With no step left it answers 500 with an api_error body.
 class FakeApiServer : public QObject
 {
     Q_OBJECT

@@ -63,7 +63,8 @@ void FixtureApp::applyWidgets(const QJsonObject& line)
     m_widgets.clear();
     for (const QJsonValue& v : line.value(QLatin1String("widgets")).toArray()) {
         const QJsonObject o = v.toObject();
-        m_widgets << Widget{o.value(QLatin1String("name")).toString(), o.value(QLatin1String("type")).toString(),
+        m_widgets << Widget{o.value(QLatin1String("name")).toString(),
+                            o.value(QLatin1String("type")).toString(),
                             o.value(QLatin1String("label")).toString(),
                             rectFromJson(o.value(QLatin1String("rect")).toObject())};
     }
@@ -138,4 +139,4 @@ QList<QJsonObject> FixtureApp::pending()
     return m_lines.mid(m_consumed);
 }
 
-}  // namespace ciu::test
+} // namespace ciu::test

@@ -19,9 +19,9 @@ public:
     struct Widget
     {
         QString name;
-        QString type;  // zone type name ("button", "text_field", ...)
+        QString type; // zone type name ("button", "text_field", ...)
         QString label;
-        QRect rect;    // root coordinates
+        QRect rect; // root coordinates
     };
 
     FixtureApp();
@@ -41,7 +41,8 @@ public:
 
     void send(const QString& command);
     // Waits for a line matching `predicate` among lines not consumed yet; consumes lines up to it.
-    std::optional<QJsonObject> waitFor(const std::function<bool(const QJsonObject&)>& predicate, int timeoutMs = 5000);
+    std::optional<QJsonObject> waitFor(const std::function<bool(const QJsonObject&)>& predicate,
+                                       int timeoutMs = 5000);
     std::optional<QJsonObject> waitForEvent(const QString& event, int timeoutMs = 5000);
     // Every line received so far (consumed or not).
     QList<QJsonObject> allLines() const { return m_lines; }
@@ -65,4 +66,4 @@ private:
 
 QRect rectFromJson(const QJsonObject& o);
 
-}  // namespace ciu::test
+} // namespace ciu::test

@@ -24,15 +24,15 @@ std::optional<CommonOptions> parse(const QStringList& args, QString* error)
     }
     return readCommonOptions(parser, error);
 }
-}  // namespace
+} // namespace
 
 void TestCommonOptions::valid()
 {
     QString error;
     const auto o = parse({QStringLiteral("--display"), QStringLiteral(":7"), QStringLiteral("--provider"),
                           QStringLiteral("Anthropic"), QStringLiteral("--speed"), QStringLiteral("high"),
-                          QStringLiteral("--execute"), QStringLiteral("--max-iterations"), QStringLiteral("5"),
-                          QStringLiteral("--max-cost"), QStringLiteral("0.25")},
+                          QStringLiteral("--execute"), QStringLiteral("--max-iterations"),
+                          QStringLiteral("5"), QStringLiteral("--max-cost"), QStringLiteral("0.25")},
                          &error);
     QVERIFY2(o, qPrintable(error));
     QCOMPARE(o->display, QStringLiteral(":7"));
@@ -51,17 +51,24 @@ void TestCommonOptions::invalid_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("fragment");
-    QTest::newRow("provider") << QStringList{QStringLiteral("--provider"), QStringLiteral("gpt")} << "--provider";
+    QTest::newRow("provider") << QStringList{QStringLiteral("--provider"), QStringLiteral("gpt")}
+                              << "--provider";
     QTest::newRow("speed") << QStringList{QStringLiteral("--speed"), QStringLiteral("warp")} << "--speed";
-    QTest::newRow("iterations text") << QStringList{QStringLiteral("--max-iterations"), QStringLiteral("many")}
+    QTest::newRow("iterations text") << QStringList{QStringLiteral("--max-iterations"),
+                                                    QStringLiteral("many")}
                                      << "--max-iterations";
     QTest::newRow("iterations zero") << QStringList{QStringLiteral("--max-iterations"), QStringLiteral("0")}
                                      << "--max-iterations";
-    QTest::newRow("cost negative") << QStringList{QStringLiteral("--max-cost"), QStringLiteral("-1")} << "--max-cost";
-    QTest::newRow("cost nan") << QStringList{QStringLiteral("--max-cost"), QStringLiteral("nan")} << "--max-cost";
-    QTest::newRow("both modes") << QStringList{QStringLiteral("--dry-run"), QStringLiteral("--execute")} << "exclude";
-    QTest::newRow("empty display") << QStringList{QStringLiteral("--display"), QStringLiteral("")} << "--display";
-    QTest::newRow("platform") << QStringList{QStringLiteral("--platform"), QStringLiteral("win32")} << "--platform";
+    QTest::newRow("cost negative") << QStringList{QStringLiteral("--max-cost"), QStringLiteral("-1")}
+                                   << "--max-cost";
+    QTest::newRow("cost nan") << QStringList{QStringLiteral("--max-cost"), QStringLiteral("nan")}
+                              << "--max-cost";
+    QTest::newRow("both modes") << QStringList{QStringLiteral("--dry-run"), QStringLiteral("--execute")}
+                                << "exclude";
+    QTest::newRow("empty display") << QStringList{QStringLiteral("--display"), QStringLiteral("")}
+                                   << "--display";
+    QTest::newRow("platform") << QStringList{QStringLiteral("--platform"), QStringLiteral("win32")}
+                              << "--platform";
 }
 
 void TestCommonOptions::invalid()

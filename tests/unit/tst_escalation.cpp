@@ -1,4 +1,4 @@
-// EscalationPolicy: which tier for which change (seed 000 §3.2 heuristics, issue 4 thresholds).
+// EscalationPolicy: which tier for which change.
 
 #include "core/canvas/escalationpolicy.h"
 

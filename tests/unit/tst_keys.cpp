@@ -37,7 +37,7 @@ void TestKeys::singleNames_data()
     QTest::newRow("return lower") << "return" << uint(XKB_KEY_Return);
     QTest::newRow("f1 lower") << "f1" << uint(XKB_KEY_F1);
     QTest::newRow("f12") << "F12" << uint(XKB_KEY_F12);
-    // seed 004 FR-08/09 portable names
+    // portable key names
     QTest::newRow("ctrl") << "ctrl" << uint(XKB_KEY_Control_L);
     QTest::newRow("win") << "win" << uint(XKB_KEY_Super_L);
     QTest::newRow("enter") << "enter" << uint(XKB_KEY_Return);
@@ -83,7 +83,7 @@ void TestKeys::singleNames()
 void TestKeys::combos_data()
 {
     QTest::addColumn<QString>("text");
-    QTest::addColumn<QList<QList<uint>>>("expected");  // per combo: modifiers..., key
+    QTest::addColumn<QList<QList<uint>>>("expected"); // per combo: modifiers..., key
     QTest::newRow("ctrl+s") << "ctrl+s" << QList<QList<uint>>{{XKB_KEY_Control_L, XKB_KEY_s}};
     QTest::newRow("alt+Tab") << "alt+Tab" << QList<QList<uint>>{{XKB_KEY_Alt_L, XKB_KEY_Tab}};
     QTest::newRow("shift+F10") << "shift+F10" << QList<QList<uint>>{{XKB_KEY_Shift_L, XKB_KEY_F10}};
@@ -116,9 +116,12 @@ void TestKeys::errors_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("fragment");
-    QTest::newRow("empty") << "" << "empty";
-    QTest::newRow("unknown") << "ctrl+frobnicate" << "frobnicate";
-    QTest::newRow("unknown alone") << "NoSuchKey" << "NoSuchKey";
+    QTest::newRow("empty") << ""
+                           << "empty";
+    QTest::newRow("unknown") << "ctrl+frobnicate"
+                             << "frobnicate";
+    QTest::newRow("unknown alone") << "NoSuchKey"
+                                   << "NoSuchKey";
 }
 
 void TestKeys::errors()

@@ -55,7 +55,7 @@ void TestPlan::seedExample()
                zoneStep(QStringLiteral("Save"), ZoneType::Button, QStringLiteral("click"))};
     p.currentStep = 1;
     p.status = Plan::Status::Executing;
-    // Seed 000 §3.4 "Planning Format", verbatim.
+    // The plan text format, verbatim.
     const QString expected =
         QStringLiteral("Task: \"Open the document and save it as PDF\"\n"
                        "\n"

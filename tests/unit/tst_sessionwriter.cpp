@@ -862,12 +862,12 @@ void TestSessionWriter::passwordMaskEverywhere()
                                             {QStringLiteral("text"), QStringLiteral("alice")}}}}});
     writer.stop();
 
-    for (const QString& name : {QStringLiteral("zones.jsonl"), QStringLiteral("director.jsonl")}) {
-        QFile f(writer.sessionPath() + QLatin1Char('/') + name);
+    for (const QString& file : {QStringLiteral("zones.jsonl"), QStringLiteral("director.jsonl")}) {
+        QFile f(writer.sessionPath() + QLatin1Char('/') + file);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray data = f.readAll();
-        QVERIFY2(!data.contains("hunter2"), qPrintable(name));
-        QVERIFY2(data.contains("alice"), qPrintable(name)); // other zones keep their text
+        QVERIFY2(!data.contains("hunter2"), qPrintable(file));
+        QVERIFY2(data.contains("alice"), qPrintable(file)); // other zones keep their text
     }
     // The zone itself is still there (bounds, type, id), only its text is masked.
     SessionReader reader;

@@ -1,4 +1,4 @@
-// Speed modes (seed 004 §11): verification points per mode, escalation, never de-escalating.
+// Speed modes: verification points per mode, escalation, never de-escalating.
 
 #include "core/director/speedmode.h"
 

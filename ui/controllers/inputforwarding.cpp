@@ -33,32 +33,31 @@ void InputForwarding::open(const QString& backend, const QString& displayName)
         Qt::QueuedConnection);
 }
 
-void InputForwarding::moveTo(QPoint rootPos)
+template<typename Call> void InputForwarding::post(Call call)
 {
     if (InputForwarder* forwarder = m_forwarder)
         QMetaObject::invokeMethod(
-            forwarder, [forwarder, rootPos] { forwarder->moveTo(rootPos); }, Qt::QueuedConnection);
+            forwarder, [forwarder, call] { call(forwarder); }, Qt::QueuedConnection);
+}
+
+void InputForwarding::moveTo(QPoint rootPos)
+{
+    post([rootPos](InputForwarder* f) { f->moveTo(rootPos); });
 }
 
 void InputForwarding::button(int button, bool down)
 {
-    if (InputForwarder* forwarder = m_forwarder)
-        QMetaObject::invokeMethod(
-            forwarder, [forwarder, button, down] { forwarder->button(button, down); }, Qt::QueuedConnection);
+    post([button, down](InputForwarder* f) { f->button(button, down); });
 }
 
 void InputForwarding::wheel(int direction)
 {
-    if (InputForwarder* forwarder = m_forwarder)
-        QMetaObject::invokeMethod(
-            forwarder, [forwarder, direction] { forwarder->wheel(direction); }, Qt::QueuedConnection);
+    post([direction](InputForwarder* f) { f->wheel(direction); });
 }
 
 void InputForwarding::key(quint32 keysym, bool down)
 {
-    if (InputForwarder* forwarder = m_forwarder)
-        QMetaObject::invokeMethod(
-            forwarder, [forwarder, keysym, down] { forwarder->key(keysym, down); }, Qt::QueuedConnection);
+    post([keysym, down](InputForwarder* f) { f->key(keysym, down); });
 }
 
 } // namespace ciu::ui

@@ -39,6 +39,9 @@ signals:
     void failed(const QString& error);
 
 private:
+    // Runs `call(forwarder)` on the forwarder's thread (nothing before start()).
+    template<typename Call> void post(Call call);
+
     InputForwarder* m_forwarder = nullptr; // lives on m_thread, deleted when it finishes
     WorkerThread m_thread;
     QString m_display;

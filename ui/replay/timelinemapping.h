@@ -7,7 +7,7 @@ namespace ciu::ui {
 
 // The replay timeline's mapping between session time and pixels: zoom (1 = the whole session fits), a
 // scroll offset (the time at the left edge), margins, clamping, and "nice" tick spacing. A plain class
-// with no widget so it is tested on its own (STYLE.md §11).
+// with no widget so it is tested on its own.
 class TimelineMapping
 {
 public:

@@ -6,7 +6,7 @@
 
 namespace ciu::safety {
 
-// The iteration budget of a session (seed 004 FR-27, IG-04): a configurable maximum (default 20), a
+// The iteration budget of a session: a configurable maximum (default 20), a
 // warning once 80 % is used, and never one iteration beyond the maximum.
 class IterationBudget
 {
@@ -32,7 +32,7 @@ private:
     bool m_warned = false;
 };
 
-// The cost limit (seed 004 FR-28): running cost in USD, auto-stop when it reaches the limit.
+// The cost limit: running cost in USD, auto-stop when it reaches the limit.
 // A limit of 0 allows no paid call at all; negative means no limit.
 class CostBudget
 {

@@ -7,8 +7,7 @@
 
 namespace ciu::safety {
 
-// Why an action needs a human's confirmation (seed 004 FR-26, §7 "High-Risk Pattern Detection";
-// claude-api.md §8: sending, buying, deleting, accepting terms).
+// Why an action needs a human's confirmation.
 struct Risk
 {
     enum class Category : quint8
