@@ -1,6 +1,7 @@
 #include "core/capture/captureengine.h"
 
 #include "core/capture/capturelog.h"
+#include "core/model/geometry.h"
 #include "platform/platformfactory.h"
 
 #include <QTimer>
@@ -26,19 +27,6 @@ capture::FrameRingSettings ringSettings(const CaptureSettings& s)
     r.durationNs = qint64(s.ringSeconds * 1e9);
     r.maxBytes = s.ringMaxBytes;
     return r;
-}
-
-qint64 area(const QRect& r)
-{
-    return qint64(r.width()) * qint64(r.height());
-}
-
-qint64 area(const QRegion& region)
-{
-    qint64 sum = 0;
-    for (const QRect& r : region)
-        sum += area(r);
-    return sum;
 }
 
 // More rectangles than this are grabbed as their bounding rectangle (one request instead of many).

@@ -7,6 +7,14 @@ qint64 area(const QRect& r)
     return r.isEmpty() ? 0 : qint64(r.width()) * r.height();
 }
 
+qint64 area(const QRegion& region)
+{
+    qint64 sum = 0;
+    for (const QRect& r : region)
+        sum += area(r);
+    return sum;
+}
+
 double intersectionOverUnion(const QRect& a, const QRect& b)
 {
     const qint64 inter = area(a.intersected(b));
