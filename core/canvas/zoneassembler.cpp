@@ -72,6 +72,18 @@ bool readableText(const TextItem& t)
     return alnum >= 1 && alnum * 2 >= t.text.size() - t.text.count(QLatin1Char(' '));
 }
 
+Element menuItemElement(const cv::Rect& rect, const TextItem& t, double base)
+{
+    Element e;
+    e.rect = rect;
+    e.type = ZoneType::MenuItem;
+    e.label = cleanLabel(t.text);
+    e.state |= ZoneStateFlag::Collapsed;
+    e.confidence = base + 0.4 * t.confidence / 100.0;
+    e.events = {QStringLiteral("click"), QStringLiteral("opens_menu")};
+    return e;
+}
+
 bool looksLikePassword(const QString& text)
 {
     static const QRegularExpression dots(QStringLiteral("^[\\x{2022}\\x{25CF}\\x{00B7}\\*eo•°.]{3,}$"));
@@ -284,15 +296,9 @@ void Assembler::menuBars()
                 continue;
             if (!contains(w, t.rect) || t.rect.y > w.y + 14 || t.rect.width > 160)
                 continue;
-            Element e;
-            e.rect =
-                cv::Rect(t.rect.x - 5, std::max(w.y, t.rect.y - 5), t.rect.width + 10, t.rect.height + 10);
-            e.type = ZoneType::MenuItem;
-            e.label = cleanLabel(t.text);
-            e.state |= ZoneStateFlag::Collapsed;
-            e.confidence = 0.5 + 0.4 * t.confidence / 100.0;
-            e.events = {QStringLiteral("click"), QStringLiteral("opens_menu")};
-            m_out.push_back(e);
+            m_out.push_back(menuItemElement(
+                cv::Rect(t.rect.x - 5, std::max(w.y, t.rect.y - 5), t.rect.width + 10, t.rect.height + 10), t,
+                0.5));
             m_usedText.insert(int(i));
         }
     }

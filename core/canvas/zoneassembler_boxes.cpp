@@ -74,14 +74,8 @@ void Assembler::menuBarItems(const std::vector<int>& lines, const cv::Rect& bar)
         const TextItem& t = texts()[size_t(i)];
         if (!readableText(t))
             continue;
-        Element e;
-        e.rect = cv::Rect(t.rect.x - 5, bar.y + 1, t.rect.width + 10, bar.height - 2);
-        e.type = ZoneType::MenuItem;
-        e.label = cleanLabel(t.text);
-        e.state |= ZoneStateFlag::Collapsed;
-        e.confidence = 0.55 + 0.4 * t.confidence / 100.0;
-        e.events = {QStringLiteral("click"), QStringLiteral("opens_menu")};
-        m_out.push_back(e);
+        m_out.push_back(
+            menuItemElement(cv::Rect(t.rect.x - 5, bar.y + 1, t.rect.width + 10, bar.height - 2), t, 0.55));
     }
 }
 

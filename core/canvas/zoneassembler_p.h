@@ -38,6 +38,10 @@ struct Element
     bool password = false;
 };
 
+// A collapsed menu-bar item at `rect` labelled with the text `t`; its confidence rises from `base` with the
+// OCR's.
+Element menuItemElement(const cv::Rect& rect, const TextItem& t, double base);
+
 class Assembler
 {
 public:
