@@ -15,6 +15,8 @@
 #include <QWaitCondition>
 #include <qt6keychain/keychain.h>
 
+#include <atomic>
+
 namespace ciu::director {
 
 namespace keystore {
@@ -142,9 +144,14 @@ QString describeError(QKeychain::Error code, const QString& text)
     return QStringLiteral("keychain: %1: %2").arg(what, detail);
 }
 
+std::atomic<int> g_jobsRunning = 0;
+
 void runJob(QKeychain::Job* job, QObject* context, KeyCallback callback)
 {
     job->setAutoDelete(true);
+    ++g_jobsRunning;
+    // Counted whether or not anybody still waits for the answer.
+    QObject::connect(job, &QKeychain::Job::finished, job, [] { --g_jobsRunning; });
     QPointer<QObject> guard(context);
     QObject::connect(job, &QKeychain::Job::finished, context, [guard, callback](QKeychain::Job* finished) {
         if (!guard)
@@ -187,6 +194,11 @@ void deleteKeychain(ProviderKind kind, QObject* context, KeyCallback callback)
     auto* job = new QKeychain::DeletePasswordJob(kService);
     job->setKey(toString(kind));
     runJob(job, context, std::move(callback));
+}
+
+int keychainJobsRunning()
+{
+    return g_jobsRunning.load();
 }
 
 std::optional<QString> readKeychainBlocking(ProviderKind kind, int timeoutMs, QString* error)
@@ -232,8 +244,13 @@ std::optional<QString> readKeychainBlocking(ProviderKind kind, int timeoutMs, QS
         if (!answered)
             loop.exec(QEventLoop::ExcludeUserInputEvents);
     } else {
+        ++g_jobsRunning; // queued: counted until its job has started
         QMetaObject::invokeMethod(
-            app, [kind, store] { readKeychain(kind, QCoreApplication::instance(), store); },
+            app,
+            [kind, store] {
+                readKeychain(kind, QCoreApplication::instance(), store);
+                --g_jobsRunning;
+            },
             Qt::QueuedConnection);
         QMutexLocker lock(&answer->mutex);
         const QDeadlineTimer deadline(timeoutMs);

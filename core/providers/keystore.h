@@ -47,6 +47,8 @@ void deleteKeychain(ProviderKind kind, QObject* context, KeyCallback callback);
 // and *error when the keychain is not available (no secret service on a headless machine) or did not answer
 // in time. The error never holds the key.
 std::optional<QString> readKeychainBlocking(ProviderKind kind, int timeoutMs, QString* error = nullptr);
+// Keychain jobs asked for and not finished yet (a blocking read that timed out leaves its job running).
+int keychainJobsRunning();
 
 } // namespace keystore
 

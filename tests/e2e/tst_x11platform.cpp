@@ -618,13 +618,13 @@ void TestX11Platform::grabIntoWithDamage()
     const QRect box = rectOf(QStringLiteral("subscribe"));
     QVERIFY(!box.isEmpty());
     QVERIFY(m_actions->moveTo(box.center()));
-    QThread::msleep(300);
+    QVERIFY(m_app.sync()); // the hover repaint is on the screen
     QImage frame = screen.grab().copy();
     QVERIFY(!frame.isNull());
     const QImage before = frame.copy(box);
 
     screen.takeDamage();
-    QThread::msleep(300);
+    QVERIFY(m_app.sync()); // anything the app would still draw has reached the server
     // Nothing changes over the checkbox while nobody touches it.
     QVERIFY(!screen.takeDamage().intersects(box));
 

@@ -467,6 +467,13 @@ void FixtureWindow::runCommand(const QString& line)
             w->setFocus();
             emitEvent(QStringLiteral("focused"), {{QStringLiteral("name"), parts.at(1)}});
         }
+    } else if (cmd == QLatin1String("sync")) {
+        // A barrier: every window-system event that reached us is handled, every repaint it caused is
+        // drawn and has reached the X server. A test grabbing the screen after "synced" sees it.
+        QGuiApplication::sync();
+        QCoreApplication::sendPostedEvents();
+        QGuiApplication::sync();
+        emitEvent(QStringLiteral("synced"));
     } else if (cmd == QLatin1String("quit")) {
         QApplication::quit();
     } else {

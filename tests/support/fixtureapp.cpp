@@ -103,6 +103,12 @@ void FixtureApp::send(const QString& command)
     }
 }
 
+bool FixtureApp::sync(int timeoutMs)
+{
+    send(QStringLiteral("sync"));
+    return waitForEvent(QStringLiteral("synced"), timeoutMs).has_value();
+}
+
 std::optional<QJsonObject> FixtureApp::waitFor(const std::function<bool(const QJsonObject&)>& predicate,
                                                int timeoutMs)
 {

@@ -40,6 +40,9 @@ public:
     bool refreshWidgets(int timeoutMs = 5000);
 
     void send(const QString& command);
+    // A barrier: returns once the app has handled every event that reached it and its repaints have reached
+    // the X server (the "sync" command).
+    bool sync(int timeoutMs = 5000);
     // Waits for a line matching `predicate` among lines not consumed yet; consumes lines up to it.
     std::optional<QJsonObject> waitFor(const std::function<bool(const QJsonObject&)>& predicate,
                                        int timeoutMs = 5000);
