@@ -75,6 +75,7 @@ void WindowTracker::poll()
         return;
     QList<platform::WindowInfo> windows = m_platform->windows().topLevelWindows();
     std::optional<platform::WindowInfo> active = m_platform->windows().activeWindow();
+    ++m_polls;
     if (m_reported && sameWindows(windows, m_windows) && sameActive(active, m_active))
         return;
     m_reported = true;

@@ -40,6 +40,8 @@ public:
     ~WindowTracker() override;
 
     bool isRunning() const { return m_running; }
+    // Times the display was read (regular polls and poll() calls), whether or not anything changed.
+    int pollCount() const { return m_polls; }
 
 public slots:
     // Opens the platform when none was given, reports the first state and starts the regular polls.
@@ -62,6 +64,7 @@ private:
     QTimer* m_timer = nullptr;
     bool m_running = false;
     bool m_reported = false;
+    int m_polls = 0;
     QList<platform::WindowInfo> m_windows;
     std::optional<platform::WindowInfo> m_active;
 };

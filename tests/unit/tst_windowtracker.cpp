@@ -8,6 +8,7 @@
 
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 
 using namespace ciu;
 using capture::WindowTracker;
@@ -151,18 +152,25 @@ void TestWindowTracker::intervalPollsOnItsOwn()
     Reports r(&tracker);
     tracker.start();
     QCOMPARE(r.lists.size(), 1);
-    QTest::qWait(150); // several polls, nothing changed
+    int polls = tracker.pollCount();
+    QTRY_VERIFY(tracker.pollCount() >= polls + 3); // several polls, nothing changed: nothing reported
     QCOMPARE(r.lists.size(), 1);
     m_scene->setWindows({window(1, QRect(0, 0, 640, 400), true)});
     QTRY_COMPARE(r.lists.size(), 2);
-    QTest::qWait(150);
+    polls = tracker.pollCount();
+    QTRY_VERIFY(tracker.pollCount() >= polls + 3);
     QCOMPARE(r.lists.size(), 2);
     QCOMPARE(r.actives.last(), quint64(1));
     tracker.stop();
     QVERIFY(!tracker.isRunning());
+    // Stopped: its timer is off, so no poll can come; an explicit poll still reads the display.
+    const QList<QTimer*> timers = tracker.findChildren<QTimer*>();
+    QCOMPARE(timers.size(), 1);
+    QVERIFY(!timers.first()->isActive());
     m_scene->setWindows({});
-    QTest::qWait(100);
-    QCOMPARE(r.lists.size(), 2); // stopped: no more polls
+    QCOMPARE(r.lists.size(), 2);
+    tracker.poll();
+    QCOMPARE(r.lists.size(), 3);
 }
 
 void TestWindowTracker::disconnectedDisplayReportsNothing()
