@@ -11,6 +11,7 @@
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
 #include "ui/confirmationdialog.h"
+#include "ui/controllers/inputforwarding.h"
 #include "ui/enginebridge.h"
 #include "ui/liveview.h"
 #include "ui/mainwindow.h"
@@ -109,8 +110,15 @@ void TestMainWindowE2e::selfCaptureIsMasked()
     const QRect submit = widgetRect(fixture, QStringLiteral("submit")).value_or(QRect());
     QVERIFY(!submit.isNull());
     QTRY_VERIFY_WITH_TIMEOUT(map && map->zoneAt(submit.center()), 30'000);
-    // A few more frames (the window repaints its live view, which shows the screen).
-    QTest::qWait(2000);
+    // The window keeps repainting its live view (which shows the screen, itself included). A change in the
+    // app is analysed on a frame taken after that: once the moved button is mapped, the map has seen the
+    // window's latest looks.
+    fixture.send(QStringLiteral("move submit 20 20"));
+    const auto moved = fixture.waitForEvent(QStringLiteral("moved"));
+    QVERIFY(moved);
+    const QRect movedTo = test::rectFromJson(moved->value(QStringLiteral("rect")).toObject());
+    QVERIFY(movedTo.isValid() && movedTo != submit);
+    QTRY_VERIFY_WITH_TIMEOUT(map->zoneAt(movedTo.center()) && !map->zoneAt(submit.center()), 30'000);
     int inside = 0;
     QStringList labels;
     for (const Zone& z : map->zones()) {
@@ -148,9 +156,12 @@ void TestMainWindowE2e::takeoverForwardsInput()
     window.setFrame(frame);
     ui::LiveView* view = window.liveView();
     QVERIFY(view->viewTransform().isValid());
+    QSignalSpy opened(window.inputForwarding(), &ui::InputForwarding::opened);
     window.setTakeover(true);
     QCOMPARE(view->mode(), ui::LiveView::Mode::Takeover);
-    QTest::qWait(500); // the forwarder opens the target display on its thread
+    // The forwarder opens the target display on its thread (input sent meanwhile is queued behind it).
+    QVERIFY(opened.wait(10'000) || opened.count() == 1);
+    QCOMPARE(opened.first().first().toString(), target.displayName());
 
     const auto at = [view](QPoint root) { return view->viewTransform().toView(QPointF(root)).toPoint(); };
     QTest::mouseMove(view, at(submit->center()));
@@ -176,9 +187,13 @@ void TestMainWindowE2e::takeoverForwardsInput()
     // Leaving takeover: input stays in the window.
     window.setTakeover(false);
     QCOMPARE(view->mode(), ui::LiveView::Mode::Inspect);
-    fixture.pending();
+    fixture.clearPending();
+    QSignalSpy buttons(view, &ui::LiveView::buttonForwarded);
+    QSignalSpy pointer(view, &ui::LiveView::pointerForwarded);
     QTest::mouseClick(view, Qt::LeftButton, {}, at(submit->center()));
-    QTest::qWait(500);
+    QCOMPARE(buttons.count(), 0); // the view handles input at once: nothing was passed on
+    QCOMPARE(pointer.count(), 0);
+    QVERIFY(fixture.sync());
     for (const QJsonObject& o : fixture.pending())
         QVERIFY(o.value(QStringLiteral("event")).toString() != QLatin1String("clicked"));
 }
@@ -203,8 +218,16 @@ void TestMainWindowE2e::openRecording()
         bridge.startOn(target.displayName());
         QVERIFY(ready.wait(60'000) || ready.count() == 1);
         QTRY_VERIFY_WITH_TIMEOUT(!window.lastRecording().isEmpty(), 10'000);
-        fixture.send(QStringLiteral("open-dialog"));
-        QTest::qWait(2500);
+        // Something happens on the screen, and the recording sees it.
+        ZoneMapPtr map;
+        QObject mapReceiver; // destroyed before `map`
+        connect(bridge.engine()->canvas(), &canvas::CanvasMapper::zoneMapUpdated, &mapReceiver,
+                [&map](const ZoneMapPtr& m) { map = m; });
+        fixture.send(QStringLiteral("move submit 20 20"));
+        const auto moved = fixture.waitForEvent(QStringLiteral("moved"));
+        QVERIFY(moved);
+        const QPoint movedTo = test::rectFromJson(moved->value(QStringLiteral("rect")).toObject()).center();
+        QTRY_VERIFY_WITH_TIMEOUT(map && map->zoneAt(movedTo), 30'000);
         QSignalSpy down(bridge.engine(), &Engine::shutDown);
         bridge.engine()->shutdown();
         QVERIFY(down.wait(20'000) || down.count() == 1);
@@ -278,7 +301,8 @@ void TestMainWindowE2e::confirmationInTheWindow()
             QTRY_VERIFY_WITH_TIMEOUT(typedIntoName(), 5000);
         } else {
             QVERIFY(outcome.result != TaskOutcome::Result::Completed);
-            QTest::qWait(500);
+            // The task has ended; any key it had sent has reached the app by the time it answers a sync.
+            QVERIFY(fixture.sync());
             QVERIFY2(!typedIntoName(), "denied, yet the field was typed into");
         }
         QTRY_VERIFY(dialog.isNull() || !dialog->isVisible());
@@ -295,7 +319,7 @@ void TestMainWindowE2e::confirmationInTheWindow()
     QTest::mouseClick(dialog->denyButton(), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 3, 60'000);
     QVERIFY(finished.constLast().first().value<TaskOutcome>().result != TaskOutcome::Result::Completed);
-    QTest::qWait(500);
+    QVERIFY(fixture.sync());
     for (const QJsonObject& o : fixture.pending())
         QVERIFY2(!(o.value(QStringLiteral("event")).toString() == QLatin1String("text_changed") &&
                    o.value(QStringLiteral("name")).toString() == QLatin1String("password")),

@@ -105,8 +105,14 @@ void FixtureApp::send(const QString& command)
 
 bool FixtureApp::sync(int timeoutMs)
 {
+    // Lines before the answer stay pending; the answer itself is dropped.
+    const qsizetype consumed = m_consumed;
     send(QStringLiteral("sync"));
-    return waitForEvent(QStringLiteral("synced"), timeoutMs).has_value();
+    const bool synced = waitForEvent(QStringLiteral("synced"), timeoutMs).has_value();
+    if (synced)
+        m_lines.removeAt(m_consumed - 1);
+    m_consumed = consumed;
+    return synced;
 }
 
 std::optional<QJsonObject> FixtureApp::waitFor(const std::function<bool(const QJsonObject&)>& predicate,
