@@ -299,8 +299,8 @@ void TestBrushE2E::buttonMovedAwayGivesBrushLost()
     m_app->clearPending();
     m_brush->executeAction(2, zoneAction(Action::Type::LeftClick, QStringLiteral("submit")));
     QVERIFY(QTest::qWaitFor([&] { return m_paths.size() >= 2; }, kWaitMs));
-    QTest::qWait(300);
-    QVERIFY(m_finished.size() == 1); // still moving
+    QVERIFY(m_brush->isBusy()); // still moving
+    QCOMPARE(m_finished.size(), 1);
     m_app->send(QStringLiteral("move submit 20 20"));
     const auto moved = m_app->waitForEvent(QStringLiteral("moved"), kWaitMs);
     QVERIFY(moved);
@@ -366,7 +366,8 @@ void TestBrushE2E::userMotionTriggersTakeover()
     m_brush->setRunActive(true);
     m_app->clearPending();
     m_brush->executeAction(1, zoneAction(Action::Type::LeftClick, QStringLiteral("cancel")));
-    QTest::qWait(200);
+    QVERIFY(QTest::qWaitFor([&] { return !m_paths.isEmpty(); }, kWaitMs)); // on its way
+    QVERIFY(m_brush->isBusy());
     QVERIFY(m_finished.isEmpty());
     // The human moves the mouse, from another X client.
     QProcess user;
@@ -381,8 +382,9 @@ void TestBrushE2E::userMotionTriggersTakeover()
     QCOMPARE(m_takeovers.size(), 1);
     QCOMPARE(m_takeovers.first().point, QPoint(1100, 700));
     QVERIFY(m_brush->isPaused());
-    // The brush leaves the pointer alone and acts no more until resumed.
-    QTest::qWait(300);
+    // The brush leaves the pointer alone and acts no more until resumed: no job drives it.
+    QVERIFY(!m_brush->isBusy());
+    QCoreApplication::processEvents();
     auto opened = platform::createPlatform({QStringLiteral("x11"), m_xvfb->displayName()});
     QVERIFY2(opened.platform, qPrintable(opened.error));
     QCOMPARE(opened.platform->pointer().position(), QPoint(1100, 700));
