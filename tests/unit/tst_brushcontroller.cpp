@@ -480,7 +480,8 @@ void TestBrushController::brushLostTwiceFails()
     h.scene->updateWidget(QStringLiteral("ok"), [](SyntheticScene::Widget& w) { w.rect.moveTo(200, 500); });
     h.remap(2);
     QTRY_COMPARE_WITH_TIMEOUT(h.trajectories.size(), 2, kWaitMs);
-    QTest::qWait(100);
+    const QPoint replannedAt = h.scene->cursor();
+    QTRY_VERIFY_WITH_TIMEOUT(h.scene->cursor() != replannedAt, kWaitMs); // on its new way
     h.scene->updateWidget(QStringLiteral("ok"), [](SyntheticScene::Widget& w) { w.rect.moveTo(900, 600); });
     h.remap(3);
     QTRY_COMPARE_WITH_TIMEOUT(h.finished.size(), 1, kWaitMs);
@@ -536,12 +537,12 @@ void TestBrushController::takeoverDuringMotion()
     QVERIFY(safety.at(1).kind == SpatialEvent::Kind::Takeover);
     QCOMPARE(h.scene->widget(QStringLiteral("ok"))->clicks, 0);
 
-    // No further input until resumed: not from the timers, not from new actions.
+    // No further input until resumed: not from the timers (no job runs), not from new actions.
+    QVERIFY(!h.brush->isBusy());
     h.scene->clearInputLog();
-    QTest::qWait(150);
     h.scene->moveCursor({901, 151}); // the user keeps moving; no fight
     h.scene->clearInputLog();
-    QTest::qWait(100);
+    QCoreApplication::processEvents();
     QVERIFY(h.scene->inputLog().isEmpty());
     ActionResult refused = h.run(zoneAction(Action::Type::LeftClick, QStringLiteral("ok")), 2);
     QVERIFY(!refused.success);
@@ -568,7 +569,7 @@ void TestBrushController::takeoverBetweenActionsReleasesButton()
     QVERIFY2(down.success, qPrintable(down.error));
     QCOMPARE(inputKinds(h.scene->inputLog(), QStringLiteral("button")),
              QStringList{QStringLiteral("left down")});
-    QTest::qWait(60);
+    QCoreApplication::processEvents();
     QVERIFY(h.takeovers.isEmpty()); // the pointer stays where the brush left it: nothing happens
     h.scene->clearInputLog();
     h.scene->moveCursor({300, 300});
@@ -592,7 +593,7 @@ void TestBrushController::takeoverDuringHoldKey()
     h.brush->executeAction(1, hold);
     QCOMPARE(inputKinds(h.scene->inputLog(), QStringLiteral("key")),
              QStringList{QStringLiteral("Shift_L down")});
-    QTest::qWait(50);
+    QVERIFY(h.brush->isBusy()); // holding
     h.scene->moveCursor({500, 500});
     QTRY_COMPARE_WITH_TIMEOUT(h.finished.size(), 1, kWaitMs); // long before the 20 s hold ends
     QVERIFY(h.finished.first().second.error.contains(QStringLiteral("takeover")));
@@ -649,7 +650,8 @@ void TestBrushController::pauseAndStopAbort()
     QCOMPARE(h.finished.first().second.error, QStringLiteral("paused"));
     QCOMPARE(h.paused, QList<bool>{true});
     const QPoint stoppedAt = h.scene->cursor();
-    QTest::qWait(100);
+    QVERIFY(!h.brush->isBusy()); // no job drives the pointer any more
+    QCoreApplication::processEvents();
     QCOMPARE(h.scene->cursor(), stoppedAt); // the motion really stopped
     h.brush->resume();
     h.brush->executeAction(2, zoneAction(Action::Type::LeftClick, QStringLiteral("ok")));

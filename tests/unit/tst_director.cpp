@@ -429,14 +429,16 @@ void TestDirector::pauseStepResume()
     Harness h;
     h.director.startTask(QStringLiteral("click OK; click OK; click OK"), h.options);
     h.director.pause();
-    QTest::qWait(100);
+    QCoreApplication::processEvents(); // what was queued has run: it asked for nothing
     QVERIFY(h.requested.isEmpty());
     QCOMPARE(int(h.director.state()), int(DirectorState::Paused));
     QCOMPARE(int(h.director.plan().status), int(Plan::Status::Paused));
     h.director.step();
     QTRY_COMPARE(h.requested.size(), 1);
-    QTest::qWait(100);
+    QTRY_COMPARE(h.director.plan().count(PlanStep::Status::Done), 1); // the step is over
+    QCoreApplication::processEvents();
     QCOMPARE(h.requested.size(), 1); // one action, then paused again
+    QCOMPARE(int(h.director.state()), int(DirectorState::Paused));
     h.director.resume();
     QTRY_VERIFY(h.outcome.has_value());
     QVERIFY(h.outcome->success());
@@ -454,7 +456,7 @@ void TestDirector::stopEndsTheTask()
     QVERIFY(h.outcome.has_value());
     QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::Stopped));
     h.director.onActionFinished(1, okResult()); // a late answer changes nothing
-    QTest::qWait(50);
+    QCoreApplication::processEvents();
     QCOMPARE(h.requested.size(), 1);
 }
 
@@ -470,9 +472,10 @@ void TestDirector::takeoverPauses()
     h.director.onEvent(takeover);
     QCOMPARE(h.infos(QStringLiteral("takeover")).size(), 1);
     h.director.onActionFinished(1, okResult());
-    QTest::qWait(100);
-    QCOMPARE(h.requested.size(), 1); // paused: Submit waits for resume
-    QCOMPARE(int(h.director.state()), int(DirectorState::Paused));
+    // The step is verified, then the director pauses: Submit waits for resume.
+    QTRY_COMPARE(int(h.director.state()), int(DirectorState::Paused));
+    QCoreApplication::processEvents();
+    QCOMPARE(h.requested.size(), 1);
     h.director.stop();
 }
 
