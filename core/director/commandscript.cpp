@@ -28,7 +28,7 @@ struct Token
     }
 };
 
-constexpr std::array<std::pair<ScriptCommand::Verb, const char*>, 16> kVerbNames{{
+constexpr std::array<std::pair<ScriptCommand::Verb, const char*>, 17> kVerbNames{{
     {ScriptCommand::Verb::Click, "click"},
     {ScriptCommand::Verb::DoubleClick, "double-click"},
     {ScriptCommand::Verb::RightClick, "right-click"},
@@ -45,6 +45,7 @@ constexpr std::array<std::pair<ScriptCommand::Verb, const char*>, 16> kVerbNames
     {ScriptCommand::Verb::Check, "check"},
     {ScriptCommand::Verb::Uncheck, "uncheck"},
     {ScriptCommand::Verb::Select, "select"},
+    {ScriptCommand::Verb::Append, "append"},
 }};
 
 // Aliases accepted for the verbs (the canonical name first in kVerbNames).
@@ -77,6 +78,7 @@ std::optional<ScriptCommand::Verb> verbFromWord(const QString& word)
         {QStringLiteral("untick"), ScriptCommand::Verb::Uncheck},
         {QStringLiteral("select"), ScriptCommand::Verb::Select},
         {QStringLiteral("choose"), ScriptCommand::Verb::Select},
+        {QStringLiteral("append"), ScriptCommand::Verb::Append},
     };
     for (const auto& [name, verb] : aliases) {
         if (w == name)
@@ -307,11 +309,11 @@ private:
         c.source = m_script.mid(head.position, tokens.last().end - head.position);
         const auto verb = head.kind == Token::Kind::Word ? verbFromWord(head.text) : std::nullopt;
         if (!verb) {
-            result.error =
-                error(head.position, QStringLiteral("unknown command \"%1\" (expected click, double-click, "
-                                                    "right-click, type, press, scroll, drag, wait, launch, "
-                                                    "check, uncheck, select or hover)")
-                                         .arg(head.text));
+            result.error = error(
+                head.position, QStringLiteral("unknown command \"%1\" (expected click, double-click, "
+                                              "right-click, type, append, press, scroll, drag, wait, launch, "
+                                              "check, uncheck, select or hover)")
+                                   .arg(head.text));
             return false;
         }
         c.verb = *verb;
@@ -351,6 +353,27 @@ private:
                     return false;
                 c.target = *target;
             }
+            if (!expectEnd(tokens, i, result))
+                return false;
+            break;
+        }
+        case ScriptCommand::Verb::Append: {
+            // append "X" to F
+            const auto text = name(tokens, i, {QStringLiteral("to"), QStringLiteral("into")},
+                                   QStringLiteral("the text to append after \"%1\"").arg(head.text), result);
+            if (!text)
+                return false;
+            c.text = *text;
+            if (i >= tokens.size() || !(tokens.at(i).is("to") || tokens.at(i).is("into"))) {
+                result.error = error(i < tokens.size() ? tokens.at(i).position : head.position,
+                                     QStringLiteral("expected \"to\" and a field after the text to append"));
+                return false;
+            }
+            ++i;
+            const auto target = name(tokens, i, {}, QStringLiteral("a zone name after \"to\""), result);
+            if (!target)
+                return false;
+            c.target = *target;
             if (!expectEnd(tokens, i, result))
                 return false;
             break;
@@ -526,6 +549,8 @@ QString ScriptCommand::toString() const
     case Verb::Type:
         return target.isEmpty() ? QStringLiteral("type %1").arg(quoted(text))
                                 : QStringLiteral("type %1 into %2").arg(quoted(text), quoted(target));
+    case Verb::Append:
+        return QStringLiteral("append %1 to %2").arg(quoted(text), quoted(target));
     case Verb::Press:
         return QStringLiteral("press ") + text;
     case Verb::Scroll: {

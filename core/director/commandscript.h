@@ -41,6 +41,7 @@ struct ScriptCommand
         Check,
         Uncheck,
         Select,
+        Append, // type at the end of a field's text ("type" replaces it)
     };
 
     Verb verb = Verb::Click;

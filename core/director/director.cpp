@@ -1,5 +1,6 @@
 #include "core/director/director.h"
 
+#include "core/canvas/ocrengine.h"
 #include "core/director/directorinternal.h"
 #include "core/director/directorlog.h"
 
@@ -353,7 +354,8 @@ void Director::onDecided(const Decision& decision)
     QJsonArray actions;
     for (const ProposedAction& p : decision.actions)
         actions.append(proposedJson(p));
-    static const char* kinds[] = {"", "act", "complete", "impossible", "failed", "reanalyze", "fallback"};
+    static const char* kinds[] = {"",       "act",       "complete", "impossible",
+                                  "failed", "reanalyze", "fallback", "unverified"};
     record(QStringLiteral("decision"),
            {{QStringLiteral("kind"), QString::fromLatin1(kinds[int(decision.kind)])},
             {QStringLiteral("message"), decision.message},
@@ -365,6 +367,9 @@ void Director::onDecided(const Decision& decision)
         return;
     case Decision::Kind::Impossible:
         finish(TaskOutcome::Result::Impossible, decision.message);
+        return;
+    case Decision::Kind::Unverified:
+        finish(TaskOutcome::Result::Unverified, decision.message);
         return;
     case Decision::Kind::Failed:
         finish(TaskOutcome::Result::Failed, decision.message);

@@ -24,6 +24,9 @@
 #include <optional>
 
 namespace ciu {
+namespace canvas {
+class OcrEngine;
+}
 
 // The planning layer, a worker for the "director" thread. It works on structured data —
 // zone maps, spatial events, action results — asks its planner (local, zone-level model loop or the
@@ -138,6 +141,9 @@ private:
     void afterExecution(ActionFlight flight, const ActionResult& result);
     void afterRecovery(const ActionResult& result); // of the pending recovery move
     void verify(ActionFlight flight, const ActionResult& result);
+    // What the text field `zoneId` reads in the latest frame (OCR of its box); nullopt when it cannot be
+    // read: no frame, no such zone, not a text field, or a password field (never read).
+    std::optional<QString> readFieldText(const QString& zoneId);
     void finishAction(ActionOutcome outcome, bool cutBatch = false);
     void skipRemaining(const QString& why);
     void waitForMap(const MapPredicate& predicate, int timeoutMs, std::function<void(bool)> then);
@@ -179,6 +185,7 @@ private:
 
     ZoneMapPtr m_map;
     Frame m_lastFrame;
+    std::unique_ptr<canvas::OcrEngine> m_ocr; // reads typed text back; created on first use
     QPoint m_lastCursor;
     QList<SpatialEvent> m_eventsSinceDecision;
     QList<SpatialEvent> m_eventsSinceDispatch;

@@ -79,6 +79,8 @@ QString toString(TaskOutcome::Result result)
         return QStringLiteral("max_iterations_reached");
     case TaskOutcome::Result::CostLimit:
         return QStringLiteral("cost_limit_reached");
+    case TaskOutcome::Result::Unverified:
+        return QStringLiteral("unverified");
     }
     return {};
 }

@@ -85,6 +85,7 @@ struct TaskOutcome
         Stopped,        // the user stopped it
         IterationLimit, // max_iterations reached (never exceeded)
         CostLimit,      // the cost limit reached
+        Unverified,     // every step ran, but the effect of at least one was not seen (never "completed")
     };
     Result result = Result::Failed;
     QString message; // summary or explanation

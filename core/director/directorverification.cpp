@@ -1,6 +1,10 @@
+#include "core/canvas/ocrengine.h"
 #include "core/director/director.h"
 #include "core/director/directorinternal.h"
+#include "core/director/directorlog.h"
 #include "core/director/verification.h"
+
+#include <algorithm>
 
 // Verification after an action as the speed mode asks: wait for the canvas to settle (menus and lists
 // until their maps stop coming), then let the ActionVerifier check the expected change in the zone map.
@@ -15,8 +19,12 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
     const Verification verification = m_speed.verificationFor(context);
     auto complete = [this, flight, result, context, verification]() mutable {
         QString why;
+        std::optional<QString> fieldText;
+        const Expectation::Kind kind = flight.proposed.expect.kind;
+        if (kind == Expectation::Kind::TextEquals || kind == Expectation::Kind::TextEndsWith)
+            fieldText = readFieldText(flight.proposed.focusZoneId);
         const bool met =
-            ActionVerifier::expectationMet(flight.proposed, result, flight.mapBefore, m_map, &why);
+            ActionVerifier::expectationMet(flight.proposed, result, flight.mapBefore, m_map, &why, fieldText);
         if (!met) {
             emitError(QStringLiteral("verification_failed"),
                       QStringLiteral("%1: %2").arg(flight.sent.describe(), why));
@@ -111,6 +119,39 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
                    });
     };
     waitForMap(settled, m_options.settleTimeoutMs * 2, [quiet](bool) { (*quiet)(); });
+}
+
+std::optional<QString> Director::readFieldText(const QString& zoneId)
+{
+    const Zone* zone = m_map && !zoneId.isEmpty() ? m_map->find(zoneId) : nullptr;
+    if (!zone || zone->type != ZoneType::TextField || zone->isPassword || !m_lastFrame.isValid())
+        return std::nullopt;
+    const QRect box = zone->bounds.translated(-m_lastFrame.origin).intersected(m_lastFrame.image.rect());
+    if (box.width() < 8 || box.height() < 8)
+        return std::nullopt;
+    if (!m_ocr) {
+        canvas::OcrEngine::limitThreads();
+        m_ocr = std::make_unique<canvas::OcrEngine>();
+    }
+    if (!m_ocr->isReady()) {
+        qCWarning(lcDirector) << "cannot read typed text back:" << m_ocr->errorString();
+        return std::nullopt;
+    }
+    // Inside the frame (a border or focus ring is not text); light text on a dark field is inverted.
+    const int inset = std::min(3, std::min(box.width(), box.height()) / 6);
+    const QImage crop = m_lastFrame.image.copy(box.adjusted(inset, inset, -inset, -inset));
+    qint64 sum = 0;
+    for (int y = 0; y < crop.height(); ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(crop.constScanLine(y));
+        for (int x = 0; x < crop.width(); ++x)
+            sum += qGray(line[x]);
+    }
+    const bool dark = crop.width() * crop.height() > 0 && sum / (qint64(crop.width()) * crop.height()) < 128;
+    const canvas::OcrEngine::Result read = m_ocr->read(
+        crop,
+        zone->bounds.height() > 40 ? canvas::OcrEngine::Layout::Block : canvas::OcrEngine::Layout::SingleLine,
+        2, dark);
+    return read.text;
 }
 
 } // namespace ciu

@@ -84,6 +84,9 @@ PlanStep LocalPlanner::planStepFor(const ScriptCommand& c)
             zoneStep(c.target, QStringLiteral("type %1").arg(quoted(c.text)));
         }
         break;
+    case ScriptCommand::Verb::Append:
+        zoneStep(c.target, QStringLiteral("append %1").arg(quoted(c.text)));
+        break;
     case ScriptCommand::Verb::Press:
         s.description = QStringLiteral("Press %1").arg(c.text);
         break;
@@ -139,6 +142,7 @@ void LocalPlanner::beginCommands(const QList<ScriptCommand>& commands, const QSt
     m_state = QList<StepState>(m_commands.size());
     m_current = 0;
     m_failure.clear();
+    m_unverified.clear();
     m_plan = Plan();
     m_plan.task = title.simplified();
     for (const ScriptCommand& c : std::as_const(m_commands))
@@ -175,6 +179,16 @@ Decision LocalPlanner::next(const ZoneMap& map)
             return *d;
         }
         // The step needed no action (already checked, already selected).
+    }
+    if (!m_unverified.isEmpty()) {
+        m_plan.status = Plan::Status::Failed;
+        emit planChanged();
+        return {Decision::Kind::Unverified,
+                {},
+                QStringLiteral("all %1 steps ran, but %2 of them could not be verified: %3")
+                    .arg(m_commands.size())
+                    .arg(m_unverified.size())
+                    .arg(m_unverified.join(QStringLiteral("; ")))};
     }
     m_plan.status = Plan::Status::Completed;
     emit planChanged();
@@ -285,7 +299,8 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
         p.undoable = false;
         return onZone(Action::Type::LeftClick, *z);
     }
-    case ScriptCommand::Verb::Type: {
+    case ScriptCommand::Verb::Type:
+    case ScriptCommand::Verb::Append: {
         if (!c.target.isEmpty() && st.phase == 0) {
             const auto z = resolveOrDecide(c.target, map, ZoneResolver::Purpose::TypeInto, &decision);
             if (!z)
@@ -293,11 +308,31 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
             st.zoneId = z->id;
             return onZone(Action::Type::LeftClick, *z); // focus the field
         }
+        if (!c.target.isEmpty() && st.phase == 1) {
+            // "type X into F" sets F to X: select what is there, so the typing replaces it (a pre-filled
+            // "Untitled", or this step's own text when it is retried). "append" goes to the end instead.
+            p.action.type = Action::Type::Key;
+            p.action.text =
+                c.verb == ScriptCommand::Verb::Append ? QStringLiteral("ctrl+End") : QStringLiteral("ctrl+a");
+            p.focusZoneId = st.zoneId;
+            p.undoable = false;
+            return act(p);
+        }
         p.action.type = Action::Type::TypeText;
         p.action.text = c.text;
         p.focusZoneId = st.zoneId;
         p.expect.kind = Expectation::Kind::AnyChange;
         p.expect.description = QStringLiteral("typed text");
+        if (!c.target.isEmpty()) {
+            // The field must read the text afterwards (all of it; appended: at its end). A password field
+            // is never read back: a change is all that can be asked of it.
+            const Zone* field = map.find(st.zoneId);
+            if (!field || !field->isPassword) {
+                p.expect.kind = c.verb == ScriptCommand::Verb::Append ? Expectation::Kind::TextEndsWith
+                                                                      : Expectation::Kind::TextEquals;
+                p.expect.text = c.text;
+            }
+        }
         return act(p);
     }
     case ScriptCommand::Verb::Press:
@@ -417,13 +452,18 @@ void LocalPlanner::report(const ProposedAction& action, const ActionOutcome& out
 
     const bool ok = outcome.status == ActionOutcome::Status::DryRun ||
                     (outcome.status == ActionOutcome::Status::Executed && outcome.result.success);
-    if (ok && (!outcome.verificationFailed || action.action.type == Action::Type::TypeText ||
-               st.retries >= kMaxStepRetries)) {
-        // A text input that could not be verified is not typed twice; a step out of retries goes on.
+    // Typing with no field named is not typed twice (it would double the text); typing into a field is
+    // retried (the retry selects the field's text first, so it replaces rather than appends).
+    const bool untargetedText = action.action.type == Action::Type::TypeText && c.target.isEmpty();
+    if (ok && (!outcome.verificationFailed || untargetedText || st.retries >= kMaxStepRetries)) {
+        // A step out of retries goes on, but the task can no longer end "completed": it ends "unverified".
+        if (outcome.verificationFailed && outcome.status == ActionOutcome::Status::Executed)
+            m_unverified << QStringLiteral("step %1 (%2): %3").arg(index + 1).arg(c.source, outcome.message);
         ++st.phase;
         int phases = 1;
-        if (c.verb == ScriptCommand::Verb::Type && !c.target.isEmpty())
-            phases = 2;
+        if ((c.verb == ScriptCommand::Verb::Type || c.verb == ScriptCommand::Verb::Append) &&
+            !c.target.isEmpty())
+            phases = 3; // focus, select (or go to the end), type
         if (c.verb == ScriptCommand::Verb::Select)
             phases = 3;
         if (st.phase >= phases)

@@ -59,7 +59,8 @@ private:
     Plan m_plan;
     int m_current = 0; // 0-based index of the running command
     int m_maxResolveAttempts = kMaxResolveAttempts;
-    QString m_failure; // why the failed step failed
+    QString m_failure;        // why the failed step failed
+    QStringList m_unverified; // steps that ran but whose effect was not seen, with what was seen
 };
 
 } // namespace ciu

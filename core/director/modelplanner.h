@@ -101,6 +101,7 @@ private:
         Failed,     // a step failed (is_error)
         Paused,     // a verification point wants the model before the next step (steps left)
         DryRunStop, // dry run: a step names a zone that only an executed earlier step would show
+        Unverified, // every step ran, some effects were not seen (told to the model, not an error)
     };
     void finishScript(const ZoneMapPtr& map, ScriptEnd end, const QString& detail = {});
     bool reportScript(const ProposedAction& action, const ActionOutcome& outcome);

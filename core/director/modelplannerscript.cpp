@@ -141,6 +141,9 @@ std::optional<Decision> ModelPlanner::advance(const ZoneMapPtr& map)
             case Decision::Kind::Complete:
                 finishScript(map, ScriptEnd::Completed);
                 continue;
+            case Decision::Kind::Unverified: // every step ran; the model reads which effects were not seen
+                finishScript(map, ScriptEnd::Unverified, d.message);
+                continue;
             default: // Impossible, Failed: the model re-plans
                 finishScript(map, ScriptEnd::Failed, d.message);
                 dropSegments(QStringLiteral("not executed: a run_steps step before it failed"));
@@ -230,6 +233,9 @@ void ModelPlanner::finishScript(const ZoneMapPtr& map, ScriptEnd end, const QStr
     case ScriptEnd::Completed:
         lines << (m_dryRun ? QStringLiteral("dry run: all %1 steps logged, nothing executed").arg(total)
                            : QStringLiteral("all %1 steps done").arg(total));
+        break;
+    case ScriptEnd::Unverified:
+        lines << QStringLiteral("all %1 steps ran, but not every effect was seen: %2").arg(total).arg(why);
         break;
     case ScriptEnd::Failed: {
         // The runner's messages start with "step N (command)": say "step N of M (command)" instead.

@@ -21,7 +21,9 @@ struct Expectation
         AnyChange,    // some canvas change (typing, opening a dropdown or menu)
         StateChecked, // the target check box ends checked
         StateUnchecked,
-        ZoneAppears, // a zone labelled `text` appears
+        ZoneAppears,  // a zone labelled `text` appears
+        TextEquals,   // typing into a field: the field (focusZoneId) reads `text`
+        TextEndsWith, // appending to a field: the field's text ends with `text`
     };
     Kind kind = Kind::None;
     QString text;
@@ -87,6 +89,7 @@ struct Decision
         Failed,     // the planner failed (message: error), e.g. a provider error or a parse error
         Reanalyze,  // the planner needs a fresh zone map (message: reason) before deciding again
         Fallback,   // a replay cannot go on (message: why): the Director hands the task to the normal planner
+        Unverified, // every step ran, but some effects were not seen (message: which, and what was seen)
     };
     Kind kind = Kind::Act;
     QList<ProposedAction> actions;

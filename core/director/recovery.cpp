@@ -55,12 +55,16 @@ RecoveryController::Step RecoveryController::afterWrongZone(ActionFlight flight,
 {
     if (!flight.proposed.undoable || flight.undone)
         return {};
+    // Text that went astray is never "undone" with ctrl+z: many programs have no undo there (a GTK entry),
+    // and where they do it may undo something else. The step is re-planned: its field is cleared and
+    // retyped.
+    if (flight.sent.type == Action::Type::TypeText || flight.sent.type == Action::Type::Paste)
+        return {};
     flight.undone = true;
     ActionFlight undo;
     undo.recovery = true;
     undo.sent.type = Action::Type::Key;
-    undo.sent.text =
-        flight.sent.type == Action::Type::TypeText ? QStringLiteral("ctrl+z") : QStringLiteral("Escape");
+    undo.sent.text = QStringLiteral("Escape");
     m_pending = Pending::Undo;
     m_of = std::move(flight);
     m_reason = message;

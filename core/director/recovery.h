@@ -14,7 +14,9 @@ namespace ciu {
 //
 //   timeout / no change  → re-execute once (not for typing, keys, launches or check boxes), then give up
 //   brush lost           → recalibrate (a move to a known position), restart the step; lost again: give up
-//   wrong zone           → undo (ctrl+z after typing, Escape after a click) once, then give up
+//   wrong zone           → after a click: Escape once, then give up; after typing: give up at once (no
+//   ctrl+z:
+//                          the planner clears the field and retypes)
 //   a recovery move fails or times out → give up
 //
 // It holds the one pending recovery move (recalibration or undo) and the action it serves: the Director

@@ -54,6 +54,10 @@ QString expectationName(Expectation::Kind kind)
         return QStringLiteral("unchecked");
     case Expectation::Kind::ZoneAppears:
         return QStringLiteral("zone_appears");
+    case Expectation::Kind::TextEquals:
+        return QStringLiteral("text_equals");
+    case Expectation::Kind::TextEndsWith:
+        return QStringLiteral("text_ends_with");
     }
     return {};
 }
@@ -61,7 +65,8 @@ QString expectationName(Expectation::Kind kind)
 std::optional<Expectation::Kind> expectationFromName(const QString& name)
 {
     for (auto kind : {Expectation::Kind::None, Expectation::Kind::AnyChange, Expectation::Kind::StateChecked,
-                      Expectation::Kind::StateUnchecked, Expectation::Kind::ZoneAppears}) {
+                      Expectation::Kind::StateUnchecked, Expectation::Kind::ZoneAppears,
+                      Expectation::Kind::TextEquals, Expectation::Kind::TextEndsWith}) {
         if (expectationName(kind) == name)
             return kind;
     }

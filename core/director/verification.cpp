@@ -3,6 +3,8 @@
 #include "core/director/directorlog.h"
 #include "core/director/zoneresolver.h"
 
+#include <algorithm>
+
 namespace ciu {
 
 namespace {
@@ -61,9 +63,58 @@ bool ActionVerifier::opensMenuOrList(const ActionFlight& flight)
             flight.sent.type == Action::Type::RightClick);
 }
 
-bool ActionVerifier::expectationMet(const ProposedAction& p, const ActionResult& result,
-                                    const ZoneMapPtr& before, const ZoneMapPtr& after, QString* why)
+namespace {
+
+// Spaces collapsed and trimmed; case and punctuation kept (a field's text is compared as typed).
+QString collapsed(const QString& text)
 {
+    return text.simplified();
+}
+
+// 1 - edit distance / longer length.
+double closeness(const QString& a, const QString& b)
+{
+    const qsizetype longer = std::max(a.size(), b.size());
+    if (longer == 0)
+        return 1;
+    return 1.0 - double(ZoneResolver::editDistance(a, b)) / double(longer);
+}
+
+constexpr double kReadingTolerance = 5.0 / 6.0;
+
+} // namespace
+
+bool ActionVerifier::fieldTextMatches(const Expectation& e, const QString& zoneId, const QString& seen,
+                                      QString* why)
+{
+    const QString want = collapsed(e.text);
+    const QString got = collapsed(seen);
+    bool ok = false;
+    if (e.kind == Expectation::Kind::TextEndsWith) {
+        const QString tail = got.right(want.size());
+        ok = closeness(want, tail) >= kReadingTolerance;
+    } else {
+        ok = closeness(want, got) >= kReadingTolerance;
+    }
+    if (!ok) {
+        *why =
+            got.isEmpty()
+                ? QStringLiteral("the typed text did not appear in %1; the field reads nothing").arg(zoneId)
+                : QStringLiteral("the typed text did not appear in %1; the field reads \"%2\"")
+                      .arg(zoneId, got.left(80));
+    }
+    return ok;
+}
+
+bool ActionVerifier::expectationMet(const ProposedAction& p, const ActionResult& result,
+                                    const ZoneMapPtr& before, const ZoneMapPtr& after, QString* why,
+                                    const std::optional<QString>& fieldText)
+{
+    const bool textKind =
+        p.expect.kind == Expectation::Kind::TextEquals || p.expect.kind == Expectation::Kind::TextEndsWith;
+    if (textKind && fieldText)
+        return fieldTextMatches(p.expect, p.focusZoneId.isEmpty() ? p.action.zoneId : p.focusZoneId,
+                                *fieldText, why);
     const bool changed = result.changeObserved || !result.changes.isEmpty() ||
                          (before && after && before->version() != after->version()) || (!before && after);
     const QString expected =
@@ -91,6 +142,8 @@ bool ActionVerifier::expectationMet(const ProposedAction& p, const ActionResult&
     switch (p.expect.kind) {
     case Expectation::Kind::None:
         return true;
+    case Expectation::Kind::TextEquals: // the field could not be read (a password): a change is all there is
+    case Expectation::Kind::TextEndsWith:
     case Expectation::Kind::AnyChange:
         if (!changed)
             *why = QStringLiteral("no canvas change (%1 expected)").arg(expected);

@@ -6,6 +6,8 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
+
 namespace ciu {
 
 // What the Director checks after an action, as pure functions of the action, its result, the zone maps
@@ -27,9 +29,16 @@ public:
     static bool opensMenuOrList(const ActionFlight& flight);
 
     // Whether the expected change of `proposed` shows between `before` and `after`; `why` says what is
-    // missing.
+    // missing. `fieldText` is what the target field reads now (for the text expectations), when it could be
+    // read; without it a text expectation asks for a change.
     static bool expectationMet(const ProposedAction& proposed, const ActionResult& result,
-                               const ZoneMapPtr& before, const ZoneMapPtr& after, QString* why);
+                               const ZoneMapPtr& before, const ZoneMapPtr& after, QString* why,
+                               const std::optional<QString>& fieldText = std::nullopt);
+
+    // Whether a field that reads `seen` holds the typed text of `expectation` (TextEquals: the whole text,
+    // TextEndsWith: its end), allowing for a reading slip (1 character in 6); `why` tells what it shows.
+    static bool fieldTextMatches(const Expectation& expectation, const QString& zoneId, const QString& seen,
+                                 QString* why);
 };
 
 } // namespace ciu

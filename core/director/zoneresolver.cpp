@@ -219,8 +219,37 @@ ZoneResolver::Result ZoneResolver::resolve(const QString& name, const ZoneMap& m
     for (qsizetype i = 0; i < qsizetype(matches.size()) && i < 5; ++i)
         r.candidates.append(matches[size_t(i)]);
 
-    const Candidate& best = matches.front();
-    if (matches.size() > 1 && best.score - matches[1].score < kTieMargin) {
+    const Candidate* chosen = &matches.front();
+    if (matches.size() > 1 && chosen->score - matches[1].score < kTieMargin) {
+        // Among the tied, a label written exactly as asked wins, then one equal but for case (and mnemonics,
+        // punctuation): "Page 2" picks the tab "Page 2" over four tabs "page 2".
+        const auto exactness = [&trimmed](const Zone& z) {
+            QString label = z.label.trimmed();
+            label.remove(QLatin1Char('&'));
+            if (label == trimmed)
+                return 2;
+            return normalize(z.label) == normalize(trimmed) ? 1 : 0;
+        };
+        const double top = chosen->score;
+        int bestExactness = 0;
+        int atBest = 0;
+        for (const Candidate& c : matches) {
+            if (top - c.score >= kTieMargin)
+                continue;
+            const int e = exactness(c.zone);
+            if (e > bestExactness) {
+                bestExactness = e;
+                atBest = 1;
+                chosen = &c;
+            } else if (e == bestExactness && e > 0) {
+                ++atBest;
+            }
+        }
+        if (bestExactness == 0 || atBest != 1)
+            chosen = nullptr;
+    }
+    if (!chosen) {
+        const Candidate& best = matches.front();
         QStringList tied;
         for (const Candidate& c : matches) {
             if (best.score - c.score < kTieMargin)
@@ -231,6 +260,7 @@ ZoneResolver::Result ZoneResolver::resolve(const QString& name, const ZoneMap& m
                       .arg(trimmed, tied.join(QStringLiteral("; ")), best.zone.id);
         return r;
     }
+    const Candidate& best = *chosen;
     r.zone = best.zone;
     r.score = best.score;
     if ((purpose == Purpose::TypeInto || purpose == Purpose::Click) && best.zone.type == ZoneType::Static) {

@@ -219,14 +219,16 @@ void TestDirector::localTaskCompletes()
     Harness h;
     QVERIFY(h.run(QStringLiteral("type \"Ada\" into Name; check Subscribe; click Submit")));
     QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
-    QCOMPARE(h.requested.size(), 4);
+    QCOMPARE(h.requested.size(), 5);
     QCOMPARE(h.requested[0].zoneId, QStringLiteral("z2"));
-    QCOMPARE(int(h.requested[1].type), int(Action::Type::TypeText));
-    QCOMPARE(h.requested[1].text, QStringLiteral("Ada"));
-    QCOMPARE(h.requested[2].zoneId, QStringLiteral("z5"));
-    QCOMPARE(h.requested[3].zoneId, QStringLiteral("z9"));
+    QCOMPARE(int(h.requested[1].type), int(Action::Type::Key));
+    QCOMPARE(h.requested[1].text, QStringLiteral("ctrl+a")); // typing into a field replaces its text
+    QCOMPARE(int(h.requested[2].type), int(Action::Type::TypeText));
+    QCOMPARE(h.requested[2].text, QStringLiteral("Ada"));
+    QCOMPARE(h.requested[3].zoneId, QStringLiteral("z5"));
+    QCOMPARE(h.requested[4].zoneId, QStringLiteral("z9"));
     QCOMPARE(h.outcome->usage.modelCalls, 0); // the local planner never calls a model
-    QCOMPARE(h.outcome->usage.actionsExecuted, 4);
+    QCOMPARE(h.outcome->usage.actionsExecuted, 5);
     QCOMPARE(h.outcome->plan.count(PlanStep::Status::Done), 3);
     QCOMPARE(int(h.outcome->plan.status), int(Plan::Status::Completed));
     QCOMPARE(int(h.director.state()), int(DirectorState::Finished));

@@ -24,6 +24,7 @@ private slots:
     void resolve_data();
     void resolve();
     void ambiguous();
+    void exactLabelWinsATie();
     void symbolNames();
     void missing();
     void byId();
@@ -354,6 +355,35 @@ void TestLocalPlanner::ambiguous()
     QVERIFY(r.error.contains(QStringLiteral("#")));
 }
 
+void TestLocalPlanner::exactLabelWinsATie()
+{
+    // A window with "Page 2" and four tabs "page 2": the name written exactly wins before "ambiguous".
+    QList<Zone> zones{
+        zone(QStringLiteral("t0"), ZoneType::Tab, QStringLiteral("Page 2"), QRect(10, 10, 60, 20))};
+    for (int i = 1; i <= 4; ++i)
+        zones << zone(QStringLiteral("t%1").arg(i), ZoneType::Tab, QStringLiteral("page 2"),
+                      QRect(10 + 70 * i, 10, 60, 20));
+    const ZoneMap tabs(1, 0, QSize(800, 600), zones);
+    const auto exact = ZoneResolver::resolve(QStringLiteral("Page 2"), tabs);
+    QVERIFY2(exact.zone, qPrintable(exact.error));
+    QCOMPARE(exact.zone->id, QStringLiteral("t0"));
+    // Four written exactly so: still ambiguous.
+    const auto four = ZoneResolver::resolve(QStringLiteral("page 2"), tabs);
+    QVERIFY(!four.zone);
+    QVERIFY(four.ambiguous);
+    // Exact beats equal-but-for-case, which beats the fuzzy matches.
+    const ZoneMap buttons(
+        1, 0, QSize(800, 600),
+        {zone(QStringLiteral("a"), ZoneType::Button, QStringLiteral("OK"), QRect(10, 10, 50, 20)),
+         zone(QStringLiteral("b"), ZoneType::Button, QStringLiteral("Ok"), QRect(300, 300, 50, 20)),
+         zone(QStringLiteral("c"), ZoneType::Button, QStringLiteral("&Save"), QRect(400, 300, 50, 20)),
+         zone(QStringLiteral("d"), ZoneType::Button, QStringLiteral("save"), QRect(500, 300, 50, 20))});
+    QCOMPARE(ZoneResolver::resolve(QStringLiteral("OK"), buttons).zone->id, QStringLiteral("a"));
+    QCOMPARE(ZoneResolver::resolve(QStringLiteral("Ok"), buttons).zone->id, QStringLiteral("b"));
+    QCOMPARE(ZoneResolver::resolve(QStringLiteral("Save"), buttons).zone->id, QStringLiteral("c"));
+    QVERIFY(ZoneResolver::resolve(QStringLiteral("SAVE"), buttons).ambiguous); // two equal but for case
+}
+
 void TestLocalPlanner::missing()
 {
     const auto r =
@@ -423,6 +453,7 @@ void TestLocalPlanner::formSequence()
     };
     expectAction(Action::Type::LeftClick, QStringLiteral("z2"));
     QVERIFY(planner.plan().steps[0].zoneType == ZoneType::TextField);
+    expectAction(Action::Type::Key, QString(), QStringLiteral("ctrl+a")); // typing replaces what is there
     expectAction(Action::Type::TypeText, QString(), QStringLiteral("Ada"));
     QCOMPARE(int(planner.plan().steps[0].status), int(PlanStep::Status::Done));
     expectAction(Action::Type::LeftClick, QStringLiteral("z5"));
