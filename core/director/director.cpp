@@ -272,6 +272,8 @@ void Director::onEvent(const SpatialEvent& event)
 void Director::onFrame(const Frame& frame)
 {
     m_lastFrame = frame;
+    if (m_frameWaiter)
+        std::exchange(m_frameWaiter, nullptr)();
 }
 
 // ---------------------------------------------------------------------------------------------------------

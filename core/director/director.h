@@ -141,9 +141,13 @@ private:
     void afterExecution(ActionFlight flight, const ActionResult& result);
     void afterRecovery(const ActionResult& result); // of the pending recovery move
     void verify(ActionFlight flight, const ActionResult& result);
-    // What the text field `zoneId` reads in the latest frame (OCR of its box); nullopt when it cannot be
-    // read: no frame, no such zone, not a text field, or a password field (never read).
-    std::optional<QString> readFieldText(const QString& zoneId);
+    // What the text field `field` reads in the latest frame (OCR of its box); nullopt when it cannot be
+    // read: no frame, not a text field, or a password field (never read).
+    std::optional<QString> readFieldText(const Zone& field);
+    // Reads the field `flight` typed into from each new frame until it holds the expected text or the
+    // settle time is over; `done` gets the last reading (nullopt: the field cannot be read).
+    void readFieldTextSettled(const ActionFlight& flight,
+                              std::function<void(const std::optional<QString>&)> done);
     void finishAction(ActionOutcome outcome, bool cutBatch = false);
     void skipRemaining(const QString& why);
     void waitForMap(const MapPredicate& predicate, int timeoutMs, std::function<void(bool)> then);
@@ -186,6 +190,7 @@ private:
     ZoneMapPtr m_map;
     Frame m_lastFrame;
     std::unique_ptr<canvas::OcrEngine> m_ocr; // reads typed text back; created on first use
+    std::function<void()> m_frameWaiter;      // called (once) with the next frame
     QPoint m_lastCursor;
     QList<SpatialEvent> m_eventsSinceDecision;
     QList<SpatialEvent> m_eventsSinceDispatch;

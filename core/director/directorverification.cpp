@@ -4,7 +4,10 @@
 #include "core/director/directorlog.h"
 #include "core/director/verification.h"
 
+#include <QTimer>
+
 #include <algorithm>
+#include <memory>
 
 // Verification after an action as the speed mode asks: wait for the canvas to settle (menus and lists
 // until their maps stop coming), then let the ActionVerifier check the expected change in the zone map.
@@ -17,12 +20,9 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
 {
     const ActionContext context = contextFor(flight.proposed);
     const Verification verification = m_speed.verificationFor(context);
-    auto complete = [this, flight, result, context, verification]() mutable {
+    auto complete = [this, flight, result, context,
+                     verification](std::optional<QString> fieldText = {}) mutable {
         QString why;
-        std::optional<QString> fieldText;
-        const Expectation::Kind kind = flight.proposed.expect.kind;
-        if (kind == Expectation::Kind::TextEquals || kind == Expectation::Kind::TextEndsWith)
-            fieldText = readFieldText(flight.proposed.focusZoneId);
         const bool met =
             ActionVerifier::expectationMet(flight.proposed, result, flight.mapBefore, m_map, &why, fieldText);
         if (!met) {
@@ -70,6 +70,14 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
         }
         finishAction(o, cut);
     };
+    const Expectation::Kind kind = flight.proposed.expect.kind;
+    if (kind == Expectation::Kind::TextEquals || kind == Expectation::Kind::TextEndsWith) {
+        // Typed text is read back from the screen at every speed: a wrong "completed" costs more than this.
+        setPhase(Phase::Verifying, QStringLiteral("reading the typed text back"));
+        readFieldTextSettled(flight,
+                             [complete](const std::optional<QString>& text) mutable { complete(text); });
+        return;
+    }
     const bool opens = ActionVerifier::opensMenuOrList(flight);
     if (verification == Verification::None && !opens) {
         complete();
@@ -121,10 +129,70 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
     waitForMap(settled, m_options.settleTimeoutMs * 2, [quiet](bool) { (*quiet)(); });
 }
 
-std::optional<QString> Director::readFieldText(const QString& zoneId)
+void Director::readFieldTextSettled(const ActionFlight& flight,
+                                    std::function<void(const std::optional<QString>&)> done)
 {
-    const Zone* zone = m_map && !zoneId.isEmpty() ? m_map->find(zoneId) : nullptr;
-    if (!zone || zone->type != ZoneType::TextField || zone->isPassword || !m_lastFrame.isValid())
+    const ProposedAction& proposed = flight.proposed;
+    // The field as it was found before the typing: once it holds text, an analysis may see only its empty
+    // part as the field (the text beside it as static text).
+    const Zone* before = flight.mapBefore ? flight.mapBefore->find(proposed.focusZoneId) : nullptr;
+    const Zone* now = m_map ? m_map->find(proposed.focusZoneId) : nullptr;
+    const std::optional<Zone> field = before ? std::optional<Zone>(*before)
+                                      : now  ? std::optional<Zone>(*now)
+                                             : std::nullopt;
+    // The program draws the text some time after the keys: read each new frame until the field holds the
+    // text, or the settle time is over (then the last reading stands).
+    struct State
+    {
+        quint64 frameAtStart = 0;
+        std::optional<QString> last;
+        std::function<void(const std::optional<QString>&)> done;
+        bool finished = false;
+    };
+    auto state = std::make_shared<State>();
+    state->frameAtStart = m_lastFrame.index;
+    state->done = std::move(done);
+    const quint64 generation = m_generation;
+    auto finish = [state](const std::optional<QString>& text) {
+        if (state->finished)
+            return;
+        state->finished = true;
+        state->done(text);
+    };
+    auto attempt = std::make_shared<std::function<void()>>();
+    // The attempt knows itself weakly (no cycle): the frame waiter and the timer keep it alive.
+    *attempt = [this, state, proposed, field, generation, finish, self = std::weak_ptr(attempt)]() {
+        if (state->finished || generation != m_generation)
+            return;
+        const std::optional<QString> text = field ? readFieldText(*field) : std::nullopt;
+        if (!text) { // nothing to read (a password, no frame, not a text field)
+            finish(std::nullopt);
+            return;
+        }
+        state->last = text;
+        QString why;
+        if (m_lastFrame.index > state->frameAtStart &&
+            ActionVerifier::fieldTextMatches(proposed.expect, proposed.focusZoneId, *text, &why)) {
+            finish(text);
+            return;
+        }
+        if (auto again = self.lock())
+            m_frameWaiter = [again] { (*again)(); };
+    };
+    QTimer::singleShot(std::max(500, m_options.settleTimeoutMs), this,
+                       [this, state, generation, finish, attempt] {
+                           if (generation != m_generation || state->finished)
+                               return;
+                           m_frameWaiter = nullptr;
+                           finish(state->last);
+                       });
+    (*attempt)();
+}
+
+std::optional<QString> Director::readFieldText(const Zone& field)
+{
+    const Zone* zone = &field;
+    if (zone->type != ZoneType::TextField || zone->isPassword || !m_lastFrame.isValid())
         return std::nullopt;
     const QRect box = zone->bounds.translated(-m_lastFrame.origin).intersected(m_lastFrame.image.rect());
     if (box.width() < 8 || box.height() < 8)
