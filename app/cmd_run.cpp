@@ -104,7 +104,8 @@ int runRun(const QStringList& arguments)
         std::fprintf(
             stderr,
             "ciu-agent: executing on %s; move the mouse to the top-left corner or press Ctrl+C to stop\n",
-            qPrintable(common->display.isEmpty() ? qEnvironmentVariable("DISPLAY") : common->display));
+            qPrintable(
+                terminalText(common->display.isEmpty() ? qEnvironmentVariable("DISPLAY") : common->display)));
     const TaskRunResult r = runTask(run);
     if (!r.started) {
         printError(r.error.isEmpty() ? QStringLiteral("the pipeline did not start") : r.error);

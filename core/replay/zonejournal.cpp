@@ -8,6 +8,8 @@
 namespace ciu::replay {
 namespace {
 
+constexpr double kMaxScreenSide = 65535;
+
 // Equal for the replay: the time a zone was last seen changes with every analysis and is not recorded
 // again for a zone that did not otherwise change (it would rewrite every zone at every map).
 bool sameForReplay(const Zone& recorded, Zone z)
@@ -80,13 +82,21 @@ bool ZoneJournal::addLine(qint64 tNs, const QJsonObject& line, QString* error)
     };
     Entry e;
     e.tNs = tNs;
-    e.version = quint64(line.value(QLatin1String("version")).toDouble());
+    const double version = line.value(QLatin1String("version")).toDouble();
+    e.version = version > 0 && version < 1.8e19 ? quint64(version) : 0;
     const QString kind = line.value(QLatin1String("kind")).toString();
     if (kind == QLatin1String("snapshot")) {
         e.snapshot = true;
         const QJsonArray screen = line.value(QLatin1String("screen")).toArray();
-        if (screen.size() == 2)
-            e.screen = QSize(screen.at(0).toInt(), screen.at(1).toInt());
+        if (screen.size() == 2) {
+            // An X screen is at most 65535 pixels a side: anything else is a corrupt line.
+            const double w = screen.at(0).toDouble(-1), h = screen.at(1).toDouble(-1);
+            if (!(w >= 0 && w <= kMaxScreenSide && h >= 0 && h <= kMaxScreenSide))
+                return fail(QStringLiteral("zone snapshot with an impossible screen size %1 x %2")
+                                .arg(screen.at(0).toDouble())
+                                .arg(screen.at(1).toDouble()));
+            e.screen = QSize(int(w), int(h));
+        }
         for (const QJsonValue& v : line.value(QLatin1String("zones")).toArray()) {
             QString zoneError;
             const auto zone = zoneFromJson(v.toObject(), &zoneError);

@@ -46,6 +46,9 @@ public:
         Headers headers;
         int delayMs = 0; // before the reply starts
         int chunkIntervalMs = 2;
+        // Stream: after the last chunk the body is not ended; the connection stays open and silent (a stalled
+        // reply) until the client gives up.
+        bool stallAfterChunks = false;
     };
 
     struct Request
@@ -110,6 +113,10 @@ public:
     static Step hang();
     static Step redirect(const QUrl& location, int status = 307);
     static Step delayed(Step step, int delayMs);
+    // The first `events` events of `step`'s stream (a Stream step), then silence with the connection open.
+    static Step stalled(Step step, int events);
+    // A body of `bytes` bytes (a JSON text reply padded with spaces inside the text): a huge reply.
+    static Step hugeTextReply(qint64 bytes);
     static QByteArray sseEvent(const QByteArray& name, const QJsonObject& data);
 
     // ---- OpenAI-compatible chat completions ----
@@ -145,7 +152,8 @@ private:
     void onReadyRead(QTcpSocket* socket);
     void respond(QTcpSocket* socket, const Request& request);
     void writeStep(QPointer<QTcpSocket> socket, const Step& step, bool keepAlive);
-    void writeChunks(QPointer<QTcpSocket> socket, QList<QByteArray> chunks, int intervalMs, bool keepAlive);
+    void writeChunks(QPointer<QTcpSocket> socket, QList<QByteArray> chunks, int intervalMs, bool keepAlive,
+                     bool stall = false);
 
     QTcpServer* m_server = nullptr;
     QList<Step> m_steps;

@@ -21,6 +21,8 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <limits>
+#include <sys/stat.h>
 
 using namespace ciu;
 using namespace ciu::replay;
@@ -95,6 +97,7 @@ private slots:
     void missingFiles();
     void corruptMetadataAndVideo();
     void notAFolder();
+    void hostileFiles();
     void killedRecorder();
     void directorSummaries();
 
@@ -368,6 +371,56 @@ void TestSessionReader::corruptMetadataAndVideo()
     QCOMPARE(reader.cursorSamples().size(), 200);
 }
 
+// Files a hostile but fair user can leave in a session folder: each is a clear problem, nothing blocks or
+// crashes, and everything else still reads.
+void TestSessionReader::hostileFiles()
+{
+    QTemporaryDir dir;
+    const QString copy = dir.filePath(QStringLiteral("s"));
+    QVERIFY(QDir().mkpath(copy));
+    for (const QString& name : QDir(m_session).entryList(QDir::Files)) {
+        if (name != QStringLiteral("session.mp4"))
+            QVERIFY(QFile::copy(m_session + QLatin1Char('/') + name, copy + QLatin1Char('/') + name));
+    }
+    // session.mp4 is a FIFO nobody writes to: opening it used to block forever.
+    QCOMPARE(::mkfifo(QFile::encodeName(copy + QStringLiteral("/session.mp4")).constData(), 0600), 0);
+    // metadata.json holds valid JSON, but an array.
+    QFile metadata(copy + QStringLiteral("/metadata.json"));
+    QVERIFY(metadata.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    metadata.write("[1, 2, 3]\n");
+    metadata.close();
+    // A zone snapshot with an absurd screen (used to allocate ~10^15 grid cells) and an array line.
+    QFile zones(copy + QStringLiteral("/zones.jsonl"));
+    QVERIFY(zones.open(QIODevice::Append));
+    zones.write("{\"t_ns\":5000000000,\"version\":999,\"kind\":\"snapshot\",\"screen\":[2147483647,"
+                "2147483647],\"zones\":[{\"id\":\"far\",\"type\":\"button\",\"bounds\":{\"x\":"
+                "2147480000,\"y\":2147480000,\"width\":100,\"height\":100}}]}\n");
+    zones.write("[{\"t_ns\":1}]\n");
+    zones.write("{\"t_ns\":1e300,\"version\":-5,\"kind\":\"delta\"}\n");
+    zones.close();
+
+    SessionReader reader;
+    QVERIFY(reader.open(copy));
+    const QString problems = reader.problems().join(QLatin1Char('\n'));
+    QVERIFY2(problems.contains(QStringLiteral("session.mp4 is not a regular file")), qPrintable(problems));
+    QVERIFY2(problems.contains(QStringLiteral(
+                 "metadata.json is corrupt (valid JSON, but an array where an object is expected)")),
+             qPrintable(problems));
+    QVERIFY2(!problems.contains(QStringLiteral("no error occurred")), qPrintable(problems));
+    QVERIFY2(problems.contains(QStringLiteral("zone snapshot with an impossible screen size 2147483647 x "
+                                              "2147483647")),
+             qPrintable(problems));
+    QVERIFY2(problems.contains(QStringLiteral("valid JSON, but an array where an object is expected")),
+             qPrintable(problems));
+    QVERIFY(!reader.hasVideo());
+    QCOMPARE(reader.cursorSamples().size(), 200);
+    // The zone maps before the bad lines are intact; the huge time was clamped, not wrapped negative.
+    QCOMPARE(reader.zoneMapAt(120 * 30 * kMs)->version(), quint64(120));
+    QVERIFY(reader.durationNs() > 0);
+    const ZoneMapPtr last = reader.zoneMapAt(std::numeric_limits<qint64>::max());
+    QCOMPARE(last->screenSize(), kSize);
+}
+
 void TestSessionReader::notAFolder()
 {
     SessionReader reader;
@@ -407,6 +460,18 @@ void TestSessionReader::killedRecorder()
         }
     }
     QVERIFY2(frames >= 90, "the recorder child did not record");
+    auto outcomeOf = [](const SessionReader& r) {
+        return r.metadata()
+            .value(QStringLiteral("outcome"))
+            .toObject()
+            .value(QStringLiteral("status"))
+            .toString();
+    };
+    {
+        SessionReader live; // while the recorder runs, its session is "recording"
+        QVERIFY(live.open(folder));
+        QCOMPARE(outcomeOf(live), QStringLiteral("recording"));
+    }
     child.kill(); // SIGKILL: no destructor, no trailer, no final metadata
     QVERIFY(child.waitForFinished());
     QCOMPARE(child.exitStatus(), QProcess::CrashExit);
@@ -421,6 +486,14 @@ void TestSessionReader::killedRecorder()
                  .value(QStringLiteral("state"))
                  .toString(),
              QStringLiteral("recording"));
+    // The report says what happened instead of a blank outcome.
+    QCOMPARE(outcomeOf(reader), QStringLiteral("interrupted"));
+    QVERIFY(reader.metadata()
+                .value(QStringLiteral("outcome"))
+                .toObject()
+                .value(QStringLiteral("detail"))
+                .toString()
+                .contains(QStringLiteral("killed")));
     // Cursor lines up to the last report are there.
     QVERIFY(!reader.cursorSamples().isEmpty());
     QVERIFY(reader.cursorSamples().last().tNs / kMs >= lastReportedMs);
