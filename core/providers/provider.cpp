@@ -38,6 +38,15 @@ std::optional<ProviderKind> providerKindFromString(const QString& name)
     return std::nullopt;
 }
 
+namespace {
+enum class Deadline : quint8
+{
+    Idle = 1,
+    Attempt,
+    Total
+};
+} // namespace
+
 struct Provider::Call
 {
     quint64 id = 0;
@@ -52,10 +61,13 @@ struct Provider::Call
     QElapsedTimer lastByte;           // since the last byte of this attempt's response (or its start)
     std::unique_ptr<QTimer> progress; // progress() while the call is in flight
     qint64 received = 0;              // bytes of this attempt's response
+    qint64 consumed = 0;              // of which already read out of the reply (streams)
     bool connected = false;
     bool timedOut = false;
     bool connectTimedOut = false;
     bool tooLarge = false;
+    bool headersReceived = false; // the response has started
+    Deadline deadline = Deadline::Attempt;
     bool streaming = false; // this attempt's 2xx body is an event stream
     std::unique_ptr<StreamHandler> stream;
     ProviderError streamErrorKind = ProviderError::None;
@@ -182,7 +194,9 @@ void Provider::startAttempt(quint64 id)
     c.attemptClock.start();
     c.lastByte.start();
     c.received = 0;
+    c.consumed = 0;
     c.tooLarge = false;
+    c.headersReceived = false;
     c.connected = false;
     c.timedOut = false;
     c.connectTimedOut = false;
@@ -246,7 +260,15 @@ void Provider::startAttempt(quint64 id)
         if (sent > 0)
             markConnected();
     });
-    connect(reply, &QNetworkReply::metaDataChanged, this, markConnected);
+    connect(reply, &QNetworkReply::metaDataChanged, this, [this, id, markConnected] {
+        markConnected();
+        const auto found = m_calls.find(id);
+        if (found == m_calls.end() || found->second->headersReceived)
+            return;
+        found->second->headersReceived = true;
+        found->second->lastByte.start();
+        armTimer(*found->second);
+    });
     connect(reply, &QNetworkReply::downloadProgress, this, [this, id](qint64 received, qint64) {
         const auto found = m_calls.find(id);
         if (found != m_calls.end())
@@ -265,9 +287,17 @@ void Provider::armTimer(Call& c)
 {
     if (!c.timer || !c.connected)
         return;
-    const qint64 idle = std::max<qint64>(1, m_config.idleTimeoutMs) - c.lastByte.elapsed();
+    // Before a non-streamed response starts the model is still working: silence is not a stall there. Once
+    // a stream is asked for, or the response's headers came, a pause of idleTimeoutMs is.
+    const qint64 idle = c.request.stream || c.headersReceived
+                            ? std::max<qint64>(1, m_config.idleTimeoutMs) - c.lastByte.elapsed()
+                            : std::numeric_limits<qint64>::max();
     const qint64 attempt = std::max<qint64>(1, m_config.requestTimeoutMs) - c.attemptClock.elapsed();
     const qint64 total = std::max<qint64>(1, m_config.totalTimeoutMs) - c.clock.elapsed();
+    // Which limit ends the attempt if nothing arrives (a timer may fire a little early: remember it).
+    c.deadline = total <= attempt && total <= idle ? Deadline::Total
+                 : attempt <= idle                 ? Deadline::Attempt
+                                                   : Deadline::Idle;
     c.timer->start(
         int(std::clamp<qint64>(std::min({idle, attempt, total}), 1, std::numeric_limits<int>::max())));
 }
@@ -288,7 +318,11 @@ void Provider::onBytes(Call& c, qint64 received)
 void Provider::onReadyRead(Call& c)
 {
     QNetworkReply* reply = c.reply;
-    if (!reply || !c.request.stream)
+    if (!reply)
+        return;
+    // Every byte counts as it arrives (downloadProgress may come only at the end of a chunked body).
+    onBytes(c, c.consumed + reply->bytesAvailable());
+    if (c.tooLarge || !c.request.stream)
         return; // non-streaming bodies are read at the end
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status < 200 || status >= 300)
@@ -304,7 +338,9 @@ void Provider::onReadyRead(Call& c)
         return;
     ProviderError kind = ProviderError::None;
     QString error;
-    if (!c.stream->feed(reply->readAll(), &kind, &error)) {
+    const QByteArray bytes = reply->readAll();
+    c.consumed += bytes.size();
+    if (!c.stream->feed(bytes, &kind, &error)) {
         c.streamErrorKind = kind == ProviderError::None ? ProviderError::MalformedResponse : kind;
         c.streamError = error;
         reply->abort();
@@ -373,10 +409,10 @@ void Provider::onReplyFinished(quint64 id, QNetworkReply* reply)
         QString what;
         if (c.connectTimedOut)
             what = QStringLiteral("could not connect within %1 ms").arg(m_config.connectTimeoutMs);
-        else if (c.clock.elapsed() >= m_config.totalTimeoutMs)
+        else if (c.deadline == Deadline::Total)
             what = QStringLiteral("no complete response within the call's limit of %1 s")
                        .arg(m_config.totalTimeoutMs / 1000.0);
-        else if (c.attemptClock.elapsed() >= m_config.requestTimeoutMs)
+        else if (c.deadline == Deadline::Attempt)
             what = QStringLiteral("no complete response within %1 ms").arg(m_config.requestTimeoutMs);
         else
             what = QStringLiteral("the response stalled: no data for %1 s (%2 bytes received)")

@@ -33,7 +33,7 @@ struct ProviderConfig
 
     int maxAttempts = 3;            // SDK default: 2 retries
     int requestTimeoutMs = 600'000; // one attempt's whole response
-    int idleTimeoutMs = 60'000; // no byte of the response (streamed or not) for this long: the attempt fails
+    int idleTimeoutMs = 60'000; // no byte for this long once the response started (or a stream was asked for)
     int totalTimeoutMs = 900'000;    // the call with all its retries: no attempt runs or starts past it
     int connectTimeoutMs = 5'000;    // until the request is on the wire
     int progressIntervalMs = 10'000; // how often progress() reports a call in flight

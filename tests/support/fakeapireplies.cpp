@@ -278,6 +278,13 @@ FakeApiServer::Step FakeApiServer::stalled(Step step, int events)
     return step;
 }
 
+FakeApiServer::Step FakeApiServer::stalledBody(Step step, int bytes)
+{
+    step.declaredLength = step.body.size();
+    step.body = step.body.left(bytes);
+    return step;
+}
+
 FakeApiServer::Step FakeApiServer::hugeTextReply(qint64 bytes)
 {
     Step step = textReply(QStringLiteral("x"));

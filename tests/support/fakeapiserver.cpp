@@ -213,7 +213,9 @@ void FakeApiServer::writeStep(QPointer<QTcpSocket> socket, const Step& step, boo
         writeChunks(socket, step.chunks, step.chunkIntervalMs, keepAlive, step.stallAfterChunks);
         return;
     }
-    head += "content-length: " + QByteArray::number(step.body.size()) + "\r\n\r\n";
+    head += "content-length: " +
+            QByteArray::number(step.declaredLength >= 0 ? step.declaredLength : step.body.size()) +
+            "\r\n\r\n";
     socket->write(head + step.body);
     socket->flush();
     if (!keepAlive)

@@ -49,6 +49,9 @@ public:
         // Stream: after the last chunk the body is not ended; the connection stays open and silent (a stalled
         // reply) until the client gives up.
         bool stallAfterChunks = false;
+        // Reply: the Content-Length announced when it differs from the body's size (a larger one leaves the
+        // client waiting for bytes that never come); -1: the body's size.
+        qint64 declaredLength = -1;
     };
 
     struct Request
@@ -115,6 +118,8 @@ public:
     static Step delayed(Step step, int delayMs);
     // The first `events` events of `step`'s stream (a Stream step), then silence with the connection open.
     static Step stalled(Step step, int events);
+    // A Reply that announces its whole body but sends only the first `bytes`, then stays silent.
+    static Step stalledBody(Step step, int bytes);
     // A body of `bytes` bytes (a JSON text reply padded with spaces inside the text): a huge reply.
     static Step hugeTextReply(qint64 bytes);
     static QByteArray sseEvent(const QByteArray& name, const QJsonObject& data);

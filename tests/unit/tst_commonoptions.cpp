@@ -1,7 +1,13 @@
 #include "app/commonoptions.h"
+#include "app/displaylock.h"
 #include "core/model/secrets.h"
 
+#include <QFile>
+#include <QSysInfo>
 #include <QTest>
+#include <QThread>
+
+#include <memory>
 
 using namespace ciu::app;
 
@@ -15,6 +21,7 @@ private slots:
     void region_data();
     void region();
     void terminalTextIsSafe();
+    void displayLock();
 };
 
 namespace {
@@ -144,6 +151,41 @@ void TestCommonOptions::terminalTextIsSafe()
     // A huge reply is cut.
     const QString shownHuge = terminalText(QString(1'000'000, QLatin1Char('a')));
     QCOMPARE(shownHuge, QString(4000, QLatin1Char('a')) + QStringLiteral("\u2026 (996000 more characters)"));
+}
+
+// Two agents on one display: the second is told who holds it; it can wait; a dead holder's lock is taken.
+void TestCommonOptions::displayLock()
+{
+    const QString display = QStringLiteral(":%1").arg(60000 + QCoreApplication::applicationPid() % 5000);
+    QCOMPARE(DisplayLock::normalizedDisplay(display + QStringLiteral(".0")), display);
+    DisplayLock first(display);
+    QString error;
+    QVERIFY2(first.acquire(0, &error), qPrintable(error));
+    DisplayLock second(display + QStringLiteral(".0")); // the same display
+    QCOMPARE(second.filePath(), first.filePath());
+    QVERIFY(!second.acquire(0, &error));
+    QVERIFY2(error.startsWith(QStringLiteral("display %1 is in use by another CIU Agent (pid %2 on ")
+                                  .arg(display)
+                                  .arg(QCoreApplication::applicationPid())),
+             qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("--wait-for-display")), qPrintable(error));
+    // Waiting: the holder finishes on another thread while the second waits for it.
+    std::unique_ptr<QThread> holder(QThread::create([&first] { first.release(); }));
+    holder->start();
+    QVERIFY2(second.acquire(30'000, &error), qPrintable(error));
+    QVERIFY(holder->wait(30'000));
+    QVERIFY(second.isLocked());
+    second.release();
+    // A lock left by a process that no longer exists is stale and taken over.
+    {
+        QFile stale(first.filePath());
+        QVERIFY(stale.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        stale.write("4194000\nciu-agent\n" + QSysInfo::machineHostName().toUtf8() + "\n");
+    }
+    DisplayLock third(display);
+    QVERIFY2(third.acquire(0, &error), qPrintable(error));
+    third.release();
+    QVERIFY(!QFile::exists(first.filePath()));
 }
 
 QTEST_GUILESS_MAIN(TestCommonOptions)

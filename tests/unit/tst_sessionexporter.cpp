@@ -26,6 +26,10 @@ private slots:
     void mp4WithOverlay();
     void cancel();
     void errors();
+    void refusesOutputsInsideTheSession_data();
+    void refusesOutputsInsideTheSession();
+    void failedExportKeepsPreviousFile();
+    void refusesAnInputOutsideTheSession();
 
 private:
     QTemporaryDir m_dir;
@@ -88,7 +92,8 @@ void TestSessionExporter::htmlWithProblems()
     SessionReader reader;
     QVERIFY(reader.open(dir.path())); // only events: everything else missing
     QString error;
-    const QString file = dir.filePath(QStringLiteral("r.html"));
+    QTemporaryDir out; // never inside the session it reads
+    const QString file = out.filePath(QStringLiteral("r.html"));
     QVERIFY2(exportHtmlReport(reader, file, &error), qPrintable(error));
     QFile f(file);
     QVERIFY(f.open(QIODevice::ReadOnly));
@@ -180,8 +185,8 @@ void TestSessionExporter::refusesOutputsInsideTheSession_data()
     QTest::newRow("into frames/") << "frames/x.mp4" << true << "inside the session";
     QTest::newRow("the session folder itself") << "." << false << "is a folder";
     QTest::newRow("through ..") << "../session/events.jsonl" << false << "inside the session";
-    QTest::newRow("link to session.mp4") << "link:session.mp4" << true << "which the session reads";
-    QTest::newRow("link to metadata.json") << "link:metadata.json" << false << "which the session reads";
+    QTest::newRow("link to session.mp4") << "link:session.mp4" << true << "inside the session";
+    QTest::newRow("link to metadata.json") << "link:metadata.json" << false << "inside the session";
 }
 
 void TestSessionExporter::refusesOutputsInsideTheSession()
@@ -242,6 +247,24 @@ void TestSessionExporter::failedExportKeepsPreviousFile()
     QVERIFY2(decoder.open(file), qPrintable(decoder.errorString()));
     QCOMPARE(QDir(out.path()).entryList(QDir::Files | QDir::Hidden),
              QStringList{QStringLiteral("previous.mp4")});
+}
+
+// A session file that is a link to a file elsewhere is an input too: the export does not overwrite it.
+void TestSessionExporter::refusesAnInputOutsideTheSession()
+{
+    QTemporaryDir dir;
+    const QString session = dir.filePath(QStringLiteral("linked"));
+    QVERIFY(QDir().mkpath(session));
+    const QString events = dir.filePath(QStringLiteral("events-elsewhere.jsonl"));
+    QVERIFY(QFile::copy(m_session.path + QStringLiteral("/events.jsonl"), events));
+    QVERIFY(QFile::link(events, session + QStringLiteral("/events.jsonl")));
+    const QByteArray before = contents(events);
+    SessionReader reader;
+    QVERIFY(reader.open(session));
+    QString error;
+    QVERIFY(!exportHtmlReport(reader, events, &error));
+    QVERIFY2(error.contains(QStringLiteral("which the session reads")), qPrintable(error));
+    QCOMPARE(contents(events), before);
 }
 
 QTEST_MAIN(TestSessionExporter)

@@ -98,6 +98,7 @@ private slots:
     void corruptMetadataAndVideo();
     void notAFolder();
     void hostileFiles();
+    void manyDeltasAfterOneSnapshot();
     void killedRecorder();
     void directorSummaries();
 
@@ -419,6 +420,61 @@ void TestSessionReader::hostileFiles()
     QVERIFY(reader.durationNs() > 0);
     const ZoneMapPtr last = reader.zoneMapAt(std::numeric_limits<qint64>::max());
     QCOMPARE(last->screenSize(), kSize);
+}
+
+// 100k zone deltas after one snapshot took minutes to export (every seek replayed every delta since the
+// snapshot); the journal now keeps checkpoints. Every moment still reconstructs exactly.
+void TestSessionReader::manyDeltasAfterOneSnapshot()
+{
+    ZoneJournal journal;
+    QList<Zone> truth{
+        makeZone(QStringLiteral("base"), QRect(0, 0, 10, 10), ZoneType::Button, QStringLiteral("B"))};
+    auto zonesJson = [](const QList<Zone>& zones) {
+        QJsonArray a;
+        for (const Zone& z : zones)
+            a.append(toJson(z));
+        return a;
+    };
+    QString error;
+    QVERIFY2(journal.addLine(0,
+                             QJsonObject{{QStringLiteral("version"), 1},
+                                         {QStringLiteral("kind"), QStringLiteral("snapshot")},
+                                         {QStringLiteral("screen"), QJsonArray{640, 480}},
+                                         {QStringLiteral("zones"), zonesJson(truth)}},
+                             &error),
+             qPrintable(error));
+    QList<QList<Zone>> states{truth};
+    const int deltas = 3000;
+    for (int v = 2; v <= deltas + 1; ++v) {
+        QJsonObject line{{QStringLiteral("version"), v}, {QStringLiteral("kind"), QStringLiteral("delta")}};
+        const Zone added = makeZone(QStringLiteral("z%1").arg(v), QRect(v % 600, v % 400, 8, 8),
+                                    ZoneType::Static, QStringLiteral("n%1").arg(v));
+        truth << added;
+        line[QStringLiteral("added")] = zonesJson({added});
+        if (v % 3 == 0) { // relabel the base zone
+            truth.first().label = QStringLiteral("B%1").arg(v);
+            line[QStringLiteral("changed")] = zonesJson({truth.first()});
+        }
+        if (v % 5 == 0) { // remove an older zone
+            const QString id = truth.at(1).id;
+            truth.removeAt(1);
+            line[QStringLiteral("removed")] = QJsonArray{id};
+        }
+        QVERIFY2(journal.addLine(qint64(v) * kMs, line, &error), qPrintable(error));
+        states << truth;
+    }
+    for (int v : {1, 2, 31, 32, 33, 34, 64, 65, 999, 1000, 1001, 2047, 2048, 2049, deltas, deltas + 1}) {
+        const ZoneMapPtr map = journal.mapAt(qint64(v) * kMs + kMs / 2);
+        QCOMPARE(map->version(), quint64(v));
+        QCOMPARE(map->screenSize(), QSize(640, 480));
+        const QList<Zone>& expected = states.at(v - 1);
+        QCOMPARE(map->size(), expected.size());
+        for (const Zone& z : expected) {
+            const Zone* got = map->find(z.id);
+            QVERIFY2(got, qPrintable(z.id));
+            QCOMPARE(got->label, z.label);
+        }
+    }
 }
 
 void TestSessionReader::notAFolder()

@@ -304,11 +304,16 @@ void TestSessionWriter::metadataUpdates()
     QCOMPARE(usage.value(QStringLiteral("output_tokens")).toInt(), 250);
     QCOMPARE(usage.value(QStringLiteral("model_calls")).toInt(), 2);
     QVERIFY(qAbs(usage.value(QStringLiteral("cost_usd")).toDouble() - 0.015) < 1e-9);
-    // Written atomically: no temporary files left beside it.
-    const QStringList leftovers = QDir(writer.sessionPath()).entryList(QDir::Files | QDir::Hidden);
+    // Written atomically: no temporary files left beside it (only the space reserved for the final
+    // metadata while recording, gone when it stops).
+    QStringList leftovers = QDir(writer.sessionPath()).entryList(QDir::Files | QDir::Hidden);
+    QVERIFY(leftovers.removeOne(QStringLiteral(".space-reserve")));
     for (const QString& f : leftovers)
         QVERIFY2(f == files::metadata || f.endsWith(QStringLiteral(".jsonl")), qPrintable(f));
     writer.stop();
+    leftovers = QDir(writer.sessionPath()).entryList(QDir::Files | QDir::Hidden);
+    for (const QString& f : leftovers)
+        QVERIFY2(f == files::metadata || f.endsWith(QStringLiteral(".jsonl")), qPrintable(f));
 }
 
 void TestSessionWriter::secretsScrubbed_data()
