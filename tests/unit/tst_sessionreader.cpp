@@ -99,6 +99,8 @@ private slots:
     void notAFolder();
     void hostileFiles();
     void manyDeltasAfterOneSnapshot();
+    void veryShortSession_data();
+    void veryShortSession();
     void killedRecorder();
     void directorSummaries();
 
@@ -474,6 +476,47 @@ void TestSessionReader::manyDeltasAfterOneSnapshot()
             QVERIFY2(got, qPrintable(z.id));
             QCOMPARE(got->label, z.label);
         }
+    }
+}
+
+// A session of one or two frames ("cannot seek: Operation not permitted" was reported on one): every
+// moment shows a frame, in any order of requests, and the reader reports no problem.
+void TestSessionReader::veryShortSession_data()
+{
+    QTest::addColumn<int>("frames");
+    QTest::newRow("one frame") << 1;
+    QTest::newRow("two frames") << 2;
+    QTest::newRow("three frames") << 3;
+}
+
+void TestSessionReader::veryShortSession()
+{
+    QFETCH(int, frames);
+    QTemporaryDir dir;
+    SessionWriterOptions o;
+    o.sessionPath = dir.filePath(QStringLiteral("short"));
+    o.maxFrameLagMs = 0;
+    o.metadataIntervalMs = 0;
+    {
+        SessionWriter writer(o);
+        writer.start();
+        for (int n = 0; n < frames; ++n)
+            writer.onFrame(Frame{quint64(n + 1), (200 + 40 * n) * kMs, syntheticFrame(kSize, n), {}});
+        writer.onCursor(CursorSample{3000 * kMs, QPoint(1, 1), {}});
+        writer.stop();
+    }
+    SessionReader reader;
+    QVERIFY(reader.open(o.sessionPath));
+    QVERIFY2(reader.problems().isEmpty(), qPrintable(reader.problems().join(QLatin1Char('\n'))));
+    QVERIFY(reader.hasVideo());
+    for (qint64 t : {qint64(0), 3000 * kMs, 200 * kMs, 10'000 * kMs, qint64(0), 240 * kMs, 1000 * kMs}) {
+        qint64 frameT = -1;
+        const QImage image = reader.frameAt(t, &frameT);
+        QVERIFY2(!image.isNull(), qPrintable(QStringLiteral("t %1 ms").arg(t / kMs)));
+        const int expected = t < 200 * kMs ? 0 : int(std::min<qint64>((t / kMs - 200) / 40, frames - 1));
+        QVERIFY(frameT >= 0);
+        const double diff = meanAbsDiff(image, syntheticFrame(kSize, expected));
+        QVERIFY2(diff < 6.0, qPrintable(QStringLiteral("t %1 ms: %2").arg(t / kMs).arg(diff)));
     }
 }
 
