@@ -26,23 +26,6 @@
 namespace ciu::app {
 namespace {
 
-std::optional<QRect> parseRegion(const QString& text)
-{
-    const QStringList parts = text.split(QLatin1Char(','));
-    if (parts.size() != 4)
-        return std::nullopt;
-    int v[4];
-    for (int i = 0; i < 4; ++i) {
-        bool ok = false;
-        v[i] = parts.at(i).trimmed().toInt(&ok);
-        if (!ok)
-            return std::nullopt;
-    }
-    if (v[0] < 0 || v[1] < 0 || v[2] < 4 || v[3] < 4)
-        return std::nullopt;
-    return QRect(v[0], v[1], v[2], v[3]);
-}
-
 QString stateText(const Zone& z)
 {
     QStringList names = zoneStateNames(z.state);
@@ -165,10 +148,9 @@ int runAnalyze(const QStringList& arguments)
     }
     std::optional<QRect> region;
     if (parser.isSet(QStringLiteral("region"))) {
-        region = parseRegion(parser.value(QStringLiteral("region")));
+        region = parseRegion(parser.value(QStringLiteral("region")), &error);
         if (!region) {
-            printError(QStringLiteral("--region must be x,y,w,h with x,y >= 0 and w,h >= 4, got \"%1\"")
-                           .arg(parser.value(QStringLiteral("region"))));
+            printError(error);
             return ExitUsage;
         }
     }

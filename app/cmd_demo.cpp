@@ -240,7 +240,7 @@ int runDemo(const QStringList& arguments)
     run.engine.sessionRoot = common->sessionDir;
     run.engine.config = run.director.toJson();
     run.engine.config.insert(QStringLiteral("demo"), true);
-    std::fprintf(stderr, "ciu-agent demo: task: %s\n", qPrintable(run.task));
+    std::fprintf(stderr, "ciu-agent demo: task: %s\n", qPrintable(terminalText(run.task)));
     const TaskRunResult r = runTask(run);
 
     // What the app itself reported while the agent worked.

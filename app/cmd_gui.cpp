@@ -1,6 +1,7 @@
 #include "app/applog.h"
 #include "app/commands.h"
 #include "app/commonoptions.h"
+#include "app/displaylock.h"
 #include "core/providers/keystore.h"
 #include "ui/enginebridge.h"
 #include "ui/mainwindow.h"
@@ -91,8 +92,22 @@ int runGui(const QStringList& arguments)
                          qCDebug(lcGui) << "own windows on the target display:" << rects;
                      });
 
+    // A second app on the same display would map the first's windows as zones and act beside it: it
+    // starts without the engine and says why.
+    DisplayLock displayLock(window.targetDisplay());
+    QString lockError;
+    const bool synthetic = (common->platform.isEmpty() ? qEnvironmentVariable("CIU_PLATFORM")
+                                                       : common->platform) == QLatin1String("synthetic");
+    const bool displayFree = parser.isSet(noEngineOption) || synthetic || displayLock.acquire(0, &lockError);
+    if (!displayFree) {
+        printError(QStringLiteral("%1; this window starts without the engine").arg(lockError));
+        window.setStatusMessage(
+            QObject::tr("Another CIU Agent works on display %1: this window starts without the engine.")
+                .arg(displayLock.display()));
+    }
+
     std::unique_ptr<ui::EngineBridge> bridge;
-    if (!parser.isSet(noEngineOption)) {
+    if (!parser.isSet(noEngineOption) && displayFree) {
         ui::EngineBridge::Options bridgeOptions;
         bridgeOptions.platform = common->platform;
         bridgeOptions.sessionRoot = common->sessionDir;

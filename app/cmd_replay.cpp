@@ -87,7 +87,7 @@ int runReplay(const QStringList& arguments)
             return ExitFailure;
         }
         for (const QString& problem : reader.problems())
-            std::fprintf(stderr, "ciu-agent: warning: %s\n", qPrintable(problem));
+            std::fprintf(stderr, "ciu-agent: warning: %s\n", qPrintable(terminalText(problem)));
         int result = ExitOk;
         auto run = [&](bool toHtml, const QString& file) {
             int lastPercent = -1;

@@ -2,6 +2,7 @@
 
 #include "app/commands.h"
 #include "app/commonoptions.h"
+#include "app/displaylock.h"
 #include "app/runsupport.h"
 #include "core/director/commandscript.h"
 #include "core/engine/backends.h"
@@ -32,6 +33,9 @@ int runRun(const QStringList& arguments)
          QStringLiteral("name")},
         {QStringLiteral("json"), QStringLiteral("Print the summary as one JSON object.")},
         {QStringLiteral("no-record"), QStringLiteral("Do not record the session.")},
+        {QStringLiteral("wait-for-display"),
+         QStringLiteral(
+             "When another CIU Agent works on the display, wait until it is done (default: exit).")},
     });
     addCommonOptions(parser);
     int exitCode = ExitOk;
@@ -95,6 +99,27 @@ int runRun(const QStringList& arguments)
         }
     }
 
+    // One agent per display: a second one would interleave its input with the first's.
+    DisplayLock displayLock(common->display);
+    const QString backend =
+        common->platform.isEmpty() ? qEnvironmentVariable("CIU_PLATFORM") : common->platform;
+    if (backend != QLatin1String("synthetic")) { // an in-process desktop nobody else can reach
+        QString lockError;
+        if (!displayLock.acquire(0, &lockError)) {
+            if (!parser.isSet(QStringLiteral("wait-for-display"))) {
+                printError(lockError);
+                return ExitFailure;
+            }
+            std::fprintf(stderr, "ciu-agent: %s; waiting until it is free\n",
+                         qPrintable(terminalText(lockError.section(QLatin1Char(';'), 0, 0))));
+            std::fflush(stderr);
+            if (!displayLock.acquire(-1, &lockError)) {
+                printError(lockError);
+                return ExitFailure;
+            }
+        }
+    }
+
     run.engine.platform = common->platform;
     run.engine.display = common->display;
     run.engine.record = !parser.isSet(QStringLiteral("no-record"));
@@ -104,7 +129,8 @@ int runRun(const QStringList& arguments)
         std::fprintf(
             stderr,
             "ciu-agent: executing on %s; move the mouse to the top-left corner or press Ctrl+C to stop\n",
-            qPrintable(common->display.isEmpty() ? qEnvironmentVariable("DISPLAY") : common->display));
+            qPrintable(
+                terminalText(common->display.isEmpty() ? qEnvironmentVariable("DISPLAY") : common->display)));
     const TaskRunResult r = runTask(run);
     if (!r.started) {
         printError(r.error.isEmpty() ? QStringLiteral("the pipeline did not start") : r.error);

@@ -1,6 +1,7 @@
 #include "app/commonoptions.h"
 
 #include "app/commands.h"
+#include "core/model/secrets.h"
 
 #include <QLoggingCategory>
 
@@ -9,9 +10,55 @@
 
 namespace ciu::app {
 
+std::optional<QRect> parseRegion(const QString& text, QString* error)
+{
+    // X11 coordinates are 16-bit: no screen reaches past this.
+    constexpr qint64 kMaxCoordinate = 65535;
+    const QStringList parts = text.split(QLatin1Char(','));
+    qint64 v[4] = {};
+    bool ok = parts.size() == 4;
+    for (int i = 0; ok && i < 4; ++i)
+        v[i] = parts.at(i).trimmed().toLongLong(&ok);
+    if (!ok || v[0] < 0 || v[1] < 0 || v[2] < 4 || v[3] < 4) {
+        *error = QStringLiteral("--region must be x,y,w,h with x,y >= 0 and w,h >= 4, got \"%1\"").arg(text);
+        return std::nullopt;
+    }
+    if (v[0] + v[2] > kMaxCoordinate || v[1] + v[3] > kMaxCoordinate) {
+        *error = QStringLiteral("--region \"%1\" reaches beyond %2 pixels, past any screen")
+                     .arg(text)
+                     .arg(kMaxCoordinate);
+        return std::nullopt;
+    }
+    return QRect(int(v[0]), int(v[1]), int(v[2]), int(v[3]));
+}
+
+QString terminalText(const QString& text, bool singleLine)
+{
+    // A 50 MB reply printed 100 MB: what goes to the terminal is cut (the session keeps more).
+    constexpr qsizetype kMaxChars = 4000;
+    QString scrubbed = scrubSecrets(text.size() > kMaxChars ? text.left(kMaxChars) : text);
+    if (text.size() > kMaxChars)
+        scrubbed += QStringLiteral("\u2026 (%1 more characters)").arg(text.size() - kMaxChars);
+    QString out;
+    out.reserve(scrubbed.size());
+    for (const QChar c : scrubbed) {
+        const char16_t u = c.unicode();
+        const bool keep = !singleLine && (u == u'\n' || u == u'\t');
+        // C0 and C1 controls, DEL, and the bidirectional overrides that reorder what the terminal shows.
+        const bool control = u < 0x20 || (u >= 0x7f && u < 0xa0) || (u >= 0x202a && u <= 0x202e) ||
+                             (u >= 0x2066 && u <= 0x2069);
+        if (control && !keep)
+            out += u < 0x100 ? QStringLiteral("\\x%1").arg(int(u), 2, 16, QLatin1Char('0'))
+                             : QStringLiteral("\\u%1").arg(int(u), 4, 16, QLatin1Char('0'));
+        else
+            out += c;
+    }
+    return out;
+}
+
 void printError(const QString& message)
 {
-    std::fprintf(stderr, "ciu-agent: %s\n", qPrintable(message));
+    std::fprintf(stderr, "ciu-agent: %s\n", qPrintable(terminalText(message)));
     std::fflush(stderr);
 }
 

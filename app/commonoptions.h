@@ -2,6 +2,7 @@
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
+#include <QRect>
 #include <QString>
 
 #include <optional>
@@ -40,7 +41,17 @@ std::optional<CommonOptions> parseCommonCommandLine(QCommandLineParser& parser, 
 // their own progress).
 void applyVerbose(bool verbose);
 
-// Prints to stderr with the program's prefix.
+// --region x,y,w,h: x,y >= 0, w,h >= 4, and the rectangle within the coordinate range of any screen (the
+// sums never overflow). nullopt and a message for the user in `error` otherwise.
+std::optional<QRect> parseRegion(const QString& text, QString* error);
+
+// Text as it may go to a terminal: secrets redacted (API keys by pattern and every known key value, see
+// core/model/secrets.h) and control characters shown as escapes ("\x1b[31m" stays visible text instead
+// of colouring or moving the cursor), at most 4000 characters. Newlines and tabs are kept unless
+// `singleLine`.
+QString terminalText(const QString& text, bool singleLine = false);
+
+// Prints to stderr with the program's prefix (through terminalText()).
 void printError(const QString& message);
 
 } // namespace ciu::app

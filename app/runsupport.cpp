@@ -1,6 +1,7 @@
 #include "app/runsupport.h"
 
 #include "app/commonoptions.h"
+#include "core/model/secrets.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -27,7 +28,7 @@ void onSignal(int)
 
 void progress(qint64 tMs, const QString& text)
 {
-    std::fprintf(stderr, "[%6.2fs] %s\n", double(tMs) / 1000.0, qPrintable(text));
+    std::fprintf(stderr, "[%6.2fs] %s\n", double(tMs) / 1000.0, qPrintable(terminalText(text)));
     std::fflush(stderr);
 }
 
@@ -88,7 +89,7 @@ public:
     void ask(const QString& question, std::function<void(bool)> done)
     {
         m_done = std::move(done);
-        std::fprintf(stderr, "%s [y/N] ", qPrintable(question));
+        std::fprintf(stderr, "%s [y/N] ", qPrintable(terminalText(question)));
         std::fflush(stderr);
         m_notifier.setEnabled(true);
     }
@@ -110,7 +111,8 @@ void printSummary(const TaskOutcome& o, const QString& sessionPath, bool json)
     if (json) {
         QJsonObject j = o.toJson();
         j.insert(QStringLiteral("session"), sessionPath);
-        std::printf("%s\n", QJsonDocument(j).toJson(QJsonDocument::Compact).constData());
+        // JSON escapes control characters itself; secrets are redacted like everywhere else.
+        std::printf("%s\n", scrubSecrets(QJsonDocument(j).toJson(QJsonDocument::Compact)).constData());
         std::fflush(stdout);
         return;
     }
@@ -118,7 +120,7 @@ void printSummary(const TaskOutcome& o, const QString& sessionPath, bool json)
     std::printf("outcome:     %s%s\n", qPrintable(toString(o.result)),
                 o.dryRun ? " (dry run: nothing was executed)" : "");
     if (!o.message.isEmpty())
-        std::printf("detail:      %s\n", qPrintable(o.message));
+        std::printf("detail:      %s\n", qPrintable(terminalText(o.message, true)));
     std::printf("planner:     %s (%s loop), speed %s", qPrintable(o.planner), qPrintable(o.loop),
                 qPrintable(toString(o.initialSpeed)));
     if (o.finalSpeed != o.initialSpeed)
@@ -137,7 +139,7 @@ void printSummary(const TaskOutcome& o, const QString& sessionPath, bool json)
                                   : "");
     if (!sessionPath.isEmpty())
         std::printf("recording:   %s\n", qPrintable(sessionPath));
-    std::printf("\n%s", qPrintable(o.plan.toText()));
+    std::printf("\n%s", qPrintable(terminalText(o.plan.toText())));
     std::fflush(stdout);
 }
 
@@ -163,11 +165,10 @@ TaskRunResult runTask(const TaskRun& run)
         progress(tMs(), QStringLiteral("recording into %1").arg(path));
     });
     // Nobody can resume a paused agent from here: a recording that stops (disk full, size limit) stops the
-    // task; what was recorded is kept.
-    QObject::connect(&engine, &Engine::recordingStopped, &loop, [&](const QString& reason) {
-        progress(tMs(),
-                 QStringLiteral("recording stopped: %1; stopping the task (the recording so far is kept)")
-                     .arg(reason));
+    // task.
+    // The reason is in the outcome ("finished:" and "detail:"), printed once each.
+    QObject::connect(&engine, &Engine::recordingStopped, &loop, [&](const QString&) {
+        progress(tMs(), QStringLiteral("the recording stopped; stopping the task"));
         engine.stop();
     });
     QObject::connect(&engine, &Engine::ready, &loop, [&] {

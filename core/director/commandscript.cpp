@@ -5,6 +5,7 @@
 #include <QRegularExpression>
 
 #include <array>
+#include <cmath>
 #include <utility>
 
 namespace ciu {
@@ -286,13 +287,13 @@ private:
             }
         }
         const double value = m.captured(1).toDouble();
-        const double ms = unit == QLatin1String("ms") ? value : value * 1000.0;
-        if (ms > kMaxWaitMs) {
-            result.error =
-                error(t.position, QStringLiteral("a wait is limited to %1 s").arg(kMaxWaitMs / 1000));
+        QString why;
+        const auto ms = boundedDurationMs(value, unit == QLatin1String("ms") ? 1.0 : 1000.0, &why);
+        if (!ms) {
+            result.error = error(t.position, why);
             return std::nullopt;
         }
-        return int(ms);
+        return ms;
     }
 
     bool parseCommand(const QList<Token>& tokens, ScriptParseResult& result)
@@ -584,6 +585,31 @@ QString ScriptError::toString() const
 ScriptParseResult parseScript(const QString& script)
 {
     return Parser(script).run();
+}
+
+std::optional<int> boundedDurationMs(double value, double unitMs, QString* error)
+{
+    const bool seconds = unitMs >= 1000.0;
+    const QString unit = seconds ? QStringLiteral("s") : QStringLiteral("ms");
+    const double shown = value;
+    const double ms = value * unitMs;
+    if (!std::isfinite(ms) || ms < 0) {
+        if (error)
+            *error = QStringLiteral("duration %1 %2 is not a length of time (0..%3 s)")
+                         .arg(shown)
+                         .arg(unit)
+                         .arg(kMaxWaitMs / 1000);
+        return std::nullopt;
+    }
+    if (ms > kMaxWaitMs) {
+        if (error)
+            *error = QStringLiteral("duration %1 %2 is longer than the limit of %3 s")
+                         .arg(shown)
+                         .arg(unit)
+                         .arg(kMaxWaitMs / 1000);
+        return std::nullopt;
+    }
+    return int(std::lround(ms));
 }
 
 } // namespace ciu

@@ -81,7 +81,13 @@ QString toString(ScriptCommand::Verb verb);
 
 // Limits of the language.
 inline constexpr int kMaxScriptCommands = 500;
+// The one cap on every duration a planner proposes (local wait, the model's wait, hold_key, wait_for_change).
 inline constexpr int kMaxWaitMs = 100'000;
 inline constexpr int kMaxScrollClicks = 50;
+
+// `value` in units of `unitMs` (1: milliseconds, 1000: seconds) as whole milliseconds in 0..kMaxWaitMs, or
+// nullopt and *error ("duration 99999 s is longer than the limit of 100 s") for a negative, non-finite or
+// too long value: never a wrapped or silently clamped integer.
+std::optional<int> boundedDurationMs(double value, double unitMs, QString* error);
 
 } // namespace ciu

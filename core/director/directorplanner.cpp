@@ -29,6 +29,8 @@ bool Director::installBackend(std::unique_ptr<PlanBackend> backend)
     m_backend = std::move(backend);
     connect(m_backend.get(), &PlanBackend::decided, this, &Director::onDecided, Qt::QueuedConnection);
     connect(m_backend.get(), &PlanBackend::planChanged, this, &Director::emitPlan);
+    connect(m_backend.get(), &PlanBackend::progress, this,
+            [this](const QString& text) { emitInfo(QStringLiteral("model"), text); });
     connect(m_backend.get(), &PlanBackend::modelCalled, this,
             [this](const QJsonObject& call, const CallUsage& u) {
                 ++m_usage.modelCalls;

@@ -56,6 +56,22 @@ ModelPlanner::ModelPlanner(std::unique_ptr<director::Provider> provider, Directo
 {
     m_provider->setParent(nullptr);
     connect(m_provider.get(), &director::Provider::finished, this, &ModelPlanner::onFinished);
+    connect(m_provider.get(), &director::Provider::progress, this,
+            [this](quint64, qint64 elapsedMs, qint64 bytes, qint64 silentMs) {
+                emit progress(QStringLiteral("waiting for the model: %1 s, %2 bytes received%3")
+                                  .arg(elapsedMs / 1000)
+                                  .arg(bytes)
+                                  .arg(silentMs >= 5000
+                                           ? QStringLiteral(", nothing for %1 s").arg(silentMs / 1000)
+                                           : QString()));
+            });
+    connect(m_provider.get(), &director::Provider::retrying, this,
+            [this](quint64, int attempt, qint64 delayMs, const QString& reason) {
+                emit progress(QStringLiteral("model call attempt %1 failed (%2); retrying in %3 s")
+                                  .arg(attempt)
+                                  .arg(reason)
+                                  .arg(double(delayMs) / 1000.0, 0, 'f', 1));
+            });
 }
 
 ModelPlanner::~ModelPlanner()
@@ -451,12 +467,15 @@ Decision ModelPlanner::interpret(const ProviderResponse& response)
         } else if (u.name == QLatin1String("wait_for_change")) {
             ProposedAction p = zoneAction(Action::Type::WaitForChange, {});
             p.action.text = in.value(QStringLiteral("text")).toString();
-            p.action.durationMs = in.value(QStringLiteral("timeout_ms")).toInt(5000);
             p.local = true;
-            if (p.action.durationMs < 0 || p.action.durationMs > 100'000) {
-                error(QStringLiteral("timeout_ms must be 0..100000"));
+            QString why;
+            const auto timeout =
+                boundedDurationMs(in.value(QStringLiteral("timeout_ms")).toDouble(5000), 1.0, &why);
+            if (!timeout) {
+                error(QStringLiteral("timeout_ms: %1").arg(why));
                 continue;
             }
+            p.action.durationMs = *timeout;
             actions << p;
         } else if (u.name == QLatin1String("computer")) {
             QString mapError;

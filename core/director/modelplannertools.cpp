@@ -215,7 +215,19 @@ std::optional<ProposedAction> ModelPlanner::computerAction(const QJsonObject& in
     };
     const QString held = in.contains(QStringLiteral("key")) ? in.value(QStringLiteral("key")).toString()
                                                             : in.value(QStringLiteral("text")).toString();
-    auto seconds = [&] { return int(in.value(QStringLiteral("duration")).toDouble(0) * 1000.0); };
+    // The one duration cap of every planner (a 99999 s wait or a 1e7 s hold is refused, never wrapped).
+    auto seconds = [&]() -> std::optional<int> {
+        const QJsonValue v = in.value(QStringLiteral("duration"));
+        if (!v.isUndefined() && !v.isNull() && !v.isDouble()) {
+            *error = QStringLiteral("%1 needs duration as a number of seconds").arg(name);
+            return std::nullopt;
+        }
+        QString why;
+        const auto ms = boundedDurationMs(v.toDouble(0), 1000.0, &why);
+        if (!ms)
+            *error = QStringLiteral("%1: %2").arg(name, why);
+        return ms;
+    };
     Action& a = p.action;
     static const QList<std::pair<const char*, Action::Type>> clicks = {
         {"left_click", Action::Type::LeftClick},     {"right_click", Action::Type::RightClick},
@@ -273,10 +285,16 @@ std::optional<ProposedAction> ModelPlanner::computerAction(const QJsonObject& in
     } else if (name == QLatin1String("hold_key")) {
         a.type = Action::Type::HoldKey;
         a.text = in.value(QStringLiteral("text")).toString();
-        a.durationMs = seconds();
+        const auto ms = seconds();
+        if (!ms)
+            return std::nullopt;
+        a.durationMs = *ms;
     } else if (name == QLatin1String("wait")) {
         a.type = Action::Type::Wait;
-        a.durationMs = seconds();
+        const auto ms = seconds();
+        if (!ms)
+            return std::nullopt;
+        a.durationMs = *ms;
         p.local = true;
     } else {
         *error = QStringLiteral("computer action \"%1\" is not supported").arg(name);

@@ -145,6 +145,9 @@ signals:
     // referenced, never embedded; never the key) and its usage.
     void modelCalled(const QJsonObject& record, const ciu::CallUsage& usage);
     void planChanged();
+    // A model call's progress for the console and the app ("waiting for the model: 20 s, nothing received
+    // for 20 s", "retrying in 2 s: ...").
+    void progress(const QString& text);
 };
 
 } // namespace ciu

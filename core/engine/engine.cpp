@@ -7,6 +7,7 @@
 #include "core/engine/backends.h"
 #include "core/engine/enginelog.h"
 #include "core/model/metatypes.h"
+#include "core/model/secrets.h"
 #include "core/replay/sessionwriter.h"
 
 #include <QTimer>
@@ -54,7 +55,8 @@ void Engine::start()
             checkReady();
         });
         connect(m_recorder, &SessionWriter::recordingFailed, this, [this](const QString& reason) {
-            qCWarning(lcEngine) << "recording failed:" << reason;
+            qCDebug(lcEngine) << "recording failed:" << reason; // the recorder logged it
+            m_recordingError = reason;
             if (!m_ready) {
                 fail(QStringLiteral("recording failed: %1").arg(reason));
             } else {
@@ -166,7 +168,12 @@ void Engine::start()
     connect(m_director, &Director::actionRequested, m_brush, &BrushController::executeAction, q);
     connect(m_director, &Director::analysisRequested, m_canvas, &canvas::CanvasMapper::requestFullAnalysis,
             q);
-    connect(m_director, &Director::finished, this, [this](const TaskOutcome& outcome) {
+    connect(m_director, &Director::finished, this, [this](TaskOutcome outcome) {
+        // Stopped because the recording could not go on, not by the user.
+        if (outcome.result == TaskOutcome::Result::Stopped && !m_recordingError.isEmpty())
+            outcome.message = QStringLiteral("the recording stopped: %1").arg(m_recordingError);
+        // The message may quote the model's reply: no key reaches the terminal or the app.
+        outcome.message = scrubSecrets(outcome.message);
         QMetaObject::invokeMethod(
             m_brush, [b = m_brush] { b->setRunActive(false); }, Qt::QueuedConnection);
         if (m_recorder)

@@ -130,6 +130,7 @@ private:
     bool m_shuttingDown = false;
     bool m_shutDownEmitted = false;
     QString m_sessionPath;
+    QString m_recordingError; // why the recording stopped during the run (the outcome says so)
     QList<QRect> m_excluded;
     QHash<quint64, Action> m_actions; // started, not finished (for actions.jsonl)
 };

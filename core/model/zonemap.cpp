@@ -23,28 +23,60 @@ void ZoneMap::buildIndex()
             m_outside << i;
         return;
     }
-    m_cols = (m_screenSize.width() + m_cellSize - 1) / m_cellSize;
-    m_rows = (m_screenSize.height() + m_cellSize - 1) / m_cellSize;
-    m_cells.assign(size_t(m_cols) * size_t(m_rows), {});
+    // The grid covers only the zones' real extent on the screen (not the screen size, which comes from
+    // recordings and can be anything) and never has more than kMaxCells cells: the cell size grows instead.
     const QRect screen(QPoint(0, 0), m_screenSize);
+    qint64 extentWidth = 0;
+    qint64 extentHeight = 0;
+    QList<QRect> onScreen(m_zones.size());
+    std::vector<bool> listed(size_t(m_zones.size()), false);
     for (int i = 0; i < m_zones.size(); ++i) {
         const QRect b = m_zones.at(i).bounds;
-        if (!screen.contains(b))
+        if (!screen.contains(b)) {
             m_outside << i;
-        const QRect r = b.intersected(screen);
+            listed[size_t(i)] = true;
+        }
+        onScreen[i] = b.intersected(screen);
+        if (onScreen.at(i).isEmpty())
+            continue;
+        extentWidth = std::max(extentWidth, qint64(onScreen.at(i).right()) + 1);
+        extentHeight = std::max(extentHeight, qint64(onScreen.at(i).bottom()) + 1);
+    }
+    if (extentWidth == 0 || extentHeight == 0)
+        return;
+    qint64 cellSize = m_cellSize;
+    auto cellsFor = [&](qint64 size) {
+        return ((extentWidth + size - 1) / size) * ((extentHeight + size - 1) / size);
+    };
+    while (cellsFor(cellSize) > kMaxCells)
+        cellSize *= 2;
+    m_cellSize = int(cellSize);
+    m_cols = int((extentWidth + cellSize - 1) / cellSize);
+    m_rows = int((extentHeight + cellSize - 1) / cellSize);
+    m_cells.assign(size_t(m_cols) * size_t(m_rows), {});
+    for (int i = 0; i < m_zones.size(); ++i) {
+        const QRect r = onScreen.at(i);
         if (r.isEmpty())
             continue;
-        for (int cy = r.top() / m_cellSize; cy <= r.bottom() / m_cellSize; ++cy) {
-            for (int cx = r.left() / m_cellSize; cx <= r.right() / m_cellSize; ++cx)
+        const int left = r.left() / m_cellSize, right = r.right() / m_cellSize;
+        const int top = r.top() / m_cellSize, bottom = r.bottom() / m_cellSize;
+        // A zone spanning many cells is checked for every query instead (bounded index size).
+        if (qint64(right - left + 1) * (bottom - top + 1) > kMaxCellsPerZone) {
+            if (!listed[size_t(i)])
+                m_outside << i;
+            continue;
+        }
+        for (int cy = top; cy <= bottom; ++cy) {
+            for (int cx = left; cx <= right; ++cx)
                 m_cells[size_t(cy) * size_t(m_cols) + size_t(cx)].push_back(i);
         }
     }
+    std::sort(m_outside.begin(), m_outside.end());
 }
 
 const std::vector<int>* ZoneMap::cellAt(QPoint p) const
 {
-    if (m_cols > 0 && p.x() >= 0 && p.y() >= 0 && p.x() < m_screenSize.width() &&
-        p.y() < m_screenSize.height())
+    if (m_cols > 0 && p.x() >= 0 && p.y() >= 0 && p.x() / m_cellSize < m_cols && p.y() / m_cellSize < m_rows)
         return &m_cells[size_t(p.y() / m_cellSize) * size_t(m_cols) + size_t(p.x() / m_cellSize)];
     return nullptr;
 }
@@ -110,8 +142,10 @@ QList<const Zone*> ZoneMap::zonesIntersecting(const QRect& rect) const
     if (m_cols > 0 && screen.contains(r) &&
         qint64(r.width()) * r.height() <= qint64(m_screenSize.width()) * m_screenSize.height() / 16) {
         std::vector<int> indices(m_outside.cbegin(), m_outside.cend());
-        for (int cy = r.top() / m_cellSize; cy <= r.bottom() / m_cellSize; ++cy) {
-            for (int cx = r.left() / m_cellSize; cx <= r.right() / m_cellSize; ++cx) {
+        const int bottom = std::min(r.bottom() / m_cellSize, m_rows - 1);
+        const int right = std::min(r.right() / m_cellSize, m_cols - 1);
+        for (int cy = r.top() / m_cellSize; cy <= bottom; ++cy) {
+            for (int cx = r.left() / m_cellSize; cx <= right; ++cx) {
                 const auto& cell = m_cells[size_t(cy) * size_t(m_cols) + size_t(cx)];
                 indices.insert(indices.end(), cell.cbegin(), cell.cend());
             }

@@ -43,12 +43,14 @@ private:
     QSize m_screenSize;
     QList<Zone> m_zones;
     QHash<QString, int> m_byId;
-    // Uniform grid of zone indices for point queries.
-    int m_cellSize = 64;
+    // Uniform grid of zone indices for point queries, over the zones' extent on the screen.
+    static constexpr qint64 kMaxCells = 4096;
+    static constexpr qint64 kMaxCellsPerZone = 256;
+    int m_cellSize = 64; // doubled until the grid has at most kMaxCells cells
     int m_cols = 0;
     int m_rows = 0;
     std::vector<std::vector<int>> m_cells;
-    QList<int> m_outside; // zones (partly) outside the screen size
+    QList<int> m_outside; // zones checked by every query: (partly) off the screen, or spanning many cells
 };
 
 using ZoneMapPtr = std::shared_ptr<const ZoneMap>;

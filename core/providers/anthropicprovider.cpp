@@ -107,10 +107,10 @@ QJsonObject toolToJson(const ToolDefinition& tool, const ScreenshotScaler& scale
 
 void readUsage(const QJsonObject& u, Usage& usage)
 {
-    usage.inputTokens = wire::intField(u, "input_tokens");
-    usage.outputTokens = wire::intField(u, "output_tokens");
-    usage.cacheCreationInputTokens = wire::intField(u, "cache_creation_input_tokens");
-    usage.cacheReadInputTokens = wire::intField(u, "cache_read_input_tokens");
+    usage.inputTokens = wire::tokenCount(u, "input_tokens");
+    usage.outputTokens = wire::tokenCount(u, "output_tokens");
+    usage.cacheCreationInputTokens = wire::tokenCount(u, "cache_creation_input_tokens");
+    usage.cacheReadInputTokens = wire::tokenCount(u, "cache_read_input_tokens");
 }
 
 ProviderError errorForType(const QString& type)

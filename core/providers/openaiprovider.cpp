@@ -47,12 +47,12 @@ QJsonObject userMessage(const QJsonArray& parts)
 
 void readUsage(const QJsonObject& u, Usage& usage)
 {
-    const qint64 prompt = wire::intField(u, "prompt_tokens");
+    const qint64 prompt = wire::tokenCount(u, "prompt_tokens");
     const qint64 cached =
-        wire::intField(u.value(QStringLiteral("prompt_tokens_details")).toObject(), "cached_tokens");
+        wire::tokenCount(u.value(QStringLiteral("prompt_tokens_details")).toObject(), "cached_tokens");
     usage.cacheReadInputTokens = std::min(cached, prompt);
     usage.inputTokens = prompt - usage.cacheReadInputTokens;
-    usage.outputTokens = wire::intField(u, "completion_tokens");
+    usage.outputTokens = wire::tokenCount(u, "completion_tokens");
     usage.cacheCreationInputTokens = 0;
 }
 

@@ -4,6 +4,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cmath>
+
 // Q_INIT_RESOURCE must be used outside a namespace; needed because ciu_core is a static library.
 static void initProviderResources()
 {
@@ -105,11 +107,15 @@ void PriceTable::applyCost(const QString& model, Usage& usage) const
         usage.costUsd = 0.0;
         return;
     }
-    usage.costUsd = (double(usage.inputTokens) * price->inputPerMTok +
-                     double(usage.cacheCreationInputTokens) * price->cacheWritePerMTok +
-                     double(usage.cacheReadInputTokens) * price->cacheReadPerMTok +
-                     double(usage.outputTokens) * price->outputPerMTok) /
-                    1'000'000.0;
+    auto part = [](qint64 tokens, double perMTok) {
+        return tokens > 0 && perMTok > 0 ? double(tokens) * perMTok : 0.0;
+    };
+    const double cost = (part(usage.inputTokens, price->inputPerMTok) +
+                         part(usage.cacheCreationInputTokens, price->cacheWritePerMTok) +
+                         part(usage.cacheReadInputTokens, price->cacheReadPerMTok) +
+                         part(usage.outputTokens, price->outputPerMTok)) /
+                        1'000'000.0;
+    usage.costUsd = std::isfinite(cost) ? cost : 0.0; // never negative, never NaN
 }
 
 } // namespace ciu::director

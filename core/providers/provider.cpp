@@ -12,6 +12,9 @@
 #include <QRandomGenerator>
 #include <QTimer>
 
+#include <algorithm>
+#include <limits>
+
 namespace ciu::director {
 
 QString toString(ProviderKind kind)
@@ -35,6 +38,15 @@ std::optional<ProviderKind> providerKindFromString(const QString& name)
     return std::nullopt;
 }
 
+namespace {
+enum class Deadline : quint8
+{
+    Idle = 1,
+    Attempt,
+    Total
+};
+} // namespace
+
 struct Provider::Call
 {
     quint64 id = 0;
@@ -45,9 +57,17 @@ struct Provider::Call
     QElapsedTimer clock;
     QPointer<QNetworkReply> reply;
     std::unique_ptr<QTimer> timer; // connect / request timeout, then the retry delay
+    QElapsedTimer attemptClock;
+    QElapsedTimer lastByte;           // since the last byte of this attempt's response (or its start)
+    std::unique_ptr<QTimer> progress; // progress() while the call is in flight
+    qint64 received = 0;              // bytes of this attempt's response
+    qint64 consumed = 0;              // of which already read out of the reply (streams)
     bool connected = false;
     bool timedOut = false;
     bool connectTimedOut = false;
+    bool tooLarge = false;
+    bool headersReceived = false; // the response has started
+    Deadline deadline = Deadline::Attempt;
     bool streaming = false; // this attempt's 2xx body is an event stream
     std::unique_ptr<StreamHandler> stream;
     ProviderError streamErrorKind = ProviderError::None;
@@ -171,6 +191,12 @@ void Provider::startAttempt(quint64 id)
         return;
     Call& c = *it->second;
     ++c.attempt;
+    c.attemptClock.start();
+    c.lastByte.start();
+    c.received = 0;
+    c.consumed = 0;
+    c.tooLarge = false;
+    c.headersReceived = false;
     c.connected = false;
     c.timedOut = false;
     c.connectTimedOut = false;
@@ -209,6 +235,17 @@ void Provider::startAttempt(quint64 id)
         call.reply->abort();
     });
     c.timer->start(std::max(1, m_config.connectTimeoutMs));
+    if (!c.progress && m_config.progressIntervalMs > 0) {
+        c.progress = std::make_unique<QTimer>();
+        connect(c.progress.get(), &QTimer::timeout, this, [this, id] {
+            const auto found = m_calls.find(id);
+            if (found == m_calls.end() || !found->second->reply)
+                return;
+            const Call& call = *found->second;
+            emit progress(id, call.clock.elapsed(), call.received, call.lastByte.elapsed());
+        });
+        c.progress->start(m_config.progressIntervalMs);
+    }
 
     auto markConnected = [this, id] {
         const auto found = m_calls.find(id);
@@ -216,13 +253,27 @@ void Provider::startAttempt(quint64 id)
             return;
         Call& call = *found->second;
         call.connected = true;
-        call.timer->start(std::max(1, m_config.requestTimeoutMs));
+        call.lastByte.start();
+        armTimer(call);
     };
     connect(reply, &QNetworkReply::uploadProgress, this, [markConnected](qint64 sent, qint64) {
         if (sent > 0)
             markConnected();
     });
-    connect(reply, &QNetworkReply::metaDataChanged, this, markConnected);
+    connect(reply, &QNetworkReply::metaDataChanged, this, [this, id, markConnected] {
+        markConnected();
+        const auto found = m_calls.find(id);
+        if (found == m_calls.end() || found->second->headersReceived)
+            return;
+        found->second->headersReceived = true;
+        found->second->lastByte.start();
+        armTimer(*found->second);
+    });
+    connect(reply, &QNetworkReply::downloadProgress, this, [this, id](qint64 received, qint64) {
+        const auto found = m_calls.find(id);
+        if (found != m_calls.end())
+            onBytes(*found->second, received);
+    });
     connect(reply, &QNetworkReply::readyRead, this, [this, id] {
         const auto found = m_calls.find(id);
         if (found != m_calls.end())
@@ -231,10 +282,47 @@ void Provider::startAttempt(quint64 id)
     connect(reply, &QNetworkReply::finished, this, [this, id, reply] { onReplyFinished(id, reply); });
 }
 
+// The attempt's deadline: the idle timeout from the last byte, capped by the attempt's and the call's totals.
+void Provider::armTimer(Call& c)
+{
+    if (!c.timer || !c.connected)
+        return;
+    // Before a non-streamed response starts the model is still working: silence is not a stall there. Once
+    // a stream is asked for, or the response's headers came, a pause of idleTimeoutMs is.
+    const qint64 idle = c.request.stream || c.headersReceived
+                            ? std::max<qint64>(1, m_config.idleTimeoutMs) - c.lastByte.elapsed()
+                            : std::numeric_limits<qint64>::max();
+    const qint64 attempt = std::max<qint64>(1, m_config.requestTimeoutMs) - c.attemptClock.elapsed();
+    const qint64 total = std::max<qint64>(1, m_config.totalTimeoutMs) - c.clock.elapsed();
+    // Which limit ends the attempt if nothing arrives (a timer may fire a little early: remember it).
+    c.deadline = total <= attempt && total <= idle ? Deadline::Total
+                 : attempt <= idle                 ? Deadline::Attempt
+                                                   : Deadline::Idle;
+    c.timer->start(
+        int(std::clamp<qint64>(std::min({idle, attempt, total}), 1, std::numeric_limits<int>::max())));
+}
+
+void Provider::onBytes(Call& c, qint64 received)
+{
+    if (received > c.received) {
+        c.received = received;
+        c.lastByte.start();
+        armTimer(c);
+    }
+    if (m_config.maxResponseBytes > 0 && c.received > m_config.maxResponseBytes && c.reply && !c.tooLarge) {
+        c.tooLarge = true;
+        c.reply->abort();
+    }
+}
+
 void Provider::onReadyRead(Call& c)
 {
     QNetworkReply* reply = c.reply;
-    if (!reply || !c.request.stream)
+    if (!reply)
+        return;
+    // Every byte counts as it arrives (downloadProgress may come only at the end of a chunked body).
+    onBytes(c, c.consumed + reply->bytesAvailable());
+    if (c.tooLarge || !c.request.stream)
         return; // non-streaming bodies are read at the end
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status < 200 || status >= 300)
@@ -246,13 +334,13 @@ void Provider::onReadyRead(Call& c)
         c.stream = createStreamHandler();
         c.streaming = true;
     }
-    if (c.streamErrorKind != ProviderError::None)
+    if (c.streamErrorKind != ProviderError::None || c.tooLarge)
         return;
-    if (c.connected && c.timer)
-        c.timer->start(std::max(1, m_config.requestTimeoutMs)); // streams: the longest silence
     ProviderError kind = ProviderError::None;
     QString error;
-    if (!c.stream->feed(reply->readAll(), &kind, &error)) {
+    const QByteArray bytes = reply->readAll();
+    c.consumed += bytes.size();
+    if (!c.stream->feed(bytes, &kind, &error)) {
         c.streamErrorKind = kind == ProviderError::None ? ProviderError::MalformedResponse : kind;
         c.streamError = error;
         reply->abort();
@@ -310,11 +398,26 @@ void Provider::onReplyFinished(quint64 id, QNetworkReply* reply)
         failOrRetry(c, c.streamErrorKind, c.streamError, status, headers, false);
         return;
     }
+    if (c.tooLarge) {
+        failOrRetry(c, ProviderError::MalformedResponse,
+                    QStringLiteral("the response is larger than %1 MiB; not read further")
+                        .arg(double(m_config.maxResponseBytes) / (1024.0 * 1024.0), 0, 'f', 1),
+                    status, headers, false);
+        return;
+    }
     if (c.timedOut) {
-        const QString what =
-            c.connectTimedOut
-                ? QStringLiteral("could not connect within %1 ms").arg(m_config.connectTimeoutMs)
-                : QStringLiteral("no complete response within %1 ms").arg(m_config.requestTimeoutMs);
+        QString what;
+        if (c.connectTimedOut)
+            what = QStringLiteral("could not connect within %1 ms").arg(m_config.connectTimeoutMs);
+        else if (c.deadline == Deadline::Total)
+            what = QStringLiteral("no complete response within the call's limit of %1 s")
+                       .arg(m_config.totalTimeoutMs / 1000.0);
+        else if (c.deadline == Deadline::Attempt)
+            what = QStringLiteral("no complete response within %1 ms").arg(m_config.requestTimeoutMs);
+        else
+            what = QStringLiteral("the response stalled: no data for %1 s (%2 bytes received)")
+                       .arg(m_config.idleTimeoutMs / 1000.0)
+                       .arg(c.received);
         failOrRetry(c, ProviderError::Timeout, what, 0, {}, true);
         return;
     }
@@ -392,11 +495,12 @@ void Provider::failOrRetry(Call& c, ProviderError kind, const QString& message, 
                            const HttpHeaders& headers, bool retryable)
 {
     const quint64 id = c.id;
-    if (retryable && c.attempt < std::max(1, m_config.maxAttempts)) {
-        const qint64 wanted =
-            retry::delayMs(c.attempt - 1, headers, QRandomGenerator::global()->generateDouble(),
-                           QDateTime::currentDateTimeUtc());
-        const qint64 delay = std::clamp<qint64>(wanted, 0, std::max(0, m_config.maxRetryDelayMs));
+    const qint64 wanted = retry::delayMs(c.attempt - 1, headers, QRandomGenerator::global()->generateDouble(),
+                                         QDateTime::currentDateTimeUtc());
+    const qint64 delay = std::clamp<qint64>(wanted, 0, std::max(0, m_config.maxRetryDelayMs));
+    // The retry budget: no attempt starts when the call's total time would be spent before it does.
+    const bool inBudget = c.clock.elapsed() + delay < m_config.totalTimeoutMs;
+    if (retryable && c.attempt < std::max(1, m_config.maxAttempts) && inBudget) {
         qCInfo(lcProvider).noquote() << toString(this->kind()) << "request" << id << "attempt" << c.attempt
                                      << "failed:" << redact(message) << "- retrying in" << delay << "ms";
         emit retrying(id, c.attempt, delay, redact(message));
@@ -424,6 +528,8 @@ void Provider::complete(quint64 id, ProviderResponse response)
     m_calls.erase(it);
     if (call->timer)
         call->timer->stop();
+    if (call->progress)
+        call->progress->stop();
     if (call->reply) {
         call->reply->disconnect(this);
         call->reply->abort();

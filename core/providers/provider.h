@@ -32,8 +32,13 @@ struct ProviderConfig
     PriceTable prices = PriceTable::defaults();
 
     int maxAttempts = 3;            // SDK default: 2 retries
-    int requestTimeoutMs = 600'000; // whole response (streams: longest silence)
-    int connectTimeoutMs = 5'000;   // until the request is on the wire
+    int requestTimeoutMs = 600'000; // one attempt's whole response
+    int idleTimeoutMs = 60'000; // no byte for this long once the response started (or a stream was asked for)
+    int totalTimeoutMs = 900'000;    // the call with all its retries: no attempt runs or starts past it
+    int connectTimeoutMs = 5'000;    // until the request is on the wire
+    int progressIntervalMs = 10'000; // how often progress() reports a call in flight
+    // The largest response body read (a 50 MB reply took ~1 GB of memory): larger ones fail, not retried.
+    qint64 maxResponseBytes = 16 * 1024 * 1024;
     // Caps every retry delay (retry-after and backoff); for tests. The policy itself allows 0–60 s.
     int maxRetryDelayMs = 60'000;
     QStringList extraBetas; // Anthropic: more anthropic-beta values
@@ -86,6 +91,9 @@ signals:
     void textDelta(quint64 requestId, const QString& text);
     // A retry is scheduled after a failed attempt (attempt = the attempt that failed, from 1).
     void retrying(quint64 requestId, int attempt, qint64 delayMs, const QString& reason);
+    // A call in flight, every progressIntervalMs: how long it has run, what arrived, how long since the last
+    // byte (for the console and the app: a stalled reply is visible, not silent).
+    void progress(quint64 requestId, qint64 elapsedMs, qint64 bytesReceived, qint64 silentMs);
 
 protected:
     struct HttpRequest
@@ -115,6 +123,8 @@ private:
     struct Call;
     void startAttempt(quint64 id);
     void onReadyRead(Call& call);
+    void onBytes(Call& call, qint64 received);
+    void armTimer(Call& call);
     void onReplyFinished(quint64 id, QNetworkReply* reply);
     void failOrRetry(Call& call, ProviderError kind, const QString& message, int status,
                      const QList<QPair<QByteArray, QByteArray>>& headers, bool retryable);

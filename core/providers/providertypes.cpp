@@ -3,6 +3,8 @@
 #include <QBuffer>
 #include <QImageReader>
 
+#include <limits>
+
 namespace ciu::director {
 
 ContentBlock ContentBlock::makeText(const QString& text)
@@ -157,11 +159,18 @@ ToolDefinition ToolDefinition::computer(QSize screenSize, ComputerToolVersion ve
 
 Usage& Usage::operator+=(const Usage& other)
 {
-    inputTokens += other.inputTokens;
-    outputTokens += other.outputTokens;
-    cacheCreationInputTokens += other.cacheCreationInputTokens;
-    cacheReadInputTokens += other.cacheReadInputTokens;
-    costUsd += other.costUsd;
+    // Saturating sums of non-negative parts.
+    auto add = [](qint64& total, qint64 part) {
+        if (part > 0)
+            total = part > std::numeric_limits<qint64>::max() - total ? std::numeric_limits<qint64>::max()
+                                                                      : total + part;
+    };
+    add(inputTokens, other.inputTokens);
+    add(outputTokens, other.outputTokens);
+    add(cacheCreationInputTokens, other.cacheCreationInputTokens);
+    add(cacheReadInputTokens, other.cacheReadInputTokens);
+    if (other.costUsd > 0) // NaN and negative costs add nothing
+        costUsd += other.costUsd;
     costKnown = costKnown && other.costKnown;
     return *this;
 }

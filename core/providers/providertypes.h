@@ -170,6 +170,10 @@ struct ProviderRequest
     QString purpose; // free label for logs ("plan", "tier2", ...)
 };
 
+// The most tokens one reply may report in one usage field; more is clamped to this (usage is untrusted).
+inline constexpr qint64 kMaxReportedTokens = 100'000'000;
+
+// Token counts and cost. Never negative: the sums only grow, so a cost limit never moves backwards.
 struct Usage
 {
     qint64 inputTokens = 0; // uncached input

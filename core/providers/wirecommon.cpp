@@ -150,9 +150,12 @@ std::optional<QJsonObject> parseObjectText(const QString& text)
     return doc.object();
 }
 
-qint64 intField(const QJsonObject& object, const char* name)
+qint64 tokenCount(const QJsonObject& object, const char* name)
 {
-    return qint64(object.value(QLatin1String(name)).toDouble(0.0));
+    const double v = object.value(QLatin1String(name)).toDouble(0.0);
+    if (!(v > 0)) // negative, zero or NaN
+        return 0;
+    return v >= double(kMaxReportedTokens) ? kMaxReportedTokens : qint64(v);
 }
 
 QString plainErrorMessage(int status, const QByteArray& body)

@@ -34,8 +34,9 @@ QString sniffMediaType(const QByteArray& data);
 std::optional<QJsonObject> parseBodyObject(const QByteArray& body, QString* error);
 // A JSON text that must be an object (streamed or string tool arguments); nullopt when it is not.
 std::optional<QJsonObject> parseObjectText(const QString& text);
-// A number field as an integer (0 when missing).
-qint64 intField(const QJsonObject& object, const char* name);
+// A token count from a reply's usage: untrusted, so clamped to [0, kMaxReportedTokens] (missing, negative
+// or not a number: 0; 1e300: the cap, which a cost limit then stops at rather than wrapping around).
+qint64 tokenCount(const QJsonObject& object, const char* name);
 // "HTTP 500: <the start of the body>" for error bodies in no format the provider knows.
 QString plainErrorMessage(int status, const QByteArray& body);
 

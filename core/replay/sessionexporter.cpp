@@ -1,6 +1,7 @@
 #include "core/replay/sessionexporter.h"
 
 #include "core/model/secrets.h"
+#include "core/replay/exporttarget.h"
 #include "core/replay/overlaypainter.h"
 #include "core/replay/replaylog.h"
 #include "core/replay/sessionformat.h"
@@ -67,6 +68,8 @@ bool fail(QString* error, const QString& message)
 bool exportHtmlReport(SessionReader& reader, const QString& file, QString* error,
                       const ExportProgress& progress)
 {
+    if (const QString why = exportTargetProblem(reader, file); !why.isEmpty())
+        return fail(error, why);
     const QJsonObject meta = reader.metadata();
     const QJsonObject usage = meta.value(QLatin1String("usage")).toObject();
     const QJsonObject outcome = meta.value(QLatin1String("outcome")).toObject();
@@ -200,6 +203,8 @@ bool exportHtmlReport(SessionReader& reader, const QString& file, QString* error
 bool exportOverlayVideo(SessionReader& reader, const QString& file, QString* error,
                         const ExportProgress& progress)
 {
+    if (const QString why = exportTargetProblem(reader, file); !why.isEmpty())
+        return fail(error, why);
     if (!reader.hasVideo())
         return fail(error, QStringLiteral("the session has no readable video to export"));
     VideoDecoder decoder;
@@ -214,7 +219,8 @@ bool exportOverlayVideo(SessionReader& reader, const QString& file, QString* err
     o.crf = 23;
     o.threads = 0;
     o.keyFrameIntervalMs = 2000;
-    if (!encoder.open(file, o))
+    ExportFile out(file); // no stub is left when the export fails
+    if (!encoder.open(out.path(), o))
         return fail(error, encoder.errorString());
     const qint64 totalMs = qMax<qint64>(1, reader.durationNs() / 1'000'000);
     OverlayOptions overlay;
@@ -246,7 +252,6 @@ bool exportOverlayVideo(SessionReader& reader, const QString& file, QString* err
             return fail(error, encoder.errorString());
         if (progress && !progress(qMin(ptsMs, totalMs), totalMs)) {
             encoder.finish();
-            QFile::remove(file);
             return fail(error, QStringLiteral("export cancelled"));
         }
     }
@@ -254,6 +259,9 @@ bool exportOverlayVideo(SessionReader& reader, const QString& file, QString* err
         return fail(error, encoder.errorString());
     if (encoder.framesEncoded() == 0)
         return fail(error, QStringLiteral("the session video has no decodable frame"));
+    QString commitError;
+    if (!out.commit(&commitError))
+        return fail(error, commitError);
     if (progress)
         progress(totalMs, totalMs);
     return true;

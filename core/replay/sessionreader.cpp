@@ -10,8 +10,11 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSysInfo>
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 
 namespace ciu::replay {
 namespace {
@@ -58,6 +61,40 @@ QString actionsSummary(const QJsonObject& record)
 }
 
 constexpr int kMaxProblemsPerFile = 5;
+constexpr qint64 kMaxMetadataBytes = 16 * 1024 * 1024;
+
+// A JSON number as a time or count: NaN, negative or beyond 2^62 is clamped (a cast would be undefined).
+qint64 clampedInteger(double v)
+{
+    if (!(v > 0))
+        return 0;
+    return v >= 4.0e18 ? qint64(4'000'000'000'000'000'000) : qint64(v);
+}
+
+// Why `path` cannot be read as a plain file (a FIFO or a device would block or never end), or empty.
+QString notARegularFile(const QString& path)
+{
+    const QFileInfo info(path);
+    if (info.exists() && !info.isFile())
+        return info.isDir() ? QStringLiteral("is a folder, not a file")
+                            : QStringLiteral("is not a regular file (a pipe, socket or device)");
+    return {};
+}
+
+// The recording process named in metadata.json is running on this machine.
+bool recorderAlive(const QJsonObject& recording)
+{
+    const double pid = recording.value(QLatin1String("pid")).toDouble(0);
+    if (!(pid > 0 && pid < 4194304) ||
+        recording.value(QLatin1String("host")).toString() != QSysInfo::machineHostName())
+        return false;
+    return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
+}
+
+QString jsonKind(const QJsonDocument& doc)
+{
+    return doc.isArray() ? QStringLiteral("an array") : QStringLiteral("not an object");
+}
 
 template<typename T> qsizetype countAtOrBefore(const QList<T>& list, qint64 tNs)
 {
@@ -210,7 +247,7 @@ bool SessionReader::open(const QString& dir)
             *error = QStringLiteral("no valid file name");
             return false;
         }
-        r.frameIndex = quint64(o.value(QLatin1String("frame_index")).toDouble());
+        r.frameIndex = quint64(clampedInteger(o.value(QLatin1String("frame_index")).toDouble()));
         r.reason = o.value(QLatin1String("reason")).toString();
         const QJsonArray origin = o.value(QLatin1String("origin")).toArray();
         if (origin.size() == 2)
@@ -236,6 +273,8 @@ bool SessionReader::open(const QString& dir)
             qCDebug(lcReader) << "the session has no video";
         else
             problem(QStringLiteral("%1 is missing: no video frames").arg(files::video));
+    } else if (const QString why = notARegularFile(video); !why.isEmpty()) {
+        problem(QStringLiteral("%1 %2: no video frames").arg(files::video, why));
     } else {
         m_video = std::make_unique<VideoDecoder>();
         if (!m_video->open(video)) {
@@ -246,7 +285,7 @@ bool SessionReader::open(const QString& dir)
     }
 
     // Duration: the last moment anything was recorded.
-    qint64 end = qint64(m_metadata.value(QLatin1String("duration_ns")).toDouble());
+    qint64 end = clampedInteger(m_metadata.value(QLatin1String("duration_ns")).toDouble());
     if (!m_cursor.isEmpty())
         end = qMax(end, m_cursor.last().tNs);
     if (!m_events.isEmpty())
@@ -270,6 +309,17 @@ bool SessionReader::open(const QString& dir)
 void SessionReader::readMetadata()
 {
     QFile file(m_path + QLatin1Char('/') + files::metadata);
+    if (const QString why = notARegularFile(file.fileName()); !why.isEmpty()) {
+        problem(QStringLiteral("%1 %2: no task, outcome or costs").arg(files::metadata, why));
+        return;
+    }
+    if (file.size() > kMaxMetadataBytes) {
+        problem(
+            QStringLiteral("%1 is %2 bytes, more than a session's metadata can be: no task, outcome or costs")
+                .arg(files::metadata)
+                .arg(file.size()));
+        return;
+    }
     if (!file.open(QIODevice::ReadOnly)) {
         problem(
             QStringLiteral("%1 is missing or unreadable: no task, outcome or costs").arg(files::metadata));
@@ -277,13 +327,33 @@ void SessionReader::readMetadata()
     }
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &error);
-    if (error.error != QJsonParseError::NoError || !doc.isObject()) {
+    if (error.error != QJsonParseError::NoError) {
         problem(QStringLiteral("%1 is corrupt (%2 at offset %3): no task, outcome or costs")
                     .arg(files::metadata, error.errorString())
                     .arg(error.offset));
         return;
     }
+    if (!doc.isObject()) {
+        problem(QStringLiteral("%1 is corrupt (valid JSON, but %2 where an object is expected): no task, "
+                               "outcome or costs")
+                    .arg(files::metadata, jsonKind(doc)));
+        return;
+    }
     m_metadata = doc.object();
+    // No outcome: either the recorder is still at work, or it was killed before it could write one.
+    QJsonObject outcome = m_metadata.value(QLatin1String("outcome")).toObject();
+    if (outcome.value(QLatin1String("status")).toString().isEmpty()) {
+        const QJsonObject recording = m_metadata.value(QLatin1String("recording")).toObject();
+        const bool live = recording.value(QLatin1String("state")).toString() == QLatin1String("recording") &&
+                          recorderAlive(recording);
+        outcome[QLatin1String("status")] = live ? QStringLiteral("recording") : QStringLiteral("interrupted");
+        if (outcome.value(QLatin1String("detail")).toString().isEmpty())
+            outcome[QLatin1String("detail")] =
+                live ? QStringLiteral("the session is still being recorded")
+                     : QStringLiteral("the agent ended without recording an outcome (killed, crashed or the "
+                                      "machine stopped)");
+        m_metadata[QLatin1String("outcome")] = outcome;
+    }
 }
 
 void SessionReader::readJsonl(const QString& name, bool required, const LineHandler& handler)
@@ -292,6 +362,10 @@ void SessionReader::readJsonl(const QString& name, bool required, const LineHand
     if (!file.exists()) {
         if (required)
             problem(QStringLiteral("%1 is missing").arg(name));
+        return;
+    }
+    if (const QString why = notARegularFile(file.fileName()); !why.isEmpty()) {
+        problem(QStringLiteral("%1 %2; skipped").arg(name, why));
         return;
     }
     if (!file.open(QIODevice::ReadOnly)) {
@@ -327,7 +401,10 @@ void SessionReader::readJsonl(const QString& name, bool required, const LineHand
                        : QStringLiteral("%1 line %2 is corrupt (%3); skipped")
                              .arg(name)
                              .arg(lineNumber)
-                             .arg(error.errorString()));
+                             .arg(error.error != QJsonParseError::NoError
+                                      ? error.errorString()
+                                      : QStringLiteral("valid JSON, but %1 where an object is expected")
+                                            .arg(jsonKind(doc))));
             continue;
         }
         const QJsonObject object = doc.object();
@@ -337,7 +414,7 @@ void SessionReader::readJsonl(const QString& name, bool required, const LineHand
             continue;
         }
         QString lineError;
-        if (!handler(qint64(t.toDouble()), object, &lineError))
+        if (!handler(clampedInteger(t.toDouble()), object, &lineError))
             report(QStringLiteral("%1 line %2: %3; skipped").arg(name).arg(lineNumber).arg(lineError));
     }
     if (bad > kMaxProblemsPerFile)
@@ -388,7 +465,10 @@ std::optional<DirectorRecord> SessionReader::directorStepAt(qint64 tNs) const
 
 QImage SessionReader::keyFrameImage(const KeyFrameRecord& record) const
 {
-    return QImage(m_path + QLatin1Char('/') + record.file);
+    const QString path = m_path + QLatin1Char('/') + record.file;
+    if (!notARegularFile(path).isEmpty())
+        return {};
+    return QImage(path);
 }
 
 bool SessionReader::hasVideo() const

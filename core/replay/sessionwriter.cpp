@@ -1,6 +1,7 @@
 #include "core/replay/sessionwriter.h"
 
 #include "core/model/secrets.h"
+#include "core/replay/atomicfile.h"
 #include "core/replay/replaylog.h"
 #include "core/replay/sessionformat.h"
 #include "core/replay/videoencoder.h"
@@ -10,14 +11,16 @@ extern "C" {
 #include <libavformat/avformat.h>
 }
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QPainter>
-#include <QSaveFile>
 #include <QStorageInfo>
+#include <QSysInfo>
 
 #include <algorithm>
+#include <cmath>
 
 namespace ciu::replay {
 namespace {
@@ -32,6 +35,63 @@ QJsonObject scrubbed(const QJsonObject& object)
     // Round trip through text: every string value is scrubbed.
     const QByteArray text = scrubSecrets(QJsonDocument(object).toJson(QJsonDocument::Compact));
     return QJsonDocument::fromJson(text).object();
+}
+
+// Space set aside when recording starts and given back when the disk is full, so that the final
+// metadata.json (outcome, usage, why the recording stopped) can still be written.
+constexpr qint64 kReserveBytes = 256 * 1024;
+const QString kReserveFile = QStringLiteral(".space-reserve");
+
+void reserveSpace(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return;
+    const QByteArray zeros(64 * 1024, '\0');
+    for (qint64 n = 0; n < kReserveBytes; n += zeros.size()) {
+        if (file.write(zeros) != zeros.size() || !file.flush()) {
+            file.close();
+            QFile::remove(path); // not even that much room: nothing to reserve
+            return;
+        }
+    }
+}
+
+// A count from a record added to a total: negative, NaN or huge values never wrap the total.
+qint64 saturatedAdd(qint64 total, double part)
+{
+    if (!(part > 0))
+        return total;
+    const double sum = double(total) + part;
+    return sum >= 9.0e18 ? qint64(9'000'000'000'000'000'000) : total + qint64(part);
+}
+
+// Every string of a record longer than this is cut (a 50 MB model reply was recorded three times).
+constexpr qsizetype kMaxRecordedChars = 64 * 1024;
+
+QJsonValue cappedStrings(const QJsonValue& value)
+{
+    if (value.isString()) {
+        const QString text = value.toString();
+        if (text.size() <= kMaxRecordedChars)
+            return value;
+        return QString(
+            text.left(kMaxRecordedChars) +
+            QStringLiteral("\u2026 [%1 more characters not recorded]").arg(text.size() - kMaxRecordedChars));
+    }
+    if (value.isArray()) {
+        QJsonArray array = value.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i)
+            array[i] = cappedStrings(array.at(i));
+        return array;
+    }
+    if (value.isObject()) {
+        QJsonObject object = value.toObject();
+        for (auto it = object.begin(); it != object.end(); ++it)
+            *it = cappedStrings(*it);
+        return object;
+    }
+    return value;
 }
 
 QString isoTime(const QDateTime& t)
@@ -49,7 +109,7 @@ SessionWriter::SessionWriter(SessionWriterOptions options, QObject* parent)
     m_screenSize = m_options.screenSize;
     connect(&m_metadataTimer, &QTimer::timeout, this, [this] {
         if (isRecording() && !writeMetadata())
-            fail(QStringLiteral("cannot update metadata.json in %1").arg(m_path));
+            fail(m_metadataError);
     });
 }
 
@@ -86,9 +146,10 @@ void SessionWriter::start()
         !openStream(m_director, files::director) || !openStream(m_keyFramesIndex, files::framesIndex))
         return;
     if (!writeMetadata()) {
-        fail(QStringLiteral("cannot write metadata.json in %1").arg(m_path));
+        fail(m_metadataError);
         return;
     }
+    reserveSpace(m_path + QLatin1Char('/') + kReserveFile);
     if (!root.isEmpty())
         applyRetention(root, m_options.retention, m_path);
     if (m_options.metadataIntervalMs > 0)
@@ -132,8 +193,9 @@ void SessionWriter::stop()
     closeAll();
     m_state = State::Finished;
     m_endTime = QDateTime::currentDateTime();
+    QFile::remove(m_path + QLatin1Char('/') + kReserveFile);
     if (!writeMetadata())
-        qCWarning(lcRecorder) << "cannot write the final metadata.json in" << m_path;
+        qCWarning(lcRecorder).noquote() << m_metadataError;
     qCInfo(lcRecorder) << "session recorded:" << m_path << m_stats.framesEncoded << "frames,"
                        << m_stats.framesDropped << "dropped";
     emit stopped(m_path);
@@ -144,14 +206,23 @@ void SessionWriter::fail(const QString& reason)
     if (m_state != State::Recording)
         return;
     m_error = reason;
-    if (reason.contains(QLatin1String("No space left")))
-        m_error = QStringLiteral("the disk is full (%1); what was recorded until now is kept in %2")
-                      .arg(reason, m_path);
-    qCWarning(lcRecorder) << "recording stopped:" << m_error;
+    if (isDiskFullError(reason)) {
+        m_error = m_metadataWritten
+                      ? QStringLiteral("the disk is full (%1); what was recorded until now is kept in %2")
+                            .arg(reason, m_path)
+                      : QStringLiteral("the disk is full (%1); nothing could be recorded in %2")
+                            .arg(reason, m_path);
+    }
+    // Reported once by whoever shows the outcome (recordingFailed); the log only with --verbose.
+    qCInfo(lcRecorder).noquote() << "recording stopped:" << m_error;
     closeAll();
     m_state = State::Failed;
     m_endTime = QDateTime::currentDateTime();
-    writeMetadata(); // best effort: the disk may be full
+    // The space set aside at the start makes room for the final metadata; without it the last good copy
+    // stays.
+    QFile::remove(m_path + QLatin1Char('/') + kReserveFile);
+    if (m_metadataWritten && !writeMetadata())
+        qCWarning(lcRecorder).noquote() << m_metadataError << "(the previous metadata.json is kept)";
     emit recordingFailed(m_error);
 }
 
@@ -341,12 +412,14 @@ void SessionWriter::onDirectorRecord(const QJsonObject& record)
         t.isDouble() ? qint64(t.toDouble()) : (t.isString() ? t.toString().toLongLong() : nowNs());
     const QJsonObject usage = record.value(QLatin1String("usage")).toObject();
     if (!usage.isEmpty()) {
-        m_inputTokens += qint64(usage.value(QLatin1String("input_tokens")).toDouble());
-        m_outputTokens += qint64(usage.value(QLatin1String("output_tokens")).toDouble());
-        m_costUsd += usage.value(QLatin1String("cost_usd")).toDouble();
+        m_inputTokens = saturatedAdd(m_inputTokens, usage.value(QLatin1String("input_tokens")).toDouble());
+        m_outputTokens = saturatedAdd(m_outputTokens, usage.value(QLatin1String("output_tokens")).toDouble());
+        const double cost = usage.value(QLatin1String("cost_usd")).toDouble();
+        if (cost > 0 && std::isfinite(cost))
+            m_costUsd += cost;
         ++m_modelCalls;
     }
-    append(m_director, tNs, maskedRecord(record), m_stats.directorRecords);
+    append(m_director, tNs, cappedStrings(maskedRecord(record)).toObject(), m_stats.directorRecords);
 }
 
 ZoneMapPtr SessionWriter::maskedMap(const ZoneMapPtr& map) const
@@ -419,15 +492,20 @@ void SessionWriter::setTask(const QString& task)
 {
     m_options.task = task;
     if (isRecording() && !writeMetadata())
-        fail(QStringLiteral("cannot update metadata.json in %1").arg(m_path));
+        fail(m_metadataError);
 }
 
 void SessionWriter::setOutcome(const QString& outcome, const QString& detail)
 {
     m_outcome = outcome;
     m_outcomeDetail = detail;
-    if (isRecording() && !writeMetadata())
-        fail(QStringLiteral("cannot update metadata.json in %1").arg(m_path));
+    if (isRecording()) {
+        if (!writeMetadata())
+            fail(m_metadataError);
+    } else if (m_state == State::Failed && m_metadataWritten && !writeMetadata()) {
+        // The recording stopped (disk full, size budget) but the task's outcome still belongs in the session.
+        qCDebug(lcRecorder).noquote() << m_metadataError << "(the previous metadata.json is kept)";
+    }
 }
 
 QJsonObject SessionWriter::metadataJson() const
@@ -479,6 +557,9 @@ QJsonObject SessionWriter::metadataJson() const
         {QLatin1String("frames_dropped"), double(m_stats.framesDropped)},
         {QLatin1String("frames_unchanged"), double(m_stats.framesUnchanged)},
         {QLatin1String("password_mask"), m_options.maskPasswords},
+        // Who records: a reader tells a session still being recorded from one whose recorder died.
+        {QLatin1String("pid"), double(QCoreApplication::applicationPid())},
+        {QLatin1String("host"), QSysInfo::machineHostName()},
     };
     return scrubbed(o);
 }
@@ -487,15 +568,11 @@ bool SessionWriter::writeMetadata()
 {
     if (m_path.isEmpty())
         return false;
-    QSaveFile file(m_path + QLatin1Char('/') + files::metadata);
-    if (!file.open(QIODevice::WriteOnly))
-        return false;
     const QByteArray data = QJsonDocument(metadataJson()).toJson(QJsonDocument::Indented);
-    if (file.write(data) != data.size()) {
-        file.cancelWriting();
+    if (!writeFileAtomically(m_path + QLatin1Char('/') + files::metadata, data, &m_metadataError))
         return false;
-    }
-    return file.commit();
+    m_metadataWritten = true;
+    return true;
 }
 
 } // namespace ciu::replay

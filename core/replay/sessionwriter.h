@@ -148,6 +148,8 @@ private:
     QDateTime m_startTime;
     QDateTime m_endTime;
     qint64 m_lastTNs = 0;
+    bool m_metadataWritten = false; // a complete metadata.json exists (the last good copy)
+    QString m_metadataError;        // why the last metadata.json write failed
     QString m_outcome;
     QString m_outcomeDetail;
     QSize m_screenSize;

@@ -20,6 +20,7 @@ constexpr qint64 kForwardWindowMs = 1000;
 
 struct VideoDecoder::Private
 {
+    QString path;
     QString error;
     AVFormatContext* format = nullptr;
     AVCodecContext* codec = nullptr;
@@ -87,6 +88,7 @@ bool VideoDecoder::open(const QString& path)
     quietFfmpegLogs();
     d->release();
     d->error.clear();
+    d->path = path;
     const QByteArray pathUtf8 = path.toUtf8();
     int rc = avformat_open_input(&d->format, pathUtf8.constData(), nullptr, nullptr);
     if (rc < 0) {
@@ -239,7 +241,7 @@ QImage VideoDecoder::frameAt(qint64 tMs, qint64* ptsMs)
         haveCurrent && d->currentPts <= tMs && (d->pendingPts == kNoPts ? d->eof : d->pendingPts > tMs);
     if (!inCurrent) {
         const bool forward = haveCurrent && tMs >= d->currentPts && tMs - d->currentPts <= kForwardWindowMs;
-        if (!forward && !d->seek(tMs))
+        if (!forward && !d->seek(tMs) && !reopen())
             return {};
         for (;;) {
             if (d->pendingPts == kNoPts) {
@@ -300,7 +302,20 @@ bool VideoDecoder::rewind()
 {
     if (!isOpen())
         return false;
-    return d->seek(0);
+    return d->seek(0) || reopen();
+}
+
+bool VideoDecoder::reopen()
+{
+    // Some files cannot seek at all (a very short fragmented recording has no index to seek in: FFmpeg
+    // answers -1, "Operation not permitted"); opened again, they are at their start and decode forward.
+    const QString path = d->path;
+    const QString seekError = d->error;
+    if (path.isEmpty() || !open(path)) {
+        d->error = seekError;
+        return false;
+    }
+    return true;
 }
 
 } // namespace ciu::replay

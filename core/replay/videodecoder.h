@@ -40,6 +40,7 @@ public:
     bool rewind();
 
 private:
+    bool reopen(); // back to the start when the file cannot seek
     struct Private;
     std::unique_ptr<Private> d;
 };

@@ -8,6 +8,8 @@
 namespace ciu::replay {
 namespace {
 
+constexpr double kMaxScreenSide = 65535;
+
 // Equal for the replay: the time a zone was last seen changes with every analysis and is not recorded
 // again for a zone that did not otherwise change (it would rewrite every zone at every map).
 bool sameForReplay(const Zone& recorded, Zone z)
@@ -80,13 +82,21 @@ bool ZoneJournal::addLine(qint64 tNs, const QJsonObject& line, QString* error)
     };
     Entry e;
     e.tNs = tNs;
-    e.version = quint64(line.value(QLatin1String("version")).toDouble());
+    const double version = line.value(QLatin1String("version")).toDouble();
+    e.version = version > 0 && version < 1.8e19 ? quint64(version) : 0;
     const QString kind = line.value(QLatin1String("kind")).toString();
     if (kind == QLatin1String("snapshot")) {
         e.snapshot = true;
         const QJsonArray screen = line.value(QLatin1String("screen")).toArray();
-        if (screen.size() == 2)
-            e.screen = QSize(screen.at(0).toInt(), screen.at(1).toInt());
+        if (screen.size() == 2) {
+            // An X screen is at most 65535 pixels a side: anything else is a corrupt line.
+            const double w = screen.at(0).toDouble(-1), h = screen.at(1).toDouble(-1);
+            if (!(w >= 0 && w <= kMaxScreenSide && h >= 0 && h <= kMaxScreenSide))
+                return fail(QStringLiteral("zone snapshot with an impossible screen size %1 x %2")
+                                .arg(QString::number(screen.at(0).toDouble(), 'f', 0),
+                                     QString::number(screen.at(1).toDouble(), 'f', 0)));
+            e.screen = QSize(int(w), int(h));
+        }
         for (const QJsonValue& v : line.value(QLatin1String("zones")).toArray()) {
             QString zoneError;
             const auto zone = zoneFromJson(v.toObject(), &zoneError);
@@ -113,9 +123,32 @@ bool ZoneJournal::addLine(qint64 tNs, const QJsonObject& line, QString* error)
     }
     if (!m_entries.isEmpty() && tNs < m_entries.last().tNs)
         e.tNs = m_entries.last().tNs; // keep the list sorted; lines are written in order anyway
+    if (e.snapshot) {
+        m_running = e.zones;
+        m_sinceCheckpoint = 0;
+    } else {
+        apply(m_running, e);
+        if (++m_sinceCheckpoint >= kCheckpointEvery) {
+            e.checkpoint = std::make_shared<const QList<Zone>>(m_running);
+            m_sinceCheckpoint = 0;
+        }
+    }
     m_entries << e;
     m_cachedIndex = -1;
     return true;
+}
+
+void ZoneJournal::apply(QList<Zone>& zones, const Entry& delta)
+{
+    for (const QString& id : delta.removed)
+        zones.removeIf([&](const Zone& z) { return z.id == id; });
+    for (const Zone& z : delta.zones) {
+        auto found = std::find_if(zones.begin(), zones.end(), [&](const Zone& x) { return x.id == z.id; });
+        if (found != zones.end())
+            *found = z;
+        else
+            zones << z;
+    }
 }
 
 QList<qint64> ZoneJournal::times() const
@@ -137,28 +170,23 @@ ZoneMapPtr ZoneJournal::mapAt(qint64 tNs) const
         return std::make_shared<const ZoneMap>();
     if (index == m_cachedIndex && m_cached)
         return m_cached;
+    // Back to the nearest snapshot or checkpoint (the screen size comes from the snapshot).
     qsizetype start = index;
-    while (start > 0 && !m_entries.at(start).snapshot)
+    while (start > 0 && !m_entries.at(start).snapshot && !m_entries.at(start).checkpoint)
         --start;
-    QSize screen;
+    qsizetype screenAt = start;
+    while (screenAt > 0 && !m_entries.at(screenAt).snapshot)
+        --screenAt;
+    const QSize screen = m_entries.at(screenAt).screen;
     QList<Zone> zones;
     for (qsizetype i = start; i <= index; ++i) {
         const Entry& e = m_entries.at(i);
-        if (e.snapshot) {
-            screen = e.screen;
+        if (e.snapshot)
             zones = e.zones;
-            continue;
-        }
-        for (const QString& id : e.removed)
-            zones.removeIf([&](const Zone& z) { return z.id == id; });
-        for (const Zone& z : e.zones) {
-            auto found =
-                std::find_if(zones.begin(), zones.end(), [&](const Zone& x) { return x.id == z.id; });
-            if (found != zones.end())
-                *found = z;
-            else
-                zones << z;
-        }
+        else if (i == start && e.checkpoint)
+            zones = *e.checkpoint;
+        else
+            apply(zones, e);
     }
     const Entry& last = m_entries.at(index);
     m_cached = std::make_shared<const ZoneMap>(last.version, last.tNs, screen, zones);

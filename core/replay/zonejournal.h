@@ -54,8 +54,15 @@ private:
         QSize screen;
         QList<Zone> zones; // snapshot: all; delta: added + changed
         QStringList removed;
+        // Every kCheckpointEvery deltas after a snapshot, the whole map as it is after this entry, so that a
+        // seek replays at most that many deltas (a file with 100k deltas after one snapshot took minutes).
+        std::shared_ptr<const QList<Zone>> checkpoint;
     };
+    static constexpr int kCheckpointEvery = 32;
+    static void apply(QList<Zone>& zones, const Entry& delta);
     QList<Entry> m_entries;
+    QList<Zone> m_running; // the map after the last entry added
+    int m_sinceCheckpoint = 0;
     // Cache of the last reconstruction.
     mutable qsizetype m_cachedIndex = -1;
     mutable ZoneMapPtr m_cached;

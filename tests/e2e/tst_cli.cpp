@@ -1,7 +1,13 @@
 // The ciu-agent executable's command-line contract: --version, --help, errors for bad input.
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 class TestCli : public QObject
 {
@@ -13,6 +19,8 @@ private slots:
     void errors_data();
     void errors();
     void noRuntimeDirWarning();
+    void controlCharactersEscaped();
+    void hostileSessionFolder();
 
 private:
     struct Run
@@ -81,6 +89,13 @@ void TestCli::errors_data()
     QTest::newRow("no display") << QStringList{QStringLiteral("bench"), QStringLiteral("grab"),
                                                QStringLiteral("--display"), QStringLiteral(":987")}
                                 << 3 << ":987";
+    // Integer overflow: these analysed the whole screen, or 1920x100+0+0, with exit 0.
+    QTest::newRow("region overflow") << QStringList{QStringLiteral("analyze"), QStringLiteral("--region"),
+                                                    QStringLiteral("2147483000,2147483000,2000,2000")}
+                                     << 2 << "past any screen";
+    QTest::newRow("region at INT_MAX") << QStringList{QStringLiteral("analyze"), QStringLiteral("--region"),
+                                                      QStringLiteral("2147483647,0,100,100")}
+                                       << 2 << "past any screen";
 }
 
 void TestCli::errors()
@@ -103,6 +118,60 @@ void TestCli::noRuntimeDirWarning()
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("unknown benchmark")), qPrintable(r.err));
     QVERIFY2(!r.err.contains(QStringLiteral("XDG_RUNTIME_DIR")), qPrintable(r.err));
+}
+
+// A task with ESC[31m used to colour the terminal: it is shown as escapes.
+void TestCli::controlCharactersEscaped()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
+    env.remove(QStringLiteral("OPENAI_API_KEY"));
+    const Run r = run({QStringLiteral("run"), QStringLiteral("\x1b[31mfrobnicate\x07"),
+                       QStringLiteral("--provider"), QStringLiteral("local")},
+                      env);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("\\x1b[31mfrobnicate\\x07")), qPrintable(r.err));
+    QVERIFY2(!r.err.contains(QChar(0x1b)) && !r.err.contains(QChar(0x07)), qPrintable(r.err));
+}
+
+// replay with its own files as outputs (the export truncated session.mp4 and replaced metadata.json with
+// exit 0), a FIFO as session.mp4 (blocked forever) and an array as metadata.json (a message about "no
+// error").
+void TestCli::hostileSessionFolder()
+{
+    QTemporaryDir dir;
+    const QString session = dir.filePath(QStringLiteral("session"));
+    QVERIFY(QDir().mkpath(session));
+    const QByteArray metadata = "[1, 2]\n";
+    {
+        QFile f(session + QStringLiteral("/metadata.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(metadata);
+    }
+    QCOMPARE(::mkfifo(QFile::encodeName(session + QStringLiteral("/session.mp4")).constData(), 0600), 0);
+
+    Run r = run({QStringLiteral("replay"), session, QStringLiteral("--export-html"),
+                 session + QStringLiteral("/metadata.json")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("inside the session it reads")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("valid JSON, but an array where an object is expected")),
+             qPrintable(r.err));
+    QVERIFY2(!r.err.contains(QStringLiteral("no error occurred")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("session.mp4 is not a regular file")), qPrintable(r.err));
+    QFile f(session + QStringLiteral("/metadata.json"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), metadata);
+
+    r = run({QStringLiteral("replay"), session, QStringLiteral("--export-mp4"),
+             session + QStringLiteral("/session.mp4")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("is not a regular file")), qPrintable(r.err));
+
+    // An export outside works and says what it could not read.
+    const QString report = dir.filePath(QStringLiteral("report.html"));
+    r = run({QStringLiteral("replay"), session, QStringLiteral("--export-html"), report});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(QFileInfo(report).size() > 0);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -261,6 +261,39 @@ FakeApiServer::Step FakeApiServer::delayed(Step step, int delayMs)
     return step;
 }
 
+FakeApiServer::Step FakeApiServer::stalled(Step step, int events)
+{
+    // Re-cut the stream at event boundaries ("\n\n") and keep the first `events`.
+    const QByteArray all = step.chunks.join();
+    QList<QByteArray> kept;
+    qsizetype start = 0;
+    for (int i = 0; i < events && start < all.size(); ++i) {
+        const qsizetype end = all.indexOf("\n\n", start);
+        const qsizetype stop = end < 0 ? all.size() : end + 2;
+        kept.append(all.mid(start, stop - start));
+        start = stop;
+    }
+    step.chunks = kept;
+    step.stallAfterChunks = true;
+    return step;
+}
+
+FakeApiServer::Step FakeApiServer::stalledBody(Step step, int bytes)
+{
+    step.declaredLength = step.body.size();
+    step.body = step.body.left(bytes);
+    return step;
+}
+
+FakeApiServer::Step FakeApiServer::hugeTextReply(qint64 bytes)
+{
+    Step step = textReply(QStringLiteral("x"));
+    const qsizetype padding = qMax<qsizetype>(0, bytes - step.body.size());
+    const qsizetype at = step.body.indexOf("\"x\"") + 1; // inside the text value
+    step.body.insert(at, QByteArray(padding, ' '));
+    return step;
+}
+
 // ---- OpenAI-compatible chat completions ----
 
 QJsonObject FakeApiServer::chatUsage(qint64 prompt, qint64 completion, qint64 cached)

@@ -210,10 +210,12 @@ void FakeApiServer::writeStep(QPointer<QTcpSocket> socket, const Step& step, boo
         head += "transfer-encoding: chunked\r\ncache-control: no-cache\r\n\r\n";
         socket->write(head);
         socket->flush();
-        writeChunks(socket, step.chunks, step.chunkIntervalMs, keepAlive);
+        writeChunks(socket, step.chunks, step.chunkIntervalMs, keepAlive, step.stallAfterChunks);
         return;
     }
-    head += "content-length: " + QByteArray::number(step.body.size()) + "\r\n\r\n";
+    head += "content-length: " +
+            QByteArray::number(step.declaredLength >= 0 ? step.declaredLength : step.body.size()) +
+            "\r\n\r\n";
     socket->write(head + step.body);
     socket->flush();
     if (!keepAlive)
@@ -221,10 +223,12 @@ void FakeApiServer::writeStep(QPointer<QTcpSocket> socket, const Step& step, boo
 }
 
 void FakeApiServer::writeChunks(QPointer<QTcpSocket> socket, QList<QByteArray> chunks, int intervalMs,
-                                bool keepAlive)
+                                bool keepAlive, bool stall)
 {
     if (!socket || socket->state() != QAbstractSocket::ConnectedState)
         return;
+    if (chunks.isEmpty() && stall)
+        return; // silence: no terminating chunk, the connection stays open
     if (chunks.isEmpty()) {
         socket->write("0\r\n\r\n");
         socket->flush();
@@ -237,9 +241,10 @@ void FakeApiServer::writeChunks(QPointer<QTcpSocket> socket, QList<QByteArray> c
         socket->write(QByteArray::number(chunk.size(), 16) + "\r\n" + chunk + "\r\n");
         socket->flush();
     }
-    QTimer::singleShot(intervalMs, this, [this, socket, chunks = std::move(chunks), intervalMs, keepAlive] {
-        writeChunks(socket, chunks, intervalMs, keepAlive);
-    });
+    QTimer::singleShot(intervalMs, this,
+                       [this, socket, chunks = std::move(chunks), intervalMs, keepAlive, stall] {
+                           writeChunks(socket, chunks, intervalMs, keepAlive, stall);
+                       });
 }
 
 } // namespace ciu::test

@@ -46,6 +46,12 @@ public:
         Headers headers;
         int delayMs = 0; // before the reply starts
         int chunkIntervalMs = 2;
+        // Stream: after the last chunk the body is not ended; the connection stays open and silent (a stalled
+        // reply) until the client gives up.
+        bool stallAfterChunks = false;
+        // Reply: the Content-Length announced when it differs from the body's size (a larger one leaves the
+        // client waiting for bytes that never come); -1: the body's size.
+        qint64 declaredLength = -1;
     };
 
     struct Request
@@ -110,6 +116,12 @@ public:
     static Step hang();
     static Step redirect(const QUrl& location, int status = 307);
     static Step delayed(Step step, int delayMs);
+    // The first `events` events of `step`'s stream (a Stream step), then silence with the connection open.
+    static Step stalled(Step step, int events);
+    // A Reply that announces its whole body but sends only the first `bytes`, then stays silent.
+    static Step stalledBody(Step step, int bytes);
+    // A body of `bytes` bytes (a JSON text reply padded with spaces inside the text): a huge reply.
+    static Step hugeTextReply(qint64 bytes);
     static QByteArray sseEvent(const QByteArray& name, const QJsonObject& data);
 
     // ---- OpenAI-compatible chat completions ----
@@ -145,7 +157,8 @@ private:
     void onReadyRead(QTcpSocket* socket);
     void respond(QTcpSocket* socket, const Request& request);
     void writeStep(QPointer<QTcpSocket> socket, const Step& step, bool keepAlive);
-    void writeChunks(QPointer<QTcpSocket> socket, QList<QByteArray> chunks, int intervalMs, bool keepAlive);
+    void writeChunks(QPointer<QTcpSocket> socket, QList<QByteArray> chunks, int intervalMs, bool keepAlive,
+                     bool stall = false);
 
     QTcpServer* m_server = nullptr;
     QList<Step> m_steps;

@@ -11,6 +11,9 @@
 #include <QTest>
 #include <QThread>
 
+#include <algorithm>
+#include <limits>
+
 using namespace ciu::director;
 using ciu::test::FakeApiServer;
 
@@ -48,6 +51,10 @@ private slots:
     void nonRetryableErrors_data();
     void nonRetryableErrors();
     void timeoutRetriedThenError();
+    void stalledStreamIdleTimeout();
+    void stalledBodyIdleTimeout();
+    void retryBudgetEndsTheCall();
+    void hugeReplyIsNotRead();
     void droppedConnectionRetried();
     void malformedJsonIsCleanError();
     void stopReasons_data();
@@ -55,6 +62,7 @@ private slots:
     void pauseTurnContinues();
     void thinkingEchoedUnchanged();
     void usageAndCost();
+    void hostileUsageIsClamped();
     void keyNeverInErrors();
     void noKeyNothingSent();
     void redirectToOtherHostRefused();
@@ -490,6 +498,111 @@ void TestAnthropicProvider::timeoutRetriedThenError()
     QCOMPARE(response.attempts, 2);
 }
 
+// A stream that stops sending (the connection stays open) used to print nothing for 600 s and then be
+// retried: now no byte for idleTimeoutMs fails the attempt, progress is reported meanwhile, and the retries
+// are bounded.
+void TestAnthropicProvider::stalledStreamIdleTimeout()
+{
+    const QJsonObject message = FakeApiServer::messageJson(
+        QJsonArray{FakeApiServer::textBlock(QStringLiteral("never finished"))}, QStringLiteral("end_turn"));
+    FakeApiServer::Step step = FakeApiServer::stalled(FakeApiServer::streamedMessage(message), 3);
+    step.chunkIntervalMs = 0;
+    m_server->enqueue(step);
+    m_server->enqueue(step);
+    ProviderConfig config = configFor(*m_server);
+    config.requestTimeoutMs = 600'000; // only the idle timeout can end it
+    config.idleTimeoutMs = 400;
+    config.progressIntervalMs = 100;
+    config.maxAttempts = 2;
+    AnthropicProvider provider(config);
+    QSignalSpy progress(&provider, &Provider::progress);
+    QSignalSpy retrying(&provider, &Provider::retrying);
+    ProviderRequest request = simpleRequest();
+    request.stream = true;
+    const ProviderResponse response = sendAndWait(provider, request);
+    COMPARE_ENUM(response.error, ProviderError::Timeout);
+    QVERIFY2(response.errorMessage.contains(QStringLiteral("the response stalled: no data for 0.4 s")),
+             qPrintable(response.errorMessage));
+    QVERIFY2(response.errorMessage.contains(QStringLiteral("after 2 attempts")),
+             qPrintable(response.errorMessage));
+    QCOMPARE(response.attempts, 2);
+    QCOMPARE(m_server->requestCount(), 2);
+    QCOMPARE(retrying.size(), 1);
+    QVERIFY(retrying.first().at(3).toString().contains(QStringLiteral("stalled")));
+    // Progress was reported while it waited: bytes had arrived (the first events), then nothing.
+    QVERIFY(!progress.isEmpty());
+    QVERIFY(std::any_of(progress.cbegin(), progress.cend(),
+                        [](const QList<QVariant>& p) { return p.at(2).toLongLong() > 0; }));
+}
+
+// A non-streamed reply whose body stops half-way (the headers and 40 bytes came, then nothing) is a stall
+// too; before its headers a non-streamed call may take as long as the model needs (requestTimeoutMs).
+void TestAnthropicProvider::stalledBodyIdleTimeout()
+{
+    const FakeApiServer::Step step =
+        FakeApiServer::stalledBody(FakeApiServer::textReply(QStringLiteral("half")), 40);
+    m_server->enqueue(step);
+    m_server->enqueue(FakeApiServer::textReply(QStringLiteral("whole")));
+    ProviderConfig config = configFor(*m_server);
+    config.requestTimeoutMs = 600'000;
+    config.idleTimeoutMs = 300;
+    AnthropicProvider provider(config);
+    QSignalSpy retrying(&provider, &Provider::retrying);
+    const ProviderResponse response = sendAndWait(provider, simpleRequest());
+    QVERIFY2(response.ok(), qPrintable(response.errorMessage));
+    QCOMPARE(response.text(), QStringLiteral("whole"));
+    QCOMPARE(response.attempts, 2);
+    QCOMPARE(retrying.size(), 1);
+    QVERIFY2(
+        retrying.first().at(3).toString().contains(QStringLiteral("stalled: no data for 0.3 s (40 bytes")),
+        qPrintable(retrying.first().at(3).toString()));
+}
+
+// The retry policy's budget is time as well as attempts: no attempt starts once the call's total is spent.
+void TestAnthropicProvider::retryBudgetEndsTheCall()
+{
+    for (int i = 0; i < 20; ++i)
+        m_server->enqueue(FakeApiServer::hang());
+    ProviderConfig config = configFor(*m_server);
+    config.maxAttempts = 20;
+    config.requestTimeoutMs = 200;
+    config.totalTimeoutMs = 700;
+    config.maxRetryDelayMs = 1;
+    AnthropicProvider provider(config);
+    const ProviderResponse response = sendAndWait(provider, simpleRequest());
+    COMPARE_ENUM(response.error, ProviderError::Timeout);
+    QVERIFY2(response.attempts < 20, qPrintable(QString::number(response.attempts)));
+    QCOMPARE(m_server->requestCount(), response.attempts);
+    QVERIFY(m_server->pendingSteps() > 0);
+}
+
+// A 50 MB reply took ~1 GB: the body is not read past maxResponseBytes, and it is not retried.
+void TestAnthropicProvider::hugeReplyIsNotRead()
+{
+    m_server->enqueue(FakeApiServer::hugeTextReply(8 * 1024 * 1024));
+    m_server->enqueue(FakeApiServer::textReply(QStringLiteral("small")));
+    ProviderConfig config = configFor(*m_server);
+    config.maxResponseBytes = 1024 * 1024;
+    AnthropicProvider provider(config);
+    const ProviderResponse response = sendAndWait(provider, simpleRequest());
+    COMPARE_ENUM(response.error, ProviderError::MalformedResponse);
+    QVERIFY2(response.errorMessage.contains(QStringLiteral("larger than 1.0 MiB")),
+             qPrintable(response.errorMessage));
+    QCOMPARE(response.attempts, 1);
+    QCOMPARE(m_server->requestCount(), 1);
+
+    // Within the cap it is read as usual.
+    config.maxResponseBytes = 16 * 1024 * 1024;
+    m_server->reset();
+    m_server->enqueue(FakeApiServer::hugeTextReply(2 * 1024 * 1024));
+    AnthropicProvider roomy(config);
+    const ProviderResponse read = sendAndWait(roomy, simpleRequest());
+    QVERIFY2(read.ok(), qPrintable(read.errorMessage));
+    QCOMPARE(read.text().size(), qsizetype(2 * 1024 * 1024) -
+                                     qsizetype(FakeApiServer::textReply(QStringLiteral("x")).body.size()) +
+                                     1);
+}
+
 void TestAnthropicProvider::droppedConnectionRetried()
 {
     m_server->enqueue(FakeApiServer::dropConnection());
@@ -705,6 +818,43 @@ void TestAnthropicProvider::usageAndCost()
                                                FakeApiServer::usage(1'000'000, 1'000'000)));
     response = sendAndWait(custom, simpleRequest());
     QVERIFY(qAbs(response.usage.costUsd - 3.0) < 1e-9);
+}
+
+// Usage is untrusted input: input_tokens -1e8 used to give a cost of -$2400 (switching --max-cost off for the
+// rest of the run) and 1e300 showed as -9223372036854775808 tokens.
+void TestAnthropicProvider::hostileUsageIsClamped()
+{
+    const QJsonObject negative{{QStringLiteral("input_tokens"), -1e8}, {QStringLiteral("output_tokens"), 10}};
+    const QJsonObject huge{{QStringLiteral("input_tokens"), 1e300},
+                           {QStringLiteral("output_tokens"), std::numeric_limits<double>::infinity()},
+                           {QStringLiteral("cache_read_input_tokens"), QStringLiteral("12")}};
+    m_server->enqueue(FakeApiServer::textReply(QStringLiteral("a"), QStringLiteral("end_turn"),
+                                               FakeApiServer::usage(1000, 500)));
+    m_server->enqueue(FakeApiServer::textReply(QStringLiteral("b"), QStringLiteral("end_turn"), negative));
+    m_server->enqueue(FakeApiServer::textReply(QStringLiteral("c"), QStringLiteral("end_turn"), huge));
+    AnthropicProvider provider(configFor(*m_server));
+
+    ProviderResponse response = sendAndWait(provider, simpleRequest());
+    QVERIFY2(response.ok(), qPrintable(response.errorMessage));
+    const double firstCost = provider.totalUsage().costUsd;
+    QVERIFY(firstCost > 0);
+
+    response = sendAndWait(provider, simpleRequest());
+    QVERIFY2(response.ok(), qPrintable(response.errorMessage));
+    QCOMPARE(response.usage.inputTokens, 0);
+    QCOMPARE(response.usage.outputTokens, 10);
+    QVERIFY(response.usage.costUsd >= 0);
+    QVERIFY(provider.totalUsage().costUsd >= firstCost); // the total never moves backwards
+
+    response = sendAndWait(provider, simpleRequest());
+    QVERIFY2(response.ok(), qPrintable(response.errorMessage));
+    QCOMPARE(response.usage.inputTokens, kMaxReportedTokens);
+    QCOMPARE(response.usage.outputTokens, 0);         // JSON has no infinity: the value is not a number
+    QCOMPARE(response.usage.cacheReadInputTokens, 0); // a string is not a count
+    // Sonnet 4.5 input at $3 per MTok: the clamped count costs $300, which any cost limit stops at.
+    QVERIFY(qAbs(response.usage.costUsd - 300.0) < 1e-6);
+    QCOMPARE(provider.totalUsage().inputTokens, 1000 + kMaxReportedTokens);
+    QVERIFY(provider.totalUsage().costUsd > 300.0);
 }
 
 namespace {

@@ -3,8 +3,10 @@
 
 #include "core/director/commandscript.h"
 #include "core/director/localplanner.h"
+#include "core/director/modelplanner.h"
 #include "core/director/zoneresolver.h"
 
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -19,6 +21,8 @@ private slots:
     void separators();
     void parseErrors_data();
     void parseErrors();
+    void oneDurationCap_data();
+    void oneDurationCap();
     void similarity_data();
     void similarity();
     void resolve_data();
@@ -216,7 +220,10 @@ void TestLocalPlanner::parseErrors_data()
     QTest::newRow("drag without to") << "drag A" << 1 << 7 << "\"to\"";
     QTest::newRow("drag without dest") << "drag A to" << 1 << 10 << "destination";
     QTest::newRow("wait bad") << "wait forever and ever" << 1 << 6 << "forever";
-    QTest::newRow("wait too long") << "wait 500s" << 1 << 6 << "limited";
+    QTest::newRow("wait too long") << "wait 500s" << 1 << 6 << "longer than the limit of 100 s";
+    QTest::newRow("wait 1e7 s") << "wait 10000000s" << 1 << 6 << "duration 1e+07 s is longer than the limit";
+    QTest::newRow("wait overflow ms")
+        << "wait 99999999999999999999999ms" << 1 << 6 << "longer than the limit";
     QTest::newRow("select without in") << "select Blue" << 1 << 12 << "\"in\"";
     QTest::newRow("trailing words") << "check Subscribe \"now\"" << 1 << 17 << "unexpected";
     QTest::newRow("empty quoted name") << "click \"\"" << 1 << 7 << "empty";
@@ -236,6 +243,49 @@ void TestLocalPlanner::parseErrors()
     QCOMPARE(r.error->line, line);
     QCOMPARE(r.error->column, column);
     QVERIFY(r.error->toString().startsWith(QStringLiteral("line %1, column %2: ").arg(line).arg(column)));
+}
+
+// Every planner has the same duration cap: the model's computer wait (99999 s used to be accepted, 27.7 h),
+// hold_key (1e7 s was refused as "duration -2147483648 ms") and wait (1e7 s silently became 0 ms).
+void TestLocalPlanner::oneDurationCap_data()
+{
+    QTest::addColumn<QString>("action");
+    QTest::addColumn<QJsonValue>("duration");
+    QTest::addColumn<int>("expectedMs"); // -1: refused
+    QTest::addColumn<QString>("fragment");
+    QTest::newRow("wait 2.5 s") << "wait" << QJsonValue(2.5) << 2500 << "";
+    QTest::newRow("wait at the cap") << "wait" << QJsonValue(100) << 100'000 << "";
+    QTest::newRow("wait 99999 s") << "wait" << QJsonValue(99999) << -1 << "longer than the limit of 100 s";
+    QTest::newRow("wait 1e7 s") << "wait" << QJsonValue(1e7) << -1 << "longer than the limit of 100 s";
+    QTest::newRow("wait negative") << "wait" << QJsonValue(-1) << -1 << "not a length of time";
+    QTest::newRow("wait text") << "wait" << QJsonValue(QStringLiteral("10")) << -1 << "number of seconds";
+    QTest::newRow("hold 1 s") << "hold_key" << QJsonValue(1) << 1000 << "";
+    QTest::newRow("hold 1e7 s") << "hold_key" << QJsonValue(1e7) << -1 << "longer than the limit of 100 s";
+    QTest::newRow("hold 1e300 s") << "hold_key" << QJsonValue(1e300) << -1 << "longer than the limit";
+}
+
+void TestLocalPlanner::oneDurationCap()
+{
+    QFETCH(QString, action);
+    QFETCH(QJsonValue, duration);
+    QFETCH(int, expectedMs);
+    QFETCH(QString, fragment);
+    QJsonObject input{{QStringLiteral("action"), action}, {QStringLiteral("duration"), duration}};
+    if (action == QLatin1String("hold_key"))
+        input.insert(QStringLiteral("text"), QStringLiteral("shift"));
+    QString error;
+    const auto proposed = ModelPlanner::computerAction(input, &error);
+    if (expectedMs < 0) {
+        QVERIFY(!proposed);
+        QVERIFY2(error.contains(fragment) && error.startsWith(action), qPrintable(error));
+        QVERIFY2(!error.contains(QStringLiteral("-2147483648")), qPrintable(error));
+    } else {
+        QVERIFY2(proposed, qPrintable(error));
+        QCOMPARE(proposed->action.durationMs, expectedMs);
+        // The same cap as the local language and the action validation.
+        QVERIFY(proposed->action.durationMs <= kMaxWaitMs);
+        QVERIFY(proposed->action.durationMs <= ActionLimits{}.maxDurationMs);
+    }
 }
 
 void TestLocalPlanner::similarity_data()

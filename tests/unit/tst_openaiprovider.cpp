@@ -44,6 +44,7 @@ private slots:
     void retriesAndErrors();
     void malformedAndBadArguments();
     void usageWithCachedTokens();
+    void hostileUsageIsClamped();
     void keylessLocalServerAndV1Base();
     void keyNeverInErrors();
 
@@ -299,6 +300,27 @@ void TestOpenAiProvider::usageWithCachedTokens()
     table.applyCost(QStringLiteral("gpt-4o-2024-08-06"), usage);
     QVERIFY(usage.costKnown);
     QVERIFY(qAbs(usage.costUsd - 12.0) < 1e-9);
+}
+
+// Usage is untrusted: negative or absurd counts never give a negative cost or a wrapped total.
+void TestOpenAiProvider::hostileUsageIsClamped()
+{
+    m_server->enqueue(
+        FakeApiServer::chatReply(QStringLiteral("x"), QStringLiteral("stop"),
+                                 QJsonObject{{QStringLiteral("prompt_tokens"), -1e8},
+                                             {QStringLiteral("completion_tokens"), 1e300},
+                                             {QStringLiteral("prompt_tokens_details"),
+                                              QJsonObject{{QStringLiteral("cached_tokens"), -5}}}}));
+    OpenAiProvider provider(configFor(*m_server));
+    const ProviderResponse response = sendAndWait(provider, simpleRequest());
+    QVERIFY2(response.ok(), qPrintable(response.errorMessage));
+    QCOMPARE(response.usage.inputTokens, 0);
+    QCOMPARE(response.usage.cacheReadInputTokens, 0);
+    QCOMPARE(response.usage.outputTokens, kMaxReportedTokens);
+    PriceTable table = configFor(*m_server).prices;
+    Usage usage = response.usage;
+    table.applyCost(QStringLiteral("gpt-4o-2024-08-06"), usage);
+    QVERIFY(qAbs(usage.costUsd - 1000.0) < 1e-6); // 1e8 output tokens at $10 per MTok
 }
 
 void TestOpenAiProvider::keylessLocalServerAndV1Base()

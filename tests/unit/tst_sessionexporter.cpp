@@ -6,7 +6,9 @@
 #include "core/replay/videodecoder.h"
 #include "replaytestutil.h"
 
+#include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -24,6 +26,10 @@ private slots:
     void mp4WithOverlay();
     void cancel();
     void errors();
+    void refusesOutputsInsideTheSession_data();
+    void refusesOutputsInsideTheSession();
+    void failedExportKeepsPreviousFile();
+    void refusesAnInputOutsideTheSession();
 
 private:
     QTemporaryDir m_dir;
@@ -86,7 +92,8 @@ void TestSessionExporter::htmlWithProblems()
     SessionReader reader;
     QVERIFY(reader.open(dir.path())); // only events: everything else missing
     QString error;
-    const QString file = dir.filePath(QStringLiteral("r.html"));
+    QTemporaryDir out; // never inside the session it reads
+    const QString file = out.filePath(QStringLiteral("r.html"));
     QVERIFY2(exportHtmlReport(reader, file, &error), qPrintable(error));
     QFile f(file);
     QVERIFY(f.open(QIODevice::ReadOnly));
@@ -144,14 +151,120 @@ void TestSessionExporter::errors()
     SessionReader reader;
     QVERIFY(reader.open(dir.path()));
     QString error;
-    QVERIFY(!exportOverlayVideo(reader, dir.filePath(QStringLiteral("x.mp4")), &error));
-    QVERIFY(error.contains(QStringLiteral("no readable video")));
+    QTemporaryDir out;
+    QVERIFY(!exportOverlayVideo(reader, out.filePath(QStringLiteral("x.mp4")), &error));
+    QVERIFY2(error.contains(QStringLiteral("no readable video")), qPrintable(error));
+    QVERIFY(!QFile::exists(out.filePath(QStringLiteral("x.mp4"))));
     SessionReader good;
     QVERIFY(good.open(m_session.path));
     QVERIFY(!exportHtmlReport(good, QStringLiteral("/nonexistent-dir/r.html"), &error));
     QVERIFY(error.contains(QStringLiteral("cannot write")));
     QVERIFY(!exportOverlayVideo(good, QStringLiteral("/nonexistent-dir/r.mp4"), &error));
     QVERIFY(!error.isEmpty());
+}
+
+namespace {
+QByteArray contents(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+} // namespace
+
+// `replay S --export-mp4 S/session.mp4` truncated the video it read (exit 0) and `--export-html
+// S/metadata.json` replaced the metadata: an output inside the session, or reaching one of its files
+// through a link, is refused and nothing in the session changes.
+void TestSessionExporter::refusesOutputsInsideTheSession_data()
+{
+    QTest::addColumn<QString>("target"); // relative to the session; "link:" = a link outside to it
+    QTest::addColumn<bool>("video");
+    QTest::addColumn<QString>("fragment");
+    QTest::newRow("mp4 over session.mp4") << "session.mp4" << true << "inside the session";
+    QTest::newRow("html over metadata.json") << "metadata.json" << false << "inside the session";
+    QTest::newRow("new file in the session") << "report.html" << false << "inside the session";
+    QTest::newRow("into frames/") << "frames/x.mp4" << true << "inside the session";
+    QTest::newRow("the session folder itself") << "." << false << "is a folder";
+    QTest::newRow("through ..") << "../session/events.jsonl" << false << "inside the session";
+    QTest::newRow("link to session.mp4") << "link:session.mp4" << true << "inside the session";
+    QTest::newRow("link to metadata.json") << "link:metadata.json" << false << "inside the session";
+}
+
+void TestSessionExporter::refusesOutputsInsideTheSession()
+{
+    QFETCH(QString, target);
+    QFETCH(bool, video);
+    QFETCH(QString, fragment);
+    QTemporaryDir outside;
+    QString file;
+    QString input;
+    if (target.startsWith(QLatin1String("link:"))) {
+        input = m_session.path + QLatin1Char('/') + target.mid(5);
+        file = outside.filePath(QStringLiteral("link"));
+        QVERIFY(QFile::link(input, file));
+    } else {
+        file = m_session.path + QLatin1Char('/') + target;
+        input = file;
+    }
+    // Everything in the session before.
+    QHash<QString, QByteArray> before;
+    const QDir session(m_session.path);
+    for (const QString& name : session.entryList(QDir::Files))
+        before.insert(name, contents(session.filePath(name)));
+    SessionReader reader;
+    QVERIFY(reader.open(m_session.path));
+    QString error;
+    const bool ok = video ? exportOverlayVideo(reader, file, &error) : exportHtmlReport(reader, file, &error);
+    QVERIFY(!ok);
+    QVERIFY2(error.contains(fragment), qPrintable(error));
+    QCOMPARE(session.entryList(QDir::Files | QDir::Hidden).size(), before.size());
+    for (auto it = before.cbegin(); it != before.cend(); ++it)
+        QVERIFY2(contents(session.filePath(it.key())) == it.value(), qPrintable(it.key()));
+    QVERIFY(!QFile::exists(m_session.path + QStringLiteral("/report.html")));
+    QVERIFY(!QFile::exists(m_session.path + QStringLiteral("/frames/x.mp4")));
+}
+
+// A failed or cancelled export leaves no stub, and a file it was to replace keeps its content.
+void TestSessionExporter::failedExportKeepsPreviousFile()
+{
+    SessionReader reader;
+    QVERIFY(reader.open(m_session.path));
+    QTemporaryDir out;
+    const QString file = out.filePath(QStringLiteral("previous.mp4"));
+    {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("the previous export");
+    }
+    QString error;
+    QVERIFY(!exportOverlayVideo(reader, file, &error, [](qint64 done, qint64) { return done < 500; }));
+    QVERIFY(error.contains(QStringLiteral("cancel")));
+    QCOMPARE(contents(file), QByteArray("the previous export"));
+    QCOMPARE(QDir(out.path()).entryList(QDir::Files | QDir::Hidden),
+             QStringList{QStringLiteral("previous.mp4")});
+    // And a successful export replaces it.
+    QVERIFY2(exportOverlayVideo(reader, file, &error), qPrintable(error));
+    VideoDecoder decoder;
+    QVERIFY2(decoder.open(file), qPrintable(decoder.errorString()));
+    QCOMPARE(QDir(out.path()).entryList(QDir::Files | QDir::Hidden),
+             QStringList{QStringLiteral("previous.mp4")});
+}
+
+// A session file that is a link to a file elsewhere is an input too: the export does not overwrite it.
+void TestSessionExporter::refusesAnInputOutsideTheSession()
+{
+    QTemporaryDir dir;
+    const QString session = dir.filePath(QStringLiteral("linked"));
+    QVERIFY(QDir().mkpath(session));
+    const QString events = dir.filePath(QStringLiteral("events-elsewhere.jsonl"));
+    QVERIFY(QFile::copy(m_session.path + QStringLiteral("/events.jsonl"), events));
+    QVERIFY(QFile::link(events, session + QStringLiteral("/events.jsonl")));
+    const QByteArray before = contents(events);
+    SessionReader reader;
+    QVERIFY(reader.open(session));
+    QString error;
+    QVERIFY(!exportHtmlReport(reader, events, &error));
+    QVERIFY2(error.contains(QStringLiteral("which the session reads")), qPrintable(error));
+    QCOMPARE(contents(events), before);
 }
 
 QTEST_MAIN(TestSessionExporter)

@@ -21,6 +21,8 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <limits>
+#include <sys/stat.h>
 
 using namespace ciu;
 using namespace ciu::replay;
@@ -95,6 +97,10 @@ private slots:
     void missingFiles();
     void corruptMetadataAndVideo();
     void notAFolder();
+    void hostileFiles();
+    void manyDeltasAfterOneSnapshot();
+    void veryShortSession_data();
+    void veryShortSession();
     void killedRecorder();
     void directorSummaries();
 
@@ -368,6 +374,152 @@ void TestSessionReader::corruptMetadataAndVideo()
     QCOMPARE(reader.cursorSamples().size(), 200);
 }
 
+// Files a hostile but fair user can leave in a session folder: each is a clear problem, nothing blocks or
+// crashes, and everything else still reads.
+void TestSessionReader::hostileFiles()
+{
+    QTemporaryDir dir;
+    const QString copy = dir.filePath(QStringLiteral("s"));
+    QVERIFY(QDir().mkpath(copy));
+    for (const QString& name : QDir(m_session).entryList(QDir::Files)) {
+        if (name != QStringLiteral("session.mp4"))
+            QVERIFY(QFile::copy(m_session + QLatin1Char('/') + name, copy + QLatin1Char('/') + name));
+    }
+    // session.mp4 is a FIFO nobody writes to: opening it used to block forever.
+    QCOMPARE(::mkfifo(QFile::encodeName(copy + QStringLiteral("/session.mp4")).constData(), 0600), 0);
+    // metadata.json holds valid JSON, but an array.
+    QFile metadata(copy + QStringLiteral("/metadata.json"));
+    QVERIFY(metadata.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    metadata.write("[1, 2, 3]\n");
+    metadata.close();
+    // A zone snapshot with an absurd screen (used to allocate ~10^15 grid cells) and an array line.
+    QFile zones(copy + QStringLiteral("/zones.jsonl"));
+    QVERIFY(zones.open(QIODevice::Append));
+    zones.write("{\"t_ns\":5000000000,\"version\":999,\"kind\":\"snapshot\",\"screen\":[2147483647,"
+                "2147483647],\"zones\":[{\"id\":\"far\",\"type\":\"button\",\"bounds\":{\"x\":"
+                "2147480000,\"y\":2147480000,\"width\":100,\"height\":100}}]}\n");
+    zones.write("[{\"t_ns\":1}]\n");
+    zones.write("{\"t_ns\":1e300,\"version\":-5,\"kind\":\"delta\"}\n");
+    zones.close();
+
+    SessionReader reader;
+    QVERIFY(reader.open(copy));
+    const QString problems = reader.problems().join(QLatin1Char('\n'));
+    QVERIFY2(problems.contains(QStringLiteral("session.mp4 is not a regular file")), qPrintable(problems));
+    QVERIFY2(problems.contains(QStringLiteral(
+                 "metadata.json is corrupt (valid JSON, but an array where an object is expected)")),
+             qPrintable(problems));
+    QVERIFY2(!problems.contains(QStringLiteral("no error occurred")), qPrintable(problems));
+    QVERIFY2(problems.contains(QStringLiteral("zone snapshot with an impossible screen size 2147483647 x "
+                                              "2147483647")),
+             qPrintable(problems));
+    QVERIFY2(problems.contains(QStringLiteral("valid JSON, but an array where an object is expected")),
+             qPrintable(problems));
+    QVERIFY(!reader.hasVideo());
+    QCOMPARE(reader.cursorSamples().size(), 200);
+    // The zone maps before the bad lines are intact; the huge time was clamped, not wrapped negative.
+    QCOMPARE(reader.zoneMapAt(120 * 30 * kMs)->version(), quint64(120));
+    QVERIFY(reader.durationNs() > 0);
+    const ZoneMapPtr last = reader.zoneMapAt(std::numeric_limits<qint64>::max());
+    QCOMPARE(last->screenSize(), kSize);
+}
+
+// 100k zone deltas after one snapshot took minutes to export (every seek replayed every delta since the
+// snapshot); the journal now keeps checkpoints. Every moment still reconstructs exactly.
+void TestSessionReader::manyDeltasAfterOneSnapshot()
+{
+    ZoneJournal journal;
+    QList<Zone> truth{
+        makeZone(QStringLiteral("base"), QRect(0, 0, 10, 10), ZoneType::Button, QStringLiteral("B"))};
+    auto zonesJson = [](const QList<Zone>& zones) {
+        QJsonArray a;
+        for (const Zone& z : zones)
+            a.append(toJson(z));
+        return a;
+    };
+    QString error;
+    QVERIFY2(journal.addLine(0,
+                             QJsonObject{{QStringLiteral("version"), 1},
+                                         {QStringLiteral("kind"), QStringLiteral("snapshot")},
+                                         {QStringLiteral("screen"), QJsonArray{640, 480}},
+                                         {QStringLiteral("zones"), zonesJson(truth)}},
+                             &error),
+             qPrintable(error));
+    QList<QList<Zone>> states{truth};
+    const int deltas = 3000;
+    for (int v = 2; v <= deltas + 1; ++v) {
+        QJsonObject line{{QStringLiteral("version"), v}, {QStringLiteral("kind"), QStringLiteral("delta")}};
+        const Zone added = makeZone(QStringLiteral("z%1").arg(v), QRect(v % 600, v % 400, 8, 8),
+                                    ZoneType::Static, QStringLiteral("n%1").arg(v));
+        truth << added;
+        line[QStringLiteral("added")] = zonesJson({added});
+        if (v % 3 == 0) { // relabel the base zone
+            truth.first().label = QStringLiteral("B%1").arg(v);
+            line[QStringLiteral("changed")] = zonesJson({truth.first()});
+        }
+        if (v % 5 == 0) { // remove an older zone
+            const QString id = truth.at(1).id;
+            truth.removeAt(1);
+            line[QStringLiteral("removed")] = QJsonArray{id};
+        }
+        QVERIFY2(journal.addLine(qint64(v) * kMs, line, &error), qPrintable(error));
+        states << truth;
+    }
+    for (int v : {1, 2, 31, 32, 33, 34, 64, 65, 999, 1000, 1001, 2047, 2048, 2049, deltas, deltas + 1}) {
+        const ZoneMapPtr map = journal.mapAt(qint64(v) * kMs + kMs / 2);
+        QCOMPARE(map->version(), quint64(v));
+        QCOMPARE(map->screenSize(), QSize(640, 480));
+        const QList<Zone>& expected = states.at(v - 1);
+        QCOMPARE(map->size(), expected.size());
+        for (const Zone& z : expected) {
+            const Zone* got = map->find(z.id);
+            QVERIFY2(got, qPrintable(z.id));
+            QCOMPARE(got->label, z.label);
+        }
+    }
+}
+
+// A session of one or two frames ("cannot seek: Operation not permitted" was reported on one): every
+// moment shows a frame, in any order of requests, and the reader reports no problem.
+void TestSessionReader::veryShortSession_data()
+{
+    QTest::addColumn<int>("frames");
+    QTest::newRow("one frame") << 1;
+    QTest::newRow("two frames") << 2;
+    QTest::newRow("three frames") << 3;
+}
+
+void TestSessionReader::veryShortSession()
+{
+    QFETCH(int, frames);
+    QTemporaryDir dir;
+    SessionWriterOptions o;
+    o.sessionPath = dir.filePath(QStringLiteral("short"));
+    o.maxFrameLagMs = 0;
+    o.metadataIntervalMs = 0;
+    {
+        SessionWriter writer(o);
+        writer.start();
+        for (int n = 0; n < frames; ++n)
+            writer.onFrame(Frame{quint64(n + 1), (200 + 40 * n) * kMs, syntheticFrame(kSize, n), {}});
+        writer.onCursor(CursorSample{3000 * kMs, QPoint(1, 1), {}});
+        writer.stop();
+    }
+    SessionReader reader;
+    QVERIFY(reader.open(o.sessionPath));
+    QVERIFY2(reader.problems().isEmpty(), qPrintable(reader.problems().join(QLatin1Char('\n'))));
+    QVERIFY(reader.hasVideo());
+    for (qint64 t : {qint64(0), 3000 * kMs, 200 * kMs, 10'000 * kMs, qint64(0), 240 * kMs, 1000 * kMs}) {
+        qint64 frameT = -1;
+        const QImage image = reader.frameAt(t, &frameT);
+        QVERIFY2(!image.isNull(), qPrintable(QStringLiteral("t %1 ms").arg(t / kMs)));
+        const int expected = t < 200 * kMs ? 0 : int(std::min<qint64>((t / kMs - 200) / 40, frames - 1));
+        QVERIFY(frameT >= 0);
+        const double diff = meanAbsDiff(image, syntheticFrame(kSize, expected));
+        QVERIFY2(diff < 6.0, qPrintable(QStringLiteral("t %1 ms: %2").arg(t / kMs).arg(diff)));
+    }
+}
+
 void TestSessionReader::notAFolder()
 {
     SessionReader reader;
@@ -407,6 +559,18 @@ void TestSessionReader::killedRecorder()
         }
     }
     QVERIFY2(frames >= 90, "the recorder child did not record");
+    auto outcomeOf = [](const SessionReader& r) {
+        return r.metadata()
+            .value(QStringLiteral("outcome"))
+            .toObject()
+            .value(QStringLiteral("status"))
+            .toString();
+    };
+    {
+        SessionReader live; // while the recorder runs, its session is "recording"
+        QVERIFY(live.open(folder));
+        QCOMPARE(outcomeOf(live), QStringLiteral("recording"));
+    }
     child.kill(); // SIGKILL: no destructor, no trailer, no final metadata
     QVERIFY(child.waitForFinished());
     QCOMPARE(child.exitStatus(), QProcess::CrashExit);
@@ -421,6 +585,14 @@ void TestSessionReader::killedRecorder()
                  .value(QStringLiteral("state"))
                  .toString(),
              QStringLiteral("recording"));
+    // The report says what happened instead of a blank outcome.
+    QCOMPARE(outcomeOf(reader), QStringLiteral("interrupted"));
+    QVERIFY(reader.metadata()
+                .value(QStringLiteral("outcome"))
+                .toObject()
+                .value(QStringLiteral("detail"))
+                .toString()
+                .contains(QStringLiteral("killed")));
     // Cursor lines up to the last report are there.
     QVERIFY(!reader.cursorSamples().isEmpty());
     QVERIFY(reader.cursorSamples().last().tNs / kMs >= lastReportedMs);

@@ -2,6 +2,7 @@
 
 #include "core/model/metatypes.h"
 #include "core/model/secrets.h"
+#include "core/replay/atomicfile.h"
 #include "core/replay/sessionformat.h"
 #include "core/replay/sessionreader.h"
 #include "core/replay/sessionretention.h"
@@ -23,6 +24,9 @@
 #include <QStorageInfo>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
+#include <sys/resource.h>
 
 using namespace ciu;
 using namespace ciu::replay;
@@ -95,6 +99,8 @@ private slots:
     void retention();
     void retentionByAge();
     void realFullDisk();
+    void atomicWriteKeepsLastGoodCopy();
+    void hugeRecordsAreCapped();
     void lowDiskSpace();
     void sizeBudgetKeepsPlayableVideo();
     void environmentSecretsInNoFile();
@@ -298,11 +304,16 @@ void TestSessionWriter::metadataUpdates()
     QCOMPARE(usage.value(QStringLiteral("output_tokens")).toInt(), 250);
     QCOMPARE(usage.value(QStringLiteral("model_calls")).toInt(), 2);
     QVERIFY(qAbs(usage.value(QStringLiteral("cost_usd")).toDouble() - 0.015) < 1e-9);
-    // Written atomically: no temporary files left beside it.
-    const QStringList leftovers = QDir(writer.sessionPath()).entryList(QDir::Files | QDir::Hidden);
+    // Written atomically: no temporary files left beside it (only the space reserved for the final
+    // metadata while recording, gone when it stops).
+    QStringList leftovers = QDir(writer.sessionPath()).entryList(QDir::Files | QDir::Hidden);
+    QVERIFY(leftovers.removeOne(QStringLiteral(".space-reserve")));
     for (const QString& f : leftovers)
         QVERIFY2(f == files::metadata || f.endsWith(QStringLiteral(".jsonl")), qPrintable(f));
     writer.stop();
+    leftovers = QDir(writer.sessionPath()).entryList(QDir::Files | QDir::Hidden);
+    for (const QString& f : leftovers)
+        QVERIFY2(f == files::metadata || f.endsWith(QStringLiteral(".jsonl")), qPrintable(f));
 }
 
 void TestSessionWriter::secretsScrubbed_data()
@@ -647,6 +658,7 @@ void TestSessionWriter::realFullDisk()
     o.maxSessionBytes = 0;
     o.minFreeBytes = 0; // only the write errors of a really full disk stop it
     o.keyFrameIntervalMs = 200;
+    o.task = QStringLiteral("fill the disk");
     SessionWriter writer(o);
     QSignalSpy failed(&writer, &SessionWriter::recordingFailed);
     QSignalSpy started(&writer, &SessionWriter::started);
@@ -673,10 +685,24 @@ void TestSessionWriter::realFullDisk()
     // Later input is ignored without a crash or a second signal; stop() still reports the end.
     writer.onFrame(Frame{1000, 99'000'000'000, noiseFrame(size, 1000), {}});
     writer.onCursor(CursorSample{99'000'000'000, QPoint(1, 2), {}});
+    // The task's outcome still reaches metadata.json after the recording stopped.
+    writer.setOutcome(QStringLiteral("stopped"), QStringLiteral("the recording stopped"));
     QSignalSpy stopped(&writer, &SessionWriter::stopped);
     writer.stop();
     QCOMPARE(stopped.size(), 1);
     QCOMPARE(failed.size(), 1);
+    // metadata.json is complete (it used to be 0 bytes): task, outcome, and why the recording stopped.
+    const QJsonObject meta = readMetadata(writer.sessionPath());
+    QCOMPARE(meta.value(QStringLiteral("task")).toString(), QStringLiteral("fill the disk"));
+    QCOMPARE(meta.value(QStringLiteral("outcome")).toObject().value(QStringLiteral("status")).toString(),
+             QStringLiteral("stopped"));
+    const QJsonObject recording = meta.value(QStringLiteral("recording")).toObject();
+    QCOMPARE(recording.value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
+    QCOMPARE(recording.value(QStringLiteral("error")).toString(), reason);
+    // No temporary or reserve file is left behind.
+    for (const QString& name :
+         QDir(writer.sessionPath()).entryList(QDir::Hidden | QDir::Files | QDir::System))
+        QVERIFY2(!name.startsWith(QLatin1Char('.')), qPrintable(name));
 
     // What was written is kept and readable: the viewer opens the session.
     SessionReader reader;
@@ -684,6 +710,82 @@ void TestSessionWriter::realFullDisk()
     QVERIFY(reader.cursorSamples().size() > 0);
     QVERIFY(reader.hasVideo());
     QVERIFY(!reader.frameAt(0).isNull());
+}
+
+// A write that fails half-way (here: past the process's file size limit, a real EFBIG from the kernel)
+// leaves the previous complete file and no temporary file.
+void TestSessionWriter::atomicWriteKeepsLastGoodCopy()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("metadata.json"));
+    QString error;
+    QVERIFY2(writeFileAtomically(path, "{\"good\":1}\n", &error), qPrintable(error));
+    const QByteArray big(64 * 1024, 'x');
+    struct rlimit old = {};
+    QCOMPARE(getrlimit(RLIMIT_FSIZE, &old), 0);
+    const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit limit = old;
+    limit.rlim_cur = 4096;
+    QCOMPARE(setrlimit(RLIMIT_FSIZE, &limit), 0);
+    const bool written = writeFileAtomically(path, big, &error);
+    setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, previousHandler);
+    QVERIFY(!written);
+    QVERIFY2(error.contains(QStringLiteral("cannot write")) && error.contains(path), qPrintable(error));
+    QVERIFY(!isDiskFullError(error)); // "File too large" is not a full disk
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), QByteArray("{\"good\":1}\n"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+             QStringList{QStringLiteral("metadata.json")});
+    // And a write that succeeds replaces it completely.
+    QVERIFY2(writeFileAtomically(path, big, &error), qPrintable(error));
+    QCOMPARE(QFileInfo(path).size(), big.size());
+    QVERIFY(isDiskFullError(QStringLiteral("cannot write x: No space left on device")));
+}
+
+// A 50 MB model reply was recorded three times in director.jsonl (251 MB of session): every string of a
+// record is cut at 64 Ki characters; hostile usage numbers never wrap the totals.
+void TestSessionWriter::hugeRecordsAreCapped()
+{
+    QTemporaryDir dir;
+    SessionWriterOptions o = options(dir.path());
+    SessionWriter writer(o);
+    writer.start();
+    const QString huge(5 * 1024 * 1024, QLatin1Char('r'));
+    writer.onDirectorRecord(
+        QJsonObject{{QStringLiteral("t_ns"), 1000},
+                    {QStringLiteral("type"), QStringLiteral("model_call")},
+                    {QStringLiteral("reply"), huge},
+                    {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("text"), huge}}}},
+                    {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), -1e8},
+                                                          {QStringLiteral("output_tokens"), 1e300},
+                                                          {QStringLiteral("cost_usd"), -2400.0}}}});
+    writer.onDirectorRecord(
+        QJsonObject{{QStringLiteral("t_ns"), 2000},
+                    {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), 10},
+                                                          {QStringLiteral("output_tokens"), 5},
+                                                          {QStringLiteral("cost_usd"), 0.5}}}});
+    writer.stop();
+    QVERIFY(QFileInfo(o.sessionPath + QStringLiteral("/director.jsonl")).size() < 300 * 1024);
+    const QList<QJsonObject> lines = readLines(o.sessionPath + QStringLiteral("/director.jsonl"));
+    QCOMPARE(lines.size(), 2);
+    const QString reply = lines.first().value(QStringLiteral("reply")).toString();
+    QVERIFY(reply.startsWith(QString(64 * 1024, QLatin1Char('r'))));
+    QVERIFY2(reply.endsWith(QStringLiteral("[%1 more characters not recorded]").arg(huge.size() - 64 * 1024)),
+             qPrintable(reply.right(60)));
+    const QString nested = lines.first()
+                               .value(QStringLiteral("content"))
+                               .toArray()
+                               .at(0)
+                               .toObject()
+                               .value(QStringLiteral("text"))
+                               .toString();
+    QCOMPARE(nested, reply);
+    const QJsonObject usage = readMetadata(o.sessionPath).value(QStringLiteral("usage")).toObject();
+    QCOMPARE(usage.value(QStringLiteral("input_tokens")).toDouble(), 10.0);
+    QVERIFY(usage.value(QStringLiteral("output_tokens")).toDouble() > 1e18); // saturated, not negative
+    QCOMPARE(usage.value(QStringLiteral("cost_usd")).toDouble(), 0.5);
 }
 
 void TestSessionWriter::lowDiskSpace()

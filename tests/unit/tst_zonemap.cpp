@@ -7,6 +7,8 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+#include <limits>
+
 using namespace ciu;
 
 namespace {
@@ -31,6 +33,7 @@ private slots:
     void nestedZonesOutermostFirst();
     void zonesOutsideTheScreen();
     void matchesBruteForce();
+    void absurdScreenSizeStaysSmall();
     void jsonRoundTrip();
     void jsonRejectsBadZones_data();
     void jsonRejectsBadZones();
@@ -106,6 +109,41 @@ void TestZoneMap::matchesBruteForce()
         for (const Zone* z : map.zonesIntersecting(rect))
             actualIds << z->id;
         QCOMPARE(actualIds, expectedIds);
+    }
+}
+
+// A recorded "screen" of 2147483647 x 2147483647 used to allocate a grid of ~10^15 cells (std::bad_alloc).
+// The grid now covers the zones' extent with a bounded number of cells; queries still match brute force.
+void TestZoneMap::absurdScreenSizeStaysSmall()
+{
+    const int huge = std::numeric_limits<int>::max();
+    QRandomGenerator rng(7);
+    QList<Zone> zones;
+    for (int i = 0; i < 200; ++i) {
+        const bool far = i % 3 == 0;
+        const QRect r =
+            far ? QRect(rng.bounded(2000000000), rng.bounded(2000000000), 1 + rng.bounded(100000000),
+                        1 + rng.bounded(100000000))
+                : QRect(rng.bounded(1800), rng.bounded(1000), 5 + rng.bounded(200), 5 + rng.bounded(100));
+        zones << makeZone(QStringLiteral("z%1").arg(i), r);
+    }
+    zones << makeZone(QStringLiteral("whole"), QRect(0, 0, huge, huge));
+    const ZoneMap map(1, 0, QSize(huge, huge), zones);
+    QCOMPARE(map.size(), zones.size());
+    for (int i = 0; i < 3000; ++i) {
+        const QPoint p = i % 2 ? QPoint(rng.bounded(2000), rng.bounded(1100))
+                               : QPoint(rng.bounded(huge), rng.bounded(huge));
+        const Zone* expected = nullptr;
+        for (const Zone& z : zones) {
+            if (z.bounds.contains(p) &&
+                (!expected || qint64(z.bounds.width()) * z.bounds.height() <
+                                  qint64(expected->bounds.width()) * expected->bounds.height()))
+                expected = &z;
+        }
+        const Zone* actual = map.zoneAt(p);
+        QCOMPARE(actual ? actual->id : QString(), expected ? expected->id : QString());
+        QCOMPARE(map.zonesAt(p).size() >= 1, true); // "whole" contains every point
+        QCOMPARE(map.zonesAt(p).first()->id, QStringLiteral("whole"));
     }
 }
 
