@@ -205,9 +205,17 @@ bool exportOverlayVideo(SessionReader& reader, const QString& file, QString* err
     VideoDecoder decoder;
     if (!decoder.open(reader.videoPath()) || !decoder.rewind())
         return fail(error, decoder.errorString());
+    // The recording is variable-rate (a frame when the screen changed); the export is constant-rate, with
+    // the overlay drawn for each output frame's own moment, so the cursor and its trail move smoothly and any
+    // player plays it in real time.
+    qint64 nextPtsMs = 0;
+    QImage next = decoder.nextFrame(&nextPtsMs);
+    if (next.isNull())
+        return fail(error, QStringLiteral("the session video has no decodable frame"));
     VideoEncoder encoder;
     VideoEncoder::Options o;
     o.size = decoder.size();
+    o.nominalFps = kExportFps;
     o.fragmented = false;
     o.preset = QStringLiteral("veryfast");
     o.tune.clear();
@@ -219,12 +227,17 @@ bool exportOverlayVideo(SessionReader& reader, const QString& file, QString* err
     const qint64 totalMs = qMax<qint64>(1, reader.durationNs() / 1'000'000);
     OverlayOptions overlay;
     overlay.lineScale = qMax(1.0, decoder.size().width() / 1280.0);
-    for (;;) {
-        qint64 ptsMs = 0;
-        QImage image = decoder.nextFrame(&ptsMs);
-        if (image.isNull())
+    QImage current = next; // the first picture is shown from 0 until the next one
+    for (qint64 k = 0;; ++k) {
+        const qint64 tMs = k * 1000 / kExportFps;
+        if (tMs > totalMs)
             break;
-        const qint64 tNs = ptsMs * 1'000'000;
+        while (!next.isNull() && nextPtsMs <= tMs) {
+            current = next;
+            next = decoder.nextFrame(&nextPtsMs);
+        }
+        const qint64 tNs = tMs * 1'000'000;
+        QImage image = current.convertToFormat(QImage::Format_RGB32);
         {
             QPainter painter(&image);
             if (const ZoneMapPtr map = reader.zoneMapAt(tNs))
@@ -242,9 +255,9 @@ bool exportOverlayVideo(SessionReader& reader, const QString& file, QString* err
             painter.setPen(Qt::white);
             painter.drawText(box, Qt::AlignCenter, label);
         }
-        if (!encoder.encode(image, ptsMs))
+        if (!encoder.encode(image, tMs))
             return fail(error, encoder.errorString());
-        if (progress && !progress(qMin(ptsMs, totalMs), totalMs)) {
+        if (progress && !progress(qMin(tMs, totalMs), totalMs)) {
             encoder.finish();
             QFile::remove(file);
             return fail(error, QStringLiteral("export cancelled"));

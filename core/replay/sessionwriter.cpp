@@ -45,11 +45,16 @@ SessionWriter::SessionWriter(SessionWriterOptions options, QObject* parent)
     : QObject(parent)
     , m_options(std::move(options))
     , m_metadataTimer(this)
+    , m_videoFlushTimer(this)
 {
     m_screenSize = m_options.screenSize;
     connect(&m_metadataTimer, &QTimer::timeout, this, [this] {
         if (isRecording() && !writeMetadata())
             fail(QStringLiteral("cannot update metadata.json in %1").arg(m_path));
+    });
+    connect(&m_videoFlushTimer, &QTimer::timeout, this, [this] {
+        if (isRecording() && m_video && !m_video->flush())
+            qCWarning(lcRecorder) << "the video could not be flushed:" << m_video->errorString();
     });
 }
 
@@ -93,6 +98,7 @@ void SessionWriter::start()
         applyRetention(root, m_options.retention, m_path);
     if (m_options.metadataIntervalMs > 0)
         m_metadataTimer.start(m_options.metadataIntervalMs);
+    m_videoFlushTimer.start(1000);
     m_budgetClock.start();
     checkBudget(true);
     if (!isRecording())
@@ -113,6 +119,7 @@ bool SessionWriter::openStream(JsonlStream& stream, const QString& name)
 void SessionWriter::closeAll()
 {
     m_metadataTimer.stop();
+    m_videoFlushTimer.stop();
     if (m_video) {
         if (!m_video->finish())
             qCWarning(lcRecorder) << "the video could not be finished:" << m_video->errorString();

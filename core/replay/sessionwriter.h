@@ -170,6 +170,7 @@ private:
     qint64 m_modelCalls = 0;
 
     QTimer m_metadataTimer;
+    QTimer m_videoFlushTimer; // cuts a video fragment every second: a live replay shows up to a second ago
     QElapsedTimer m_budgetClock;
 };
 

@@ -248,6 +248,22 @@ bool VideoEncoder::sendFrame(qint64 ptsMs)
     return d->drain();
 }
 
+bool VideoEncoder::flush()
+{
+    if (!isOpen() || !d->error.isEmpty())
+        return false;
+    if (!d->options.fragmented || d->frames == 0)
+        return true;
+    // The MP4 muxer takes a null packet as "cut the fragment here" (AVFMT_ALLOW_FLUSH).
+    const int rc = av_write_frame(d->format, nullptr);
+    if (rc < 0)
+        return d->fail(QStringLiteral("cannot write %1: %2").arg(d->path, ffmpegError(rc)));
+    avio_flush(d->format->pb);
+    if (d->format->pb->error < 0)
+        return d->fail(QStringLiteral("cannot write %1: %2").arg(d->path, ffmpegError(d->format->pb->error)));
+    return true;
+}
+
 bool VideoEncoder::finish()
 {
     if (!d->headerWritten || d->finished)

@@ -7,6 +7,10 @@
 #include "replaytestutil.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -22,6 +26,7 @@ private slots:
     void html();
     void htmlWithProblems();
     void mp4WithOverlay();
+    void mp4IsConstantRate();
     void cancel();
     void errors();
 
@@ -122,6 +127,52 @@ void TestSessionExporter::mp4WithOverlay()
              qPrintable(QStringLiteral("%1 vs %2").arg(outline.name(), plain.name())));
     const CursorSample cursor = *reader.cursorAt(t);
     const QColor atCursor = exported.pixelColor(cursor.pos);
+    QVERIFY2(atCursor.red() > 150 && atCursor.green() < 150, qPrintable(atCursor.name()));
+}
+
+void TestSessionExporter::mp4IsConstantRate()
+{
+    // The recording has 60 frames in 3 s at its own times; the export has one frame every 1/15 s from 0 to
+    // the session's end, and each frame's overlay is drawn for its own moment.
+    SessionReader reader;
+    QVERIFY(reader.open(m_session.path));
+    const QString file = m_dir.filePath(QStringLiteral("constant.mp4"));
+    QString error;
+    QVERIFY2(exportOverlayVideo(reader, file, &error), qPrintable(error));
+    const qint64 totalMs = reader.durationNs() / 1'000'000;
+    const qint64 expectedFrames = totalMs * kExportFps / 1000 + 1;
+
+    QProcess ffprobe;
+    ffprobe.start(QStringLiteral("ffprobe"),
+                  {QStringLiteral("-v"), QStringLiteral("error"), QStringLiteral("-count_frames"),
+                   QStringLiteral("-select_streams"), QStringLiteral("v:0"), QStringLiteral("-show_entries"),
+                   QStringLiteral("stream=nb_read_frames,avg_frame_rate,r_frame_rate,duration"),
+                   QStringLiteral("-of"), QStringLiteral("json"), file});
+    QVERIFY2(ffprobe.waitForFinished(60'000) && ffprobe.exitCode() == 0,
+             qPrintable(QString::fromLocal8Bit(ffprobe.readAllStandardError())));
+    const QJsonObject stream = QJsonDocument::fromJson(ffprobe.readAllStandardOutput())
+                                   .object()
+                                   .value(QStringLiteral("streams"))
+                                   .toArray()
+                                   .first()
+                                   .toObject();
+    QCOMPARE(stream.value(QStringLiteral("nb_read_frames")).toString().toLongLong(), expectedFrames);
+    QCOMPARE(stream.value(QStringLiteral("avg_frame_rate")).toString(), QStringLiteral("15/1"));
+    // It plays as long as the session lasted (the last frame is shown for 1/15 s).
+    const double duration = stream.value(QStringLiteral("duration")).toString().toDouble();
+    QCOMPARE(qRound(duration * kExportFps), int(expectedFrames));
+
+    // A frame between two recorded ones (1666 ms: recorded at 1650 and 1700) has the cursor where it was
+    // at 1666 ms, not where it was at the recorded frame.
+    VideoDecoder decoder;
+    QVERIFY2(decoder.open(file), qPrintable(decoder.errorString()));
+    qint64 pts = -1;
+    const QImage frame = decoder.frameAt(25 * 1000 / kExportFps, &pts);
+    QCOMPARE(pts, qint64(25 * 1000 / kExportFps));
+    const CursorSample now = *reader.cursorAt(pts * 1'000'000);
+    const CursorSample recorded = *reader.cursorAt(1'650'000'000);
+    QVERIFY(now.pos != recorded.pos);
+    const QColor atCursor = frame.pixelColor(now.pos);
     QVERIFY2(atCursor.red() > 150 && atCursor.green() < 150, qPrintable(atCursor.name()));
 }
 
