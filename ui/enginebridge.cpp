@@ -3,6 +3,7 @@
 #include "core/brush/brushcontroller.h"
 #include "core/canvas/canvasmapper.h"
 #include "core/capture/captureengine.h"
+#include "core/capture/windowtracker.h"
 #include "core/engine/engine.h"
 #include "ui/mainwindow.h"
 #include "ui/uilog.h"
@@ -201,6 +202,11 @@ void EngineBridge::connectWorkers()
             m_status.fps = stats.fps;
             publishStatus();
         });
+    }
+    // The target's windows: hand corrections are stored relative to their window and follow it.
+    if (capture::WindowTracker* windows = engine->windowTracker()) {
+        connect(windows, &capture::WindowTracker::windowsChanged, w,
+                [w](const QList<platform::WindowInfo>& list) { w->setWindows(list); });
     }
     if (canvas::CanvasMapper* canvas = engine->canvas()) {
         connect(canvas, &canvas::CanvasMapper::zoneMapUpdated, w, &MainWindow::setZoneMap);

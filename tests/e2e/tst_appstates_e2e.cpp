@@ -20,6 +20,7 @@
 #include "ui/planmodel.h"
 #include "ui/settingsdialog.h"
 #include "ui/taskconsole.h"
+#include "ui/zonecorrections.h"
 
 #include <QAction>
 #include <QApplication>
@@ -61,6 +62,7 @@ private slots:
     void dryRunIsAPreviewAndRecorded();
     void takeoverStopThenRun();
     void hotkeyOnTheTargetDisplay();
+    void correctionsFollowTheWindow();
 
 private:
     ui::MainWindowOptions windowOptions(const QString& display, const QString& home) const;
@@ -444,6 +446,69 @@ void TestAppStatesE2e::hotkeyOnTheTargetDisplay()
     QVERIFY(xdotool(*m_own, {QStringLiteral("key"), QStringLiteral("ctrl+alt+End")}));
     QVERIFY(stops.wait(10'000) || stops.count() == 2);
     QCOMPARE(stops.count(), 2);
+}
+
+void TestAppStatesE2e::correctionsFollowTheWindow()
+{
+    XvfbServer target;
+    QVERIFY2(target.start(), qPrintable(target.errorString()));
+    FixtureApp fixture;
+    QVERIFY2(
+        fixture.start(target.environment(), {QStringLiteral("--geometry"), QStringLiteral("60,60,900,640")}),
+        qPrintable(fixture.errorString()));
+    const QRect submit = fixture.widget(QStringLiteral("submit")).value().rect;
+    QTemporaryDir home;
+    ui::MainWindow window(windowOptions(target.displayName(), home.path()));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    ui::EngineBridge bridge(&window, {});
+    QSignalSpy ready(&bridge, &ui::EngineBridge::ready);
+    bridge.startOn(target.displayName());
+    QVERIFY(ready.wait(60'000) || ready.count() == 1);
+    ui::ZoneCorrections* corrections = window.corrections();
+    const auto zoneAt = [corrections](QPoint p) -> std::optional<Zone> {
+        const ZoneMapPtr map = corrections->effectiveMap();
+        const Zone* z = map ? map->zoneAt(p) : nullptr;
+        return z ? std::optional<Zone>(*z) : std::nullopt;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(zoneAt(submit.center()) && zoneAt(submit.center())->type == ZoneType::Button,
+                             30'000);
+    const Zone detected = *zoneAt(submit.center());
+    const QString application = corrections->applicationOf(detected);
+    QTRY_VERIFY_WITH_TIMEOUT(corrections->windowOrigin(application) != QPoint(), 10'000);
+    const QPoint originBefore = corrections->windowOrigin(application);
+
+    // The user relabels the button.
+    Zone edited = detected;
+    edited.label = QStringLiteral("Send it");
+    corrections->setCorrections(corrections->withZoneReplaced(detected, edited, newUserZoneId()));
+    QTRY_COMPARE(zoneAt(submit.center()).value_or(Zone()).label, QStringLiteral("Send it"));
+
+    // The window moves: the correction goes with it, nothing is left floating where it was.
+    QProcess move;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("DISPLAY"), target.displayName());
+    move.setProcessEnvironment(env);
+    move.start(QStringLiteral("xdotool"),
+               {QStringLiteral("search"), QStringLiteral("--name"), QStringLiteral("^CIU Fixture$"),
+                QStringLiteral("windowmove"), QStringLiteral("300"), QStringLiteral("240")});
+    QVERIFY(move.waitForFinished(10'000) && move.exitCode() == 0);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        fixture.refreshWidgets() && fixture.widget(QStringLiteral("submit"))->rect != submit, 10'000);
+    const QRect moved = fixture.widget(QStringLiteral("submit"))->rect;
+    QTRY_VERIFY_WITH_TIMEOUT(corrections->windowOrigin(application) != originBefore, 10'000);
+    QCOMPARE(corrections->windowOrigin(application) - originBefore, moved.topLeft() - submit.topLeft());
+    QTRY_COMPARE_WITH_TIMEOUT(zoneAt(moved.center()).value_or(Zone()).label, QStringLiteral("Send it"),
+                              30'000);
+    int named = 0;
+    for (const Zone& z : corrections->effectiveMap()->zones())
+        named += z.label == QLatin1String("Send it") ? 1 : 0;
+    QCOMPARE(named, 1);
+    // Kept across sessions: stored relative to the window.
+    const auto stored = corrections->store().load(application);
+    QVERIFY(stored && stored->zones.size() == 1);
+    QCOMPARE(stored->zones.first().bounds.topLeft(), edited.bounds.topLeft() - originBefore);
+    bridge.shutdown();
 }
 
 int main(int argc, char** argv)

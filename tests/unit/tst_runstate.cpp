@@ -9,6 +9,7 @@
 #include "ui/taskconsole.h"
 
 #include <QApplication>
+#include <QFont>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
@@ -37,7 +38,7 @@ TaskOutcome outcome(TaskOutcome::Result result, bool dryRun, const QString& mess
 }
 
 // The state's permissions as a string: R(un) P(ause) U (resume) S(tep) O (stop); '-' where not allowed.
-QString allowed(const RunState& rs)
+QString permissions(const RunState& rs)
 {
     return QString(rs.canRun() ? QLatin1Char('R') : QLatin1Char('-')) +
            (rs.canPause() ? QLatin1Char('P') : QLatin1Char('-')) +
@@ -151,7 +152,7 @@ void TestRunState::permissionsPerState()
             ++expectedChanges;
     }
     QCOMPARE(int(rs.state()), state);
-    QCOMPARE(allowed(rs), allowed);
+    QCOMPARE(permissions(rs), allowed);
     QVERIFY2(rs.statusText().contains(text, Qt::CaseInsensitive), qPrintable(rs.statusText()));
     // changed() fires exactly when the state or its line changed.
     QCOMPARE(changed.count(), expectedChanges);
