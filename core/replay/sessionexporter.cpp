@@ -144,6 +144,27 @@ bool exportHtmlReport(SessionReader& reader, const QString& file, QString* error
                                                             .arg(reader.directorRecords().size()));
     html += QStringLiteral("</table>\n");
 
+    // Every task the session holds (the app runs several in one recording), with how each ended.
+    QStringList tasks;
+    for (const DirectorRecord& r : reader.directorRecords()) {
+        if (r.type == QLatin1String("task_started")) {
+            tasks << QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td></tr>")
+                         .arg(formatTime(r.tNs), esc(r.json.value(QLatin1String("task")).toString()),
+                              QStringLiteral("—"));
+        } else if (r.type == QLatin1String("finished") && !tasks.isEmpty()) {
+            const QString ended =
+                r.json.value(QLatin1String("outcome")).toString() +
+                (r.json.value(QLatin1String("dry_run")).toBool() ? QStringLiteral(" (dry run)") : QString()) +
+                QStringLiteral(": ") + r.json.value(QLatin1String("message")).toString();
+            tasks.last().replace(QStringLiteral("<td>—</td>"), QStringLiteral("<td>%1</td>").arg(esc(ended)));
+        }
+    }
+    if (!tasks.isEmpty()) {
+        html += QStringLiteral("<h2>Tasks</h2>\n<table><tr><th>Time</th><th>Task</th><th>Result</th></tr>");
+        html += tasks.join(QString());
+        html += QStringLiteral("</table>\n");
+    }
+
     if (!reader.problems().isEmpty()) {
         html += QStringLiteral("<div class=\"problems\"><b>Problems reading this session</b><ul>");
         for (const QString& p : reader.problems())

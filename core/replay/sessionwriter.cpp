@@ -424,6 +424,9 @@ void SessionWriter::writeKeyFrame(const Frame& frame, const QString& reason)
 
 void SessionWriter::setTask(const QString& task)
 {
+    if (m_tasks.isEmpty() && !m_options.task.isEmpty() && m_options.task != task)
+        m_tasks << m_options.task;
+    m_tasks << task;
     m_options.task = task;
     if (isRecording() && !writeMetadata())
         fail(QStringLiteral("cannot update metadata.json in %1").arg(m_path));
@@ -455,6 +458,8 @@ QJsonObject SessionWriter::metadataJson() const
     o[QLatin1String("format")] = QStringLiteral("ciu-session");
     o[QLatin1String("format_version")] = kFormatVersion;
     o[QLatin1String("task")] = m_options.task;
+    o[QLatin1String("tasks")] = QJsonArray::fromStringList(
+        m_tasks.isEmpty() && !m_options.task.isEmpty() ? QStringList{m_options.task} : m_tasks);
     o[QLatin1String("config")] = m_options.config;
     o[QLatin1String("versions")] = QJsonObject{
         {QLatin1String("ciu_agent"), QStringLiteral(CIU_VERSION)},

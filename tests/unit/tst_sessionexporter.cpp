@@ -25,6 +25,7 @@ private slots:
     void initTestCase();
     void html();
     void htmlWithProblems();
+    void htmlListsEveryTask();
     void mp4WithOverlay();
     void mp4IsConstantRate();
     void cancel();
@@ -98,6 +99,51 @@ void TestSessionExporter::htmlWithProblems()
     const QString html = QString::fromUtf8(f.readAll());
     QVERIFY(html.contains(QStringLiteral("Problems reading this session")));
     QVERIFY(html.contains(QStringLiteral("metadata.json is missing")));
+}
+
+void TestSessionExporter::htmlListsEveryTask()
+{
+    // The app records several tasks into one session: the report lists each with how it ended.
+    SessionWriterOptions o;
+    o.sessionPath = m_dir.filePath(QStringLiteral("tasks"));
+    o.metadataIntervalMs = 0;
+    SessionWriter writer(o);
+    writer.start();
+    const auto record = [&writer](double tNs, const char* type, QJsonObject fields) {
+        fields.insert(QStringLiteral("t_ns"), tNs);
+        fields.insert(QStringLiteral("type"), QString::fromLatin1(type));
+        writer.onDirectorRecord(fields);
+    };
+    writer.setTask(QStringLiteral("click Submit"));
+    record(1e8, "task_started", {{QStringLiteral("task"), QStringLiteral("click Submit")}});
+    record(5e8, "finished",
+           {{QStringLiteral("outcome"), QStringLiteral("completed")},
+            {QStringLiteral("dry_run"), true},
+            {QStringLiteral("message"), QStringLiteral("all 1 steps done")}});
+    writer.setTask(QStringLiteral("type \"x\" into Name"));
+    record(9e8, "task_started", {{QStringLiteral("task"), QStringLiteral("type \"x\" into Name")}});
+    record(12e8, "finished",
+           {{QStringLiteral("outcome"), QStringLiteral("stopped")},
+            {QStringLiteral("dry_run"), false},
+            {QStringLiteral("message"), QStringLiteral("stopped by the user")}});
+    writer.stop();
+    SessionReader reader;
+    QVERIFY(reader.open(writer.sessionPath()));
+    // metadata.json names both, not only the last.
+    QCOMPARE(reader.metadata().value(QStringLiteral("tasks")).toArray(),
+             QJsonArray({QStringLiteral("click Submit"), QStringLiteral("type \"x\" into Name")}));
+    const QString file = m_dir.filePath(QStringLiteral("tasks.html"));
+    QString error;
+    QVERIFY2(exportHtmlReport(reader, file, &error), qPrintable(error));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString html = QString::fromUtf8(f.readAll());
+    QVERIFY(html.contains(QStringLiteral("<h2>Tasks</h2>")));
+    QVERIFY2(
+        html.contains(QStringLiteral("<td>click Submit</td><td>completed (dry run): all 1 steps done</td>")),
+        qPrintable(html));
+    QVERIFY(html.contains(
+        QStringLiteral("<td>type &quot;x&quot; into Name</td><td>stopped: stopped by the user</td>")));
 }
 
 void TestSessionExporter::mp4WithOverlay()
