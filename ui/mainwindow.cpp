@@ -298,6 +298,11 @@ void MainWindow::fitToScreen()
     move(available.center() - QPoint(size.width() / 2, size.height() / 2));
 }
 
+SettingsDialog* MainWindow::settingsDialog() const
+{
+    return m_settingsDialog;
+}
+
 void MainWindow::showSettings()
 {
     if (m_settingsDialog) {

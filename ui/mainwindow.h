@@ -87,7 +87,8 @@ public:
     HotkeyController* hotkey() const { return m_hotkey; }
     // The same hotkey grabbed on the target display when it is not the app's own (null otherwise).
     HotkeyController* targetHotkey() const { return m_targetHotkey; }
-    SettingsDialog* settingsDialog() const { return m_settingsDialog; }
+    // The open settings dialog (null when none is open).
+    SettingsDialog* settingsDialog() const;
     // Opens a help page (Help menu); returns the dialog (deleted when closed).
     HelpDialog* showHelp(ciu::ui::HelpDialog::Page page);
     OwnWindowTracker* ownWindows() const { return m_ownWindows; }

@@ -7,9 +7,9 @@
 namespace ciu::ui {
 namespace {
 
-QString tr(const char* text, int n = -1)
+QString tr(const char* text)
 {
-    return QCoreApplication::translate("ciu::ui::RunState", text, nullptr, n);
+    return QCoreApplication::translate("ciu::ui::RunState", text);
 }
 
 } // namespace
@@ -58,8 +58,8 @@ QString outcomeText(const TaskOutcome& outcome)
     case RunState::Outcome::Completed:
         return tr("Done: %1").arg(outcome.message);
     case RunState::Outcome::Preview:
-        return tr("Preview only: %n step(s) would run; nothing was done. Untick Dry run to execute.",
-                  int(outcome.plan.steps.size()));
+        return tr("Preview only: nothing was done. Planned steps: %1. Untick Dry run to execute.")
+            .arg(outcome.plan.steps.size());
     case RunState::Outcome::Stopped:
         return tr("Stopped by you.");
     case RunState::Outcome::LimitReached:

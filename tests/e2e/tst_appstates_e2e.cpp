@@ -11,6 +11,7 @@
 #include "core/replay/sessionformat.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
+#include "ui/controllers/hotkeycontroller.h"
 #include "ui/enginebridge.h"
 #include "ui/eventlogmodel.h"
 #include "ui/eventlogview.h"
@@ -290,8 +291,9 @@ void TestAppStatesE2e::dryRunIsAPreviewAndRecorded()
     QVERIFY2(outcome.result == TaskOutcome::Result::Completed, qPrintable(outcome.message));
     QCOMPARE(window.agentState(), AgentState::Finished);
     QCOMPARE(window.runState()->outcome(), ui::RunState::Outcome::Preview);
-    QVERIFY2(console->statusText().startsWith(QLatin1String("Preview only: 2 steps would run")),
-             qPrintable(console->statusText()));
+    QVERIFY2(
+        console->statusText().startsWith(QLatin1String("Preview only: nothing was done. Planned steps: 2.")),
+        qPrintable(console->statusText()));
     ui::PlanModel* plan = console->planModel();
     QCOMPARE(plan->rowCount(), 2);
     QCOMPARE(plan->index(0).data().toString(), QStringLiteral("1. would click “Submit”"));
@@ -355,7 +357,7 @@ void TestAppStatesE2e::takeoverStopThenRun()
     window.emergencyStop();
     QCOMPARE(window.agentState(), AgentState::Stopping);
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 30'000);
-    QCOMPARE(finished.first().first().value<TaskOutcome>().result, TaskOutcome::Result::Stopped);
+    QVERIFY(finished.first().first().value<TaskOutcome>().result == TaskOutcome::Result::Stopped);
     QCOMPARE(window.agentState(), AgentState::Finished);
     QCOMPARE(console->statusText(), QStringLiteral("Stopped by you."));
     QCOMPARE(console->planModel()->currentRow(), -1);

@@ -75,38 +75,35 @@ void TestRunState::permissionsPerState_data()
     QTest::addColumn<QString>("allowed");
     QTest::addColumn<QString>("text"); // a part of the status line
 
-    const auto row = [](const char* name, const QStringList& events, AgentState state, const char* allowed,
+    const auto row = [](const char* name, const char* events, AgentState state, const char* allowed,
                         const char* text) {
-        QTest::newRow(name) << events << int(state) << QString::fromLatin1(allowed)
-                            << QString::fromUtf8(text);
+        QTest::newRow(name) << QString::fromLatin1(events).split(QLatin1Char(' '), Qt::SkipEmptyParts)
+                            << int(state) << QString::fromLatin1(allowed) << QString::fromUtf8(text);
     };
-    using L = QStringList;
-    row("idle", {}, AgentState::Idle, "R--S-", "Ready");
-    row("run → starting", L{"run"}, AgentState::Starting, "----O", "Starting");
-    row("dry run → starting preview", L{"dry"}, AgentState::Starting, "----O", "preview");
-    row("starting → running", L{"run", "dir:Executing"}, AgentState::Running, "-P--O", "executing click");
-    row("dry running says previewing", L{"dry", "dir:Executing"}, AgentState::Running, "-P--O", "Previewing");
-    row("running → paused", L{"run", "dir:Executing", "dir:Paused"}, AgentState::Paused, "--USO", "Paused");
-    row("paused → running", L{"run", "dir:Paused", "dir:Planning"}, AgentState::Running, "-P--O", "planning");
-    row("confirming is running", L{"run", "dir:Confirming"}, AgentState::Running, "-P--O", "your answer");
-    row("running → taken over", L{"run", "dir:Executing", "over"}, AgentState::TakenOver, "----O",
+    row("idle", "", AgentState::Idle, "R--S-", "Ready");
+    row("run → starting", "run", AgentState::Starting, "----O", "Starting");
+    row("dry run → starting preview", "dry", AgentState::Starting, "----O", "preview");
+    row("starting → running", "run dir:Executing", AgentState::Running, "-P--O", "executing click");
+    row("dry running says previewing", "dry dir:Executing", AgentState::Running, "-P--O", "Previewing");
+    row("running → paused", "run dir:Executing dir:Paused", AgentState::Paused, "--USO", "Paused");
+    row("paused → running", "run dir:Paused dir:Planning", AgentState::Running, "-P--O", "planning");
+    row("confirming is running", "run dir:Confirming", AgentState::Running, "-P--O", "your answer");
+    row("running → taken over", "run dir:Executing over", AgentState::TakenOver, "----O", "You have control");
+    row("taken over ignores the director", "run over dir:Executing", AgentState::TakenOver, "----O",
         "You have control");
-    row("taken over ignores the director", L{"run", "over", "dir:Executing"}, AgentState::TakenOver, "----O",
-        "You have control");
-    row("takeover ends → paused", L{"run", "dir:Executing", "over", "back"}, AgentState::Paused, "--USO",
+    row("takeover ends → paused", "run dir:Executing over back", AgentState::Paused, "--USO",
         "after your takeover");
-    row("paused → taken over", L{"run", "dir:Paused", "over"}, AgentState::TakenOver, "----O",
-        "You have control");
-    row("running → stopping", L{"run", "dir:Executing", "stop"}, AgentState::Stopping, "-----", "Stopping");
-    row("taken over → stopping", L{"run", "over", "stop"}, AgentState::Stopping, "-----", "Stopping");
-    row("starting → stopping", L{"run", "stop"}, AgentState::Stopping, "-----", "Stopping");
-    row("stopping → finished", L{"run", "stop", "stopped"}, AgentState::Finished, "R--S-", "Stopped by you");
+    row("paused → taken over", "run dir:Paused over", AgentState::TakenOver, "----O", "You have control");
+    row("running → stopping", "run dir:Executing stop", AgentState::Stopping, "-----", "Stopping");
+    row("taken over → stopping", "run over stop", AgentState::Stopping, "-----", "Stopping");
+    row("starting → stopping", "run stop", AgentState::Stopping, "-----", "Stopping");
+    row("stopping → finished", "run stop stopped", AgentState::Finished, "R--S-", "Stopped by you");
     // The sequence: takeover on, off, emergency stop; then Run is possible again.
-    row("takeover on/off/stop → can run", L{"run", "dir:Executing", "over", "back", "stop", "stopped"},
-        AgentState::Finished, "R--S-", "Stopped by you");
-    row("finished → run again", L{"run", "done", "run"}, AgentState::Starting, "----O", "Starting");
-    row("stop while idle does nothing", L{"stop"}, AgentState::Idle, "R--S-", "Ready");
-    row("director finished waits for the outcome", L{"run", "dir:Finished"}, AgentState::Starting, "----O",
+    row("takeover on/off/stop → can run", "run dir:Executing over back stop stopped", AgentState::Finished,
+        "R--S-", "Stopped by you");
+    row("finished → run again", "run done run", AgentState::Starting, "----O", "Starting");
+    row("stop while idle does nothing", "stop", AgentState::Idle, "R--S-", "Ready");
+    row("director finished waits for the outcome", "run dir:Finished", AgentState::Starting, "----O",
         "Starting");
 }
 
@@ -200,7 +197,7 @@ void TestRunState::outcomes_data()
                           << QStringLiteral("Done: all 3 steps done");
     QTest::newRow("dry run is a preview")
         << int(TaskOutcome::Result::Completed) << true << int(RunState::Outcome::Preview)
-        << QStringLiteral("Preview only: 3 steps would run; nothing was done.");
+        << QStringLiteral("Preview only: nothing was done. Planned steps: 3.");
     QTest::newRow("stopped") << int(TaskOutcome::Result::Stopped) << false << int(RunState::Outcome::Stopped)
                              << QStringLiteral("Stopped by you.");
     QTest::newRow("failed") << int(TaskOutcome::Result::Failed) << false << int(RunState::Outcome::Failed)
