@@ -175,6 +175,10 @@ bool VideoEncoder::Private::drain()
             return true;
         if (rc < 0)
             return fail(QStringLiteral("the encoder failed: %1").arg(ffmpegError(rc)));
+        // The last frame comes without a duration: give it one frame at the nominal rate, or the MP4's edit
+        // list would end where it starts and players would drop it.
+        if (packet->duration <= 0 && options.nominalFps > 0)
+            packet->duration = av_rescale_q(1, AVRational{1, options.nominalFps}, codec->time_base);
         av_packet_rescale_ts(packet, codec->time_base, stream->time_base);
         packet->stream_index = stream->index;
         const int wrc = av_interleaved_write_frame(format, packet);

@@ -438,9 +438,8 @@ void TestAppStatesE2e::hotkeyOnTheTargetDisplay()
         QVERIFY2(event, "the marker key after the hotkey did not arrive");
         QVERIFY2(event->value(QStringLiteral("key")).toString() != QLatin1String("End"),
                  "the emergency hotkey reached the program on the target display");
-        QVERIFY2(event->value(QStringLiteral("qt_key")).toInt() != Qt::Key_Control &&
-                     event->value(QStringLiteral("qt_key")).toInt() != Qt::Key_Alt,
-                 "a part of the hotkey reached the program");
+        // The modifiers themselves are pressed before End completes the combination and reach the program
+        // as they do for any shortcut; the grabbed key itself never does.
         sawA = event->value(QStringLiteral("text")).toString() == QLatin1String("a");
     }
 
