@@ -2,6 +2,7 @@
 #include "app/commands.h"
 #include "app/commonoptions.h"
 #include "app/displaylock.h"
+#include "core/model/secrets.h"
 #include "core/providers/keystore.h"
 #include "ui/enginebridge.h"
 #include "ui/mainwindow.h"
@@ -28,6 +29,17 @@ void installTranslators(QApplication& app)
 }
 
 } // namespace
+
+// --help and --version need no window: the app then starts on the offscreen platform (main.cpp).
+bool guiRunsHeadless(int argc, char* argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "--help" || arg == "-h" || arg == "--help-all" || arg == "--version" || arg == "-v")
+            return true;
+    }
+    return false;
+}
 
 int runGui(const QStringList& arguments)
 {
@@ -74,19 +86,54 @@ int runGui(const QStringList& arguments)
     if (parser.isSet(taskOption))
         console->setTask(parser.value(taskOption));
 
-    QObject::connect(&window, &ui::MainWindow::apiKeyEntered, &window,
-                     [&window](const QString& provider, const QString& key) {
-                         const auto kind = director::providerKindFromString(provider);
-                         if (!kind)
-                             return;
-                         director::keystore::writeKeychain(
-                             *kind, key, &window, [&window](const QString&, const QString& failure) {
-                                 window.setStatusMessage(
-                                     failure.isEmpty()
-                                         ? QObject::tr("The API key is stored in the keychain.")
-                                         : QObject::tr("Cannot store the API key: %1").arg(failure));
-                             });
-                     });
+    // API keys: the keychain first; when it refuses, the user may keep the key for this session (in this
+    // process's environment, where the providers look first); a key is never dropped without a word.
+    QObject::connect(
+        &window, &ui::MainWindow::apiKeyEntered, &window,
+        [&window](const QString& provider, const QString& key) {
+            const auto kind = director::providerKindFromString(provider);
+            if (!kind)
+                return;
+            registerSecret(key);
+            director::keystore::writeKeychain(
+                *kind, key, &window, [&window, provider, key](const QString&, const QString& failure) {
+                    if (failure.isEmpty())
+                        window.setStatusMessage(QObject::tr("The API key is stored in the keychain."));
+                    else
+                        window.offerSessionKey(provider, key, failure);
+                });
+        });
+    QObject::connect(
+        &window, &ui::MainWindow::sessionKeyChosen, &window, [](const QString& provider, const QString& key) {
+            if (const auto kind = director::providerKindFromString(provider))
+                qputenv(director::keystore::environmentKeyName(*kind).toLatin1().constData(), key.toUtf8());
+        });
+    QObject::connect(
+        &window, &ui::MainWindow::apiKeyStatusWanted, &window, [&window](const QString& provider) {
+            const auto kind = director::providerKindFromString(provider);
+            if (!kind)
+                return;
+            const QString variable = director::keystore::environmentKeyName(*kind);
+            if (director::keystore::keyFromEnvironment(*kind)) {
+                window.setApiKeyStatus(
+                    provider, QObject::tr("A key is set (%1, or kept for this session).").arg(variable),
+                    true);
+                return;
+            }
+            window.setApiKeyStatus(provider, QObject::tr("Looking for a key in the keychain…"), false);
+            director::keystore::readKeychain(
+                *kind, &window, [&window, provider, variable](const QString& key, const QString& error) {
+                    if (!key.isEmpty())
+                        window.setApiKeyStatus(provider, QObject::tr("A key is stored in the keychain."),
+                                               true);
+                    else if (!error.isEmpty())
+                        window.setApiKeyStatus(
+                            provider, QObject::tr("No key: %1. Set %2 or paste a key.").arg(error, variable),
+                            false);
+                    else
+                        window.setApiKeyStatus(provider, QObject::tr("No key yet."), false);
+                });
+        });
     QObject::connect(&window, &ui::MainWindow::excludedRegionsChanged, &window,
                      [](const QList<QRect>& rects, const QList<quint64>&) {
                          qCDebug(lcGui) << "own windows on the target display:" << rects;

@@ -10,11 +10,12 @@ int runReplay(const QStringList& arguments);
 int runRun(const QStringList& arguments);
 int runDemo(const QStringList& arguments);
 bool replayRunsHeadless(int argc, char* argv[]);
+bool guiRunsHeadless(int argc, char* argv[]);
 
 const QList<Command>& commands()
 {
     static const QList<Command> list = {
-        {"gui", "Start the desktop app (the default).", Command::Needs::Gui, &runGui},
+        {"gui", "Start the desktop app (the default).", Command::Needs::Gui, &runGui, &guiRunsHeadless},
         {"bench", "Run benchmarks and print machine-readable figures.", Command::Needs::Core, &runBench},
         {"run", "Run one task on the display (dry run unless --execute); exit 0 only if it completed.",
          Command::Needs::Core, &runRun},

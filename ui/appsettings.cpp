@@ -51,6 +51,7 @@ AppSettings read(const QSettings& s, const AppSettings& d)
     a.dryRunDefault = s.value(QStringLiteral("agent/dryRunDefault"), d.dryRunDefault).toBool();
     a.maxIterations = clampedValue(s, QStringLiteral("limits/maxIterations"), d.maxIterations, 1, 10000);
     a.maxCostUsd = clampedValue(s, QStringLiteral("limits/maxCostUsd"), d.maxCostUsd, 0.0, 10000.0);
+    a.record = s.value(QStringLiteral("recording/enabled"), d.record).toBool();
     a.recordingDirectory = s.value(QStringLiteral("recording/directory"), d.recordingDirectory).toString();
     a.recordingBudgetMiB =
         clampedValue(s, QStringLiteral("recording/budgetMiB"), d.recordingBudgetMiB, 0, 1024 * 1024);
@@ -100,6 +101,7 @@ void AppSettings::save(QSettings& s) const
     s.setValue(QStringLiteral("agent/dryRunDefault"), dryRunDefault);
     s.setValue(QStringLiteral("limits/maxIterations"), maxIterations);
     s.setValue(QStringLiteral("limits/maxCostUsd"), maxCostUsd);
+    s.setValue(QStringLiteral("recording/enabled"), record);
     s.setValue(QStringLiteral("recording/directory"), recordingDirectory);
     s.setValue(QStringLiteral("recording/budgetMiB"), recordingBudgetMiB);
     s.setValue(QStringLiteral("recording/keepDays"), keepSessionsDays);

@@ -24,7 +24,8 @@ struct AppSettings
     bool dryRunDefault = true;
     int maxIterations = 20;
     double maxCostUsd = 1.0;
-    QString recordingDirectory;    // empty: no recording
+    bool record = true;            // record every run (README "Recordings")
+    QString recordingDirectory;    // empty: the default folder (replay::defaultSessionRoot())
     int recordingBudgetMiB = 4096; // one session stops recording at this size (0: no limit)
     int keepSessionsDays = 90;     // older sessions are deleted when a recording starts (0: keep)
     int keepSessionsCount = 100;   // at most this many sessions are kept (0: no limit)

@@ -3,6 +3,7 @@
 #include "core/brush/brushcontroller.h"
 #include "core/canvas/canvasmapper.h"
 #include "core/capture/captureengine.h"
+#include "core/capture/windowtracker.h"
 #include "core/engine/engine.h"
 #include "ui/mainwindow.h"
 #include "ui/uilog.h"
@@ -31,7 +32,17 @@ EngineBridge::EngineBridge(MainWindow* window, Options options, QObject* parent)
             m_engine->step();
     });
     connect(m_window, &MainWindow::stopRequested, this, [this] {
-        m_pending.reset();
+        if (m_pending) {
+            // Stopped before the engine took it: the task ends here.
+            TaskOutcome outcome;
+            outcome.result = TaskOutcome::Result::Stopped;
+            outcome.message = tr("stopped before it started");
+            outcome.dryRun = m_pending->dryRun;
+            m_pending.reset();
+            m_window->taskFinished(outcome);
+            emit taskFinished(outcome);
+            return;
+        }
         if (m_engine)
             m_engine->stop();
     });
@@ -67,41 +78,12 @@ DirectorOptions EngineBridge::directorOptions(const TaskRequest& request, int ma
     return o;
 }
 
-AgentState EngineBridge::agentState(DirectorState state)
-{
-    switch (state) {
-    case DirectorState::Idle:
-        return AgentState::Idle;
-    case DirectorState::Paused:
-        return AgentState::Paused;
-    case DirectorState::Finished:
-        return AgentState::Finished;
-    case DirectorState::Starting:
-    case DirectorState::Planning:
-    case DirectorState::Executing:
-    case DirectorState::Verifying:
-    case DirectorState::Confirming:
-    case DirectorState::Recovering:
-        return AgentState::Running;
-    }
-    return AgentState::Idle;
-}
-
-QStringList EngineBridge::planSteps(const Plan& plan)
-{
-    QStringList steps;
-    steps.reserve(plan.steps.size());
-    for (const PlanStep& step : plan.steps)
-        steps << step.text();
-    return steps;
-}
-
 bool EngineBridge::needsRestart(const AppSettings& a, const AppSettings& b)
 {
     return a.fps != b.fps || a.ringSeconds != b.ringSeconds || a.tier1MinPercent != b.tier1MinPercent ||
-           a.tier2MinPercent != b.tier2MinPercent || a.recordingDirectory != b.recordingDirectory ||
-           a.recordingBudgetMiB != b.recordingBudgetMiB || a.keepSessionsDays != b.keepSessionsDays ||
-           a.keepSessionsCount != b.keepSessionsCount;
+           a.tier2MinPercent != b.tier2MinPercent || a.record != b.record ||
+           a.recordingDirectory != b.recordingDirectory || a.recordingBudgetMiB != b.recordingBudgetMiB ||
+           a.keepSessionsDays != b.keepSessionsDays || a.keepSessionsCount != b.keepSessionsCount;
 }
 
 void EngineBridge::onSettingsChanged(const AppSettings& settings)
@@ -126,7 +108,9 @@ void EngineBridge::startOn(const QString& displayName)
     options.display = displayName;
     const AppSettings& settings = m_window->settings();
     m_engineSettings = settings;
-    options.record = m_options.record || !settings.recordingDirectory.isEmpty();
+    // Every run is recorded unless the user turned it off (README "Recordings"); an empty directory is
+    // the default folder under $XDG_DATA_HOME.
+    options.record = m_options.record || settings.record;
     options.sessionRoot =
         m_options.sessionRoot.isEmpty() ? settings.recordingDirectory : m_options.sessionRoot;
     options.capture.fps = settings.fps;
@@ -156,6 +140,8 @@ void EngineBridge::shutdown()
     m_engine->shutdown();
     m_engine.reset();
     m_ready = false;
+    if (m_taskActive)
+        m_window->engineFailed(tr("the engine was restarted; the task ended"));
     m_taskActive = false;
 }
 
@@ -175,7 +161,8 @@ void EngineBridge::connectEngine()
     });
     connect(engine, &Engine::failed, this, [this](const QString& error) {
         m_window->setStatusMessage(tr("The engine failed: %1").arg(error));
-        m_window->setAgentState(AgentState::Idle);
+        m_taskActive = false;
+        m_window->engineFailed(error);
         emit failed(error);
     });
     connect(engine, &Engine::recordingStarted, this, [w](const QString& path) {
@@ -197,8 +184,7 @@ void EngineBridge::connectEngine()
         if (m_restartPending)
             QMetaObject::invokeMethod(
                 this, [this] { startOn(m_window->targetDisplay()); }, Qt::QueuedConnection);
-        m_window->setAgentState(AgentState::Finished);
-        m_window->setStatusMessage(tr("Task %1: %2").arg(toString(outcome.result), outcome.message));
+        m_window->taskFinished(outcome);
         emit taskFinished(outcome);
     });
 }
@@ -216,6 +202,11 @@ void EngineBridge::connectWorkers()
             m_status.fps = stats.fps;
             publishStatus();
         });
+    }
+    // The target's windows: hand corrections are stored relative to their window and follow it.
+    if (capture::WindowTracker* windows = engine->windowTracker()) {
+        connect(windows, &capture::WindowTracker::windowsChanged, w,
+                [w](const QList<platform::WindowInfo>& list) { w->setWindows(list); });
     }
     if (canvas::CanvasMapper* canvas = engine->canvas()) {
         connect(canvas, &canvas::CanvasMapper::zoneMapUpdated, w, &MainWindow::setZoneMap);
@@ -249,17 +240,8 @@ void EngineBridge::connectWorkers()
     }
     if (Director* director = engine->director()) {
         connect(director, &Director::eventOccurred, w, &MainWindow::addEvent);
-        connect(director, &Director::planUpdated, w, [w](const Plan& plan) {
-            // currentStep is 1-based; a completed plan shows every step done.
-            const int current =
-                plan.status == Plan::Status::Completed ? int(plan.steps.size()) : plan.currentStep - 1;
-            w->setPlan(planSteps(plan), current);
-        });
-        connect(director, &Director::statusChanged, w, [w](DirectorState state, const QString& detail) {
-            w->setAgentState(agentState(state));
-            if (!detail.isEmpty())
-                w->setStatusMessage(detail);
-        });
+        connect(director, &Director::planUpdated, w, &MainWindow::setPlan);
+        connect(director, &Director::statusChanged, w, &MainWindow::setDirectorState);
         connect(director, &Director::usageUpdated, this, [this](const DirectorUsage& usage) {
             m_status.modelCalls = usage.modelCalls;
             m_status.inputTokens = usage.inputTokens;
@@ -297,8 +279,8 @@ void EngineBridge::run(const TaskRequest& request)
     m_status.maxIterations = options.maxIterations;
     m_status.budgetUsd = std::max(0.0, options.maxCostUsd);
     publishStatus();
-    m_window->setPlan({}, -1);
-    m_window->setAgentState(AgentState::Running);
+    // A takeover leaves the brush paused; a new task from the user is the go-ahead to act again.
+    m_engine->resume();
     m_engine->runTask(request.task, options);
     if (request.startPaused) {
         m_engine->pause();

@@ -27,7 +27,7 @@ public:
     struct Options
     {
         QString platform;    // backend override
-        bool record = false; // record sessions (the settings' recording directory)
+        bool record = false; // record even when the settings turned recording off (--session-dir)
         QString sessionRoot;
     };
 
@@ -39,8 +39,6 @@ public:
 
     // The task request as Director options, with the limits of the window's settings (pure).
     static DirectorOptions directorOptions(const TaskRequest& request, int maxIterations, double maxCostUsd);
-    static AgentState agentState(DirectorState state);
-    static QStringList planSteps(const Plan& plan);
     // True when a settings change needs a new engine (capture, thresholds, recording).
     static bool needsRestart(const AppSettings& before, const AppSettings& after);
 

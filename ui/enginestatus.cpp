@@ -1,6 +1,6 @@
 #include "ui/enginestatus.h"
 
-#include "ui/taskconsole.h"
+#include "ui/runstate.h"
 
 #include <QCoreApplication>
 #include <QHBoxLayout>
@@ -102,9 +102,14 @@ void AgentIndicator::setState(AgentState state)
     QString color;
     QString text;
     switch (state) {
+    case AgentState::Starting:
     case AgentState::Running:
         color = QStringLiteral("#e53935");
         text = tr("AGENT ACTIVE");
+        break;
+    case AgentState::TakenOver:
+        color = QStringLiteral("#fb8c00");
+        text = tr("You have control");
         break;
     case AgentState::Paused:
         color = QStringLiteral("#fb8c00");
@@ -123,7 +128,7 @@ void AgentIndicator::setState(AgentState state)
     setText(
         QStringLiteral("<span style=\"color:%1\">&#9679;</span> <b>%2</b>").arg(color, text.toHtmlEscaped()));
     setAccessibleName(text);
-    setToolTip(state == AgentState::Running
+    setToolTip(state == AgentState::Running || state == AgentState::Starting
                    ? tr("The agent controls mouse and keyboard. Press the emergency stop "
                         "hotkey or Stop to end it.")
                    : QString());

@@ -6,6 +6,7 @@
 #include <QRect>
 
 #include <algorithm>
+#include <vector>
 
 namespace ciu::ui {
 
@@ -147,11 +148,36 @@ QString EventLogModel::kindDisplayName(SpatialEvent::Kind kind)
     return {};
 }
 
+bool EventLogModel::isRepeat(const SpatialEvent& previous, const SpatialEvent& next)
+{
+    if (previous.kind != next.kind || previous.zoneId != next.zoneId)
+        return false;
+    const auto same = [&](const char* key) {
+        const QString k = QLatin1String(key);
+        return previous.data.value(k) == next.data.value(k);
+    };
+    switch (next.kind) {
+    case SpatialEvent::Kind::TierDecision:
+        // The changed region and share differ from frame to frame; the decision is what a reader follows.
+        return same("tier") && same("reason") && same("action");
+    case SpatialEvent::Kind::ZoneHover:
+        return true;
+    default:
+        return false;
+    }
+}
+
 QVariant EventLogModel::data(const QModelIndex& index, int role) const
 {
     if (!index.isValid() || index.row() >= int(m_events.size()))
         return {};
     const SpatialEvent& e = m_events.at(size_t(index.row()));
+    const Repeat& repeat = m_repeats.at(size_t(index.row()));
+    if (role == Qt::ToolTipRole && repeat.count > 1)
+        return tr("%1 (%n time(s), from %2 s to %3 s)", nullptr, repeat.count)
+            .arg(formatDetails(e), formatTime(e.tNs), formatTime(repeat.lastNs));
+    if (role == Qt::DisplayRole && index.column() == DetailsColumn && repeat.count > 1)
+        return tr("×%1  %2").arg(repeat.count).arg(formatDetails(e));
     switch (role) {
     case Qt::DisplayRole:
     case Qt::ToolTipRole:
@@ -183,6 +209,8 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const
         return e.point;
     case TimeNsRole:
         return e.tNs;
+    case RepeatCountRole:
+        return repeat.count;
     case SearchTextRole:
         return QStringList{kindDisplayName(e.kind), toString(e.kind), e.zoneId, formatDetails(e)}.join(
             QLatin1Char(' '));
@@ -215,22 +243,52 @@ void EventLogModel::setMaxRows(int maxRows)
     trim();
 }
 
+bool EventLogModel::fold(const SpatialEvent& event)
+{
+    if (m_events.empty() || !isRepeat(m_events.back(), event))
+        return false;
+    Repeat& repeat = m_repeats.back();
+    ++repeat.count;
+    repeat.lastNs = event.tNs;
+    const int row = int(m_events.size()) - 1;
+    emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    return true;
+}
+
 void EventLogModel::appendEvent(const SpatialEvent& event)
 {
+    if (fold(event))
+        return;
     const int row = int(m_events.size());
     beginInsertRows({}, row, row);
     m_events.push_back(event);
+    m_repeats.push_back({1, event.tNs});
     endInsertRows();
     trim();
 }
 
 void EventLogModel::appendEvents(const QList<SpatialEvent>& events)
 {
-    if (events.isEmpty())
+    // One insertion for the batch; repeats fold into the last row or into the batch's own rows.
+    std::vector<SpatialEvent> rows;
+    std::vector<Repeat> repeats;
+    for (const SpatialEvent& event : events) {
+        if (rows.empty() && fold(event))
+            continue;
+        if (!rows.empty() && isRepeat(rows.back(), event)) {
+            ++repeats.back().count;
+            repeats.back().lastNs = event.tNs;
+            continue;
+        }
+        rows.push_back(event);
+        repeats.push_back({1, event.tNs});
+    }
+    if (rows.empty())
         return;
     const int row = int(m_events.size());
-    beginInsertRows({}, row, row + int(events.size()) - 1);
-    m_events.insert(m_events.end(), events.cbegin(), events.cend());
+    beginInsertRows({}, row, row + int(rows.size()) - 1);
+    m_events.insert(m_events.end(), rows.cbegin(), rows.cend());
+    m_repeats.insert(m_repeats.end(), repeats.cbegin(), repeats.cend());
     endInsertRows();
     trim();
 }
@@ -239,6 +297,7 @@ void EventLogModel::clear()
 {
     beginResetModel();
     m_events.clear();
+    m_repeats.clear();
     endResetModel();
 }
 
@@ -250,6 +309,7 @@ void EventLogModel::trim()
     const int drop = std::min(int(m_events.size()), int(m_events.size()) - m_maxRows + m_maxRows / 10);
     beginRemoveRows({}, 0, drop - 1);
     m_events.erase(m_events.begin(), m_events.begin() + drop);
+    m_repeats.erase(m_repeats.begin(), m_repeats.begin() + drop);
     endRemoveRows();
 }
 

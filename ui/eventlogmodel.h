@@ -10,8 +10,10 @@
 
 namespace ciu::ui {
 
-// Every event of the session, one row each: time, kind, zone, details. Appending is cheap; beyond
-// maxRows() the oldest rows are dropped in blocks.
+// Every event of the session, one row each: time, kind, zone, details. Routine repeats (the same tier
+// decision for the same reason, hovering the same zone) fold into the row before them with a count, so an
+// idle screen does not flood the log. Appending is cheap; beyond maxRows() the oldest rows are dropped in
+// blocks.
 class EventLogModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -31,6 +33,7 @@ public:
         PointRole,                   // QPoint
         TimeNsRole,                  // qint64
         SearchTextRole,              // all columns joined, for the text filter
+        RepeatCountRole,             // int: how many events the row stands for (1: not folded)
     };
 
     explicit EventLogModel(QObject* parent = nullptr);
@@ -41,6 +44,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     const SpatialEvent& event(int row) const { return m_events.at(size_t(row)); }
+    int repeatCount(int row) const { return m_repeats.at(size_t(row)).count; }
     int maxRows() const { return m_maxRows; }
     void setMaxRows(int maxRows);
 
@@ -48,6 +52,8 @@ public:
     static QString formatTime(qint64 tNs);
     static QString formatDetails(const SpatialEvent& event);
     static QString kindDisplayName(SpatialEvent::Kind kind);
+    // True when `next` only repeats `previous` (a routine event with the same meaning) and folds into it.
+    static bool isRepeat(const SpatialEvent& previous, const SpatialEvent& next);
 
 public slots:
     void appendEvent(const ciu::SpatialEvent& event);
@@ -55,9 +61,17 @@ public slots:
     void clear();
 
 private:
+    struct Repeat
+    {
+        int count = 1;
+        qint64 lastNs = 0;
+    };
     void trim();
+    // Folds `event` into the last row if it repeats it; true when it did.
+    bool fold(const SpatialEvent& event);
 
     std::deque<SpatialEvent> m_events;
+    std::deque<Repeat> m_repeats; // one per row
     int m_maxRows = 20000;
 };
 

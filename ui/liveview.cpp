@@ -351,11 +351,24 @@ void LiveView::updateHover(QPointF viewPos)
                                  .arg(zoneTypeDisplayName(zone->type), label)
                                  .arg(qRound(zone->confidence * 100))
                                  .arg(zone->id),
-                             zone->bounds);
+                             zone->bounds, neighbours(zone->bounds));
     } else {
         m_hoverLabel.setText({}, {});
     }
     update();
+}
+
+QList<QRect> LiveView::neighbours(const QRect& bounds) const
+{
+    // The zones a label next to `bounds` could cover: those within a label's height or so around it.
+    const int margin = std::max(bounds.height(), 24);
+    const QRect around = bounds.adjusted(-4 * margin, -margin, 4 * margin, margin);
+    QList<QRect> rects;
+    for (const Zone& z : m_map->zones()) {
+        if (z.bounds != bounds && z.bounds.intersects(around) && !z.bounds.contains(bounds))
+            rects << z.bounds;
+    }
+    return rects;
 }
 
 void LiveView::leaveEvent(QEvent* event)

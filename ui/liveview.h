@@ -121,6 +121,8 @@ private:
 
     void updateSourceRect();
     void updateHover(QPointF viewPos);
+    // The zones near `bounds` (source coordinates) a hover label must not cover.
+    QList<QRect> neighbours(const QRect& bounds) const;
     void updateZoneRects();
     void rebuildTrail();
     void tickFlash();

@@ -20,9 +20,11 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 
@@ -46,6 +48,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
                                             ? CorrectionStore()
                                             : CorrectionStore(m_options.correctionsDirectory),
                                         this);
+    m_run = new RunState(this);
     m_liveView = new LiveView(this);
     setCentralWidget(m_liveView);
     m_sandbox = new SandboxController(this);
@@ -82,12 +85,23 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     });
     connect(m_eventLog, &EventLogView::eventSelected, m_liveView, &LiveView::highlightEvent);
 
-    // The task console's requests leave through the window's signals.
-    connect(m_console, &TaskConsole::runRequested, this, &MainWindow::runRequested);
+    // The task console's requests leave through the window's signals; the run state follows them.
+    connect(m_console, &TaskConsole::runRequested, this, [this](const TaskRequest& request) {
+        setTakeover(false); // the agent and the user never drive the display at the same time
+        m_run->start(request.dryRun);
+        emit runRequested(request);
+    });
     connect(m_console, &TaskConsole::pauseRequested, this, &MainWindow::pauseRequested);
     connect(m_console, &TaskConsole::resumeRequested, this, &MainWindow::resumeRequested);
     connect(m_console, &TaskConsole::stepRequested, this, &MainWindow::stepRequested);
-    connect(m_console, &TaskConsole::stopRequested, this, &MainWindow::stopRequested);
+    connect(m_console, &TaskConsole::stopRequested, this, [this] {
+        m_run->requestStop();
+        emit stopRequested();
+    });
+    connect(m_run, &RunState::changed, this, &MainWindow::updateRunActions);
+    connect(m_console, &TaskConsole::settingsRequested, this, &MainWindow::showSettings);
+    connect(m_console, &TaskConsole::hintClosed, this,
+            [this] { openSettings()->setValue(QStringLiteral("help/firstRunHintClosed"), true); });
 
     connect(m_ownWindows, &OwnWindowTracker::regionsChanged, this, &MainWindow::excludedRegionsChanged);
     connectSandbox();
@@ -104,11 +118,13 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     connect(m_hotkey, &HotkeyController::activated, this, &MainWindow::emergencyStop);
 
     applySettings();
+    updateRunActions();
     if (m_options.globalHotkey)
         setupHotkey();
-    resize(1280, 800);
+    fitToScreen();
     restoreWindowState();
     setStatusMessage(tr("Ready"));
+    showFirstRunHint();
 }
 
 MainWindow::~MainWindow() = default;
@@ -121,6 +137,8 @@ void MainWindow::connectSandbox()
         m_openInSandboxAction->setEnabled(true);
         setStatusMessage(tr("Sandbox display %1 is running.").arg(display));
         m_ownWindows->setTargetDisplay(targetDisplay());
+        if (m_options.globalHotkey)
+            setupTargetHotkey();
         emit targetDisplayChanged(display);
     });
     connect(m_sandbox, &SandboxController::failed, this, [this](const QString& error) {
@@ -134,6 +152,8 @@ void MainWindow::connectSandbox()
         m_openInSandboxAction->setEnabled(false);
         m_targetLabel->setText(tr("Target: %1").arg(targetDisplay()));
         m_ownWindows->setTargetDisplay(targetDisplay());
+        if (m_options.globalHotkey)
+            setupTargetHotkey();
         emit targetDisplayChanged(targetDisplay());
     });
 }
@@ -169,7 +189,7 @@ QList<quint64> MainWindow::excludedWindowIds() const
 
 void MainWindow::createDocks()
 {
-    m_console = new TaskConsole(this);
+    m_console = new TaskConsole(m_run, this);
     m_eventLog = new EventLogView(this);
     m_inspector = new ZoneInspector(m_corrections, this);
 
@@ -203,27 +223,47 @@ void MainWindow::closeEvent(QCloseEvent* event)
         settings->setValue(QStringLiteral("window/geometry"), saveGeometry());
         settings->setValue(QStringLiteral("window/state"), saveState());
     }
-    if (m_state == AgentState::Running || m_state == AgentState::Paused)
+    if (m_run->isActive())
         emit stopRequested();
     setTakeover(false);
     m_sandbox->stop();
     event->accept();
 }
 
-void MainWindow::applySettings()
+void MainWindow::applySettings(const AppSettings* previous)
 {
     m_liveView->setTrailWindowMs(m_settings.trailSeconds * 1000);
     m_liveView->setFlashChanges(m_settings.flashChanges);
-    if (m_state == AgentState::Idle || m_state == AgentState::Finished) {
-        m_console->setProvider(m_settings.provider);
-        m_console->setModel(m_settings.modelFor(m_settings.provider));
-        m_console->setSpeed(m_settings.speed);
-        m_console->setDryRun(m_settings.dryRunDefault);
-    }
+    if (!m_run->canEditTask())
+        return;
+    // At start the settings fill the task console; later only a default the user changed in the settings
+    // replaces what is in the console, so OK in the settings never flips the user's choice there.
+    const AppSettings& s = m_settings;
+    if (!previous || previous->provider != s.provider)
+        m_console->setProvider(s.provider);
+    if (!previous || previous->provider != s.provider ||
+        previous->modelFor(s.provider) != s.modelFor(s.provider))
+        m_console->setModel(s.modelFor(s.provider));
+    if (!previous || previous->speed != s.speed)
+        m_console->setSpeed(s.speed);
+    if (!previous || previous->dryRunDefault != s.dryRunDefault)
+        m_console->setDryRun(s.dryRunDefault);
+}
+
+void MainWindow::updateRunActions()
+{
+    m_runAction->setEnabled(m_run->canRun());
+    m_pauseAction->setEnabled(m_run->canPause());
+    m_resumeAction->setEnabled(m_run->canResume());
+    m_stepAction->setEnabled(m_run->canStep());
+    m_indicator->setState(m_run->state());
+    if (!m_run->isActive())
+        m_liveView->clearPlannedTrajectory();
 }
 
 void MainWindow::setupHotkey()
 {
+    setupTargetHotkey();
     if (m_hotkey->grab(m_settings.stopHotkey) == HotkeyController::GrabResult::Failed) {
         setStatusMessage(tr("The emergency-stop hotkey is not available: %1").arg(m_hotkey->errorString()));
         return;
@@ -232,10 +272,48 @@ void MainWindow::setupHotkey()
         m_stopAction->setToolTip(tr("Stop the agent now (global hotkey: %1)").arg(m_settings.stopHotkey));
 }
 
+void MainWindow::setupTargetHotkey()
+{
+    delete m_targetHotkey;
+    m_targetHotkey = nullptr;
+    if (targetIsOwnDisplay())
+        return; // the grab on the app's own display covers it
+    // The user may be looking at the target display (another screen, a VNC view): the hotkey is grabbed
+    // there too, so pressing it stops the agent and never reaches the program in front.
+    m_targetHotkey = new HotkeyController(
+        {m_options.platform.isEmpty() ? QStringLiteral("x11") : m_options.platform, targetDisplay()}, this);
+    connect(m_targetHotkey, &HotkeyController::activated, this, &MainWindow::emergencyStop);
+    if (m_targetHotkey->grab(m_settings.stopHotkey) == HotkeyController::GrabResult::Failed)
+        setStatusMessage(tr("The emergency-stop hotkey is not available on %1: %2")
+                             .arg(targetDisplay(), m_targetHotkey->errorString()));
+}
+
+void MainWindow::fitToScreen()
+{
+    // Most of the screen, so the live view shows the target readably; a saved geometry replaces this.
+    const QScreen* screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+    const QRect available = screen ? screen->availableGeometry() : QRect(0, 0, 1280, 800);
+    const QSize size = (available.size() * 0.92).boundedTo(available.size());
+    resize(size);
+    move(available.center() - QPoint(size.width() / 2, size.height() / 2));
+}
+
+SettingsDialog* MainWindow::settingsDialog() const
+{
+    return m_settingsDialog;
+}
+
 void MainWindow::showSettings()
 {
+    if (m_settingsDialog) {
+        m_settingsDialog->raise();
+        m_settingsDialog->activateWindow();
+        return;
+    }
     auto* dialog = new SettingsDialog(m_settings, this);
+    m_settingsDialog = dialog;
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &SettingsDialog::keyStatusWanted, this, &MainWindow::apiKeyStatusWanted);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         const AppSettings previous = m_settings;
         m_settings = dialog->settings();
@@ -243,13 +321,15 @@ void MainWindow::showSettings()
             const auto settings = openSettings();
             m_settings.save(*settings);
         }
-        applySettings();
+        applySettings(&previous);
         if (m_options.globalHotkey && previous.stopHotkey != m_settings.stopHotkey)
             setupHotkey();
         emit settingsChanged(m_settings);
     });
     connect(dialog, &SettingsDialog::apiKeyEntered, this, &MainWindow::apiKeyEntered);
     dialog->open();
+    if (m_settings.provider != QLatin1String("local"))
+        emit apiKeyStatusWanted(m_settings.provider); // the dialog asked before it was connected
 }
 
 // Engine → window
@@ -290,9 +370,9 @@ void MainWindow::actionFinished()
     m_liveView->clearPlannedTrajectory();
 }
 
-void MainWindow::setPlan(const QStringList& steps, int currentStep)
+void MainWindow::setPlan(const Plan& plan)
 {
-    m_console->setPlan(steps, currentStep);
+    m_console->setPlan(plan, m_run->isDryRun());
 }
 
 void MainWindow::setEngineStatus(const EngineStatus& status)
@@ -300,19 +380,26 @@ void MainWindow::setEngineStatus(const EngineStatus& status)
     m_statusFields->setStatus(status);
 }
 
-void MainWindow::setAgentState(AgentState state)
+void MainWindow::setDirectorState(DirectorState state, const QString& detail)
 {
-    m_state = state;
-    m_console->setAgentState(state);
-    m_indicator->setState(state);
-    if (state != AgentState::Running && state != AgentState::Paused)
-        m_liveView->clearPlannedTrajectory();
+    m_run->setDirectorState(state, detail);
+}
+
+void MainWindow::taskFinished(const TaskOutcome& outcome)
+{
+    m_run->finish(outcome);
+    m_console->setPlan(outcome.plan, outcome.dryRun);
+}
+
+void MainWindow::engineFailed(const QString& error)
+{
+    m_run->engineFailed(error);
 }
 
 void MainWindow::setStatusMessage(const QString& message)
 {
+    // Passing news (connected, recording to …); where the run stands is the run state's line.
     statusBar()->showMessage(message, 10000);
-    m_console->setStatusText(message);
 }
 
 void MainWindow::setWindows(const QList<platform::WindowInfo>& windows)
@@ -348,6 +435,7 @@ void MainWindow::emergencyStop()
     if (m_confirmation)
         m_confirmation->reject();
     setTakeover(false);
+    m_run->requestStop();
     emit stopRequested();
     setStatusMessage(tr("Emergency stop: the agent was told to stop."));
 }
@@ -393,19 +481,21 @@ void MainWindow::setTakeover(bool on)
         if (m_liveView->mode() == LiveView::Mode::Takeover)
             m_liveView->setMode(LiveView::Mode::Inspect);
         m_takeoverAction->setChecked(false);
+        m_run->setTakeover(false);
         return;
     }
     if (targetIsOwnDisplay()) {
         m_takeoverAction->setChecked(false);
         setStatusMessage(
             tr("The agent works on this display: use mouse and keyboard directly to take over."));
-        if (m_state == AgentState::Running)
+        if (m_run->canPause())
             emit pauseRequested();
         return;
     }
     m_forwarding->open(m_options.platform, targetDisplay());
-    if (m_state == AgentState::Running)
+    if (m_run->canPause())
         emit pauseRequested();
+    m_run->setTakeover(true);
     m_liveView->setMode(LiveView::Mode::Takeover);
     m_takeoverAction->setChecked(true);
     setStatusMessage(tr("Takeover: your input in the live view goes to %1.").arg(m_forwarding->display()));

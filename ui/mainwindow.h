@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/director/directortypes.h"
 #include "core/knowledge/correctionstore.h"
 #include "core/model/action.h"
 #include "core/model/frame.h"
@@ -8,6 +9,8 @@
 #include "platform/types.h"
 #include "ui/appsettings.h"
 #include "ui/enginestatus.h"
+#include "ui/helpdialog.h"
+#include "ui/runstate.h"
 #include "ui/taskconsole.h"
 
 #include <QMainWindow>
@@ -27,6 +30,7 @@ class InputForwarding;
 class OwnWindowTracker;
 class SandboxController;
 class EngineStatusBar;
+class SettingsDialog;
 class AgentIndicator;
 class EventLogView;
 class LiveView;
@@ -63,7 +67,13 @@ public:
     EngineStatusBar* engineStatusBar() const { return m_statusFields; }
     AgentIndicator* agentIndicator() const { return m_indicator; }
     const AppSettings& settings() const { return m_settings; }
-    AgentState agentState() const { return m_state; }
+    AgentState agentState() const { return m_run->state(); }
+    // The one state of the run that every part of the window reads.
+    RunState* runState() const { return m_run; }
+    QAction* runAction() const { return m_runAction; }
+    QAction* pauseAction() const { return m_pauseAction; }
+    QAction* resumeAction() const { return m_resumeAction; }
+    QAction* stepAction() const { return m_stepAction; }
     // The display the agent works on: the sandbox while it runs, else the option's display.
     QString targetDisplay() const;
     bool targetIsOwnDisplay() const;
@@ -75,6 +85,12 @@ public:
     SandboxController* sandbox() const { return m_sandbox; }
     InputForwarding* inputForwarding() const { return m_forwarding; }
     HotkeyController* hotkey() const { return m_hotkey; }
+    // The same hotkey grabbed on the target display when it is not the app's own (null otherwise).
+    HotkeyController* targetHotkey() const { return m_targetHotkey; }
+    // The open settings dialog (null when none is open).
+    SettingsDialog* settingsDialog() const;
+    // Opens a help page (Help menu); returns the dialog (deleted when closed).
+    HelpDialog* showHelp(ciu::ui::HelpDialog::Page page);
     OwnWindowTracker* ownWindows() const { return m_ownWindows; }
 
 public slots:
@@ -86,9 +102,11 @@ public slots:
     void addEvent(const ciu::SpatialEvent& event);
     void setPlannedTrajectory(const QList<QPoint>& path, const QString& targetZoneId);
     void actionFinished();
-    void setPlan(const QStringList& steps, int currentStep);
+    void setPlan(const ciu::Plan& plan);
     void setEngineStatus(const ciu::ui::EngineStatus& status);
-    void setAgentState(ciu::ui::AgentState state);
+    void setDirectorState(ciu::DirectorState state, const QString& detail);
+    void taskFinished(const ciu::TaskOutcome& outcome);
+    void engineFailed(const QString& error);
     void setStatusMessage(const QString& message);
     void setWindows(const QList<ciu::platform::WindowInfo>& windows);
     // Opens the confirmation dialog for a high-risk action (non-blocking); the answer comes back
@@ -106,6 +124,10 @@ public slots:
     void stopSandbox();
     void openProgramInSandbox();
     void setTakeover(bool on);
+    // What the key store knows about `provider`'s key, for the open settings dialog.
+    void setApiKeyStatus(const QString& provider, const QString& status, bool hasKey);
+    // The keychain did not take a key: ask whether to keep it for this session only; never drop it silently.
+    void offerSessionKey(const QString& provider, const QString& key, const QString& failure);
 
 signals:
     void runRequested(const ciu::ui::TaskRequest& request);
@@ -123,6 +145,10 @@ signals:
     void settingsChanged(const ciu::ui::AppSettings& settings);
     // A key typed in the settings dialog, for the keychain (never stored in the settings).
     void apiKeyEntered(const QString& provider, const QString& key);
+    // The settings dialog asks whether a key exists for `provider` (answer: setApiKeyStatus()).
+    void apiKeyStatusWanted(const QString& provider);
+    // The user chose to keep a key in memory for this session (the keychain refused it).
+    void sessionKeyChosen(const QString& provider, const QString& key);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -131,14 +157,21 @@ private:
     void createActions();
     void createDocks();
     void restoreWindowState();
-    void applySettings();
+    // Applies the settings; with `previous`, only what changed reaches the task console (the user's
+    // choices there stay).
+    void applySettings(const AppSettings* previous = nullptr);
+    void updateRunActions();
     void setupHotkey();
+    // (Re)grabs the hotkey on the target display when it differs from the app's own.
+    void setupTargetHotkey();
+    void showFirstRunHint();
+    void fitToScreen();
     void connectSandbox();
     std::unique_ptr<QSettings> openSettings() const;
 
     MainWindowOptions m_options;
     AppSettings m_settings;
-    AgentState m_state = AgentState::Idle;
+    RunState* m_run = nullptr;
     LiveView* m_liveView = nullptr;
     TaskConsole* m_console = nullptr;
     EventLogView* m_eventLog = nullptr;
@@ -148,6 +181,10 @@ private:
     AgentIndicator* m_indicator = nullptr;
     QLabel* m_targetLabel = nullptr;
     QAction* m_stopAction = nullptr;
+    QAction* m_runAction = nullptr;
+    QAction* m_pauseAction = nullptr;
+    QAction* m_resumeAction = nullptr;
+    QAction* m_stepAction = nullptr;
     QAction* m_takeoverAction = nullptr;
     QAction* m_drawAction = nullptr;
     QAction* m_sandboxAction = nullptr;
@@ -155,6 +192,8 @@ private:
     QPointer<ConfirmationDialog> m_confirmation;
     SandboxController* m_sandbox = nullptr;
     HotkeyController* m_hotkey = nullptr;
+    HotkeyController* m_targetHotkey = nullptr;
+    QPointer<SettingsDialog> m_settingsDialog;
     InputForwarding* m_forwarding = nullptr;
     OwnWindowTracker* m_ownWindows = nullptr;
     Frame m_lastFrame;

@@ -2,6 +2,7 @@
 // wiring of its docks, controllers and engine slots in mainwindow.cpp.
 
 #include "core/replay/sessionformat.h"
+#include "ui/helpdialog.h"
 #include "ui/liveview.h"
 #include "ui/mainwindow.h"
 #include "ui/taskconsole.h"
@@ -119,16 +120,20 @@ void MainWindow::createActions()
 
     // Agent
     QMenu* agentMenu = menuBar()->addMenu(tr("&Agent"));
-    QAction* run = agentMenu->addAction(s->standardIcon(QStyle::SP_MediaPlay), tr("&Run task"));
+    // Enabled as the run state allows (updateRunActions).
+    QAction* run = m_runAction = agentMenu->addAction(s->standardIcon(QStyle::SP_MediaPlay), tr("&Run task"));
     run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
     connect(run, &QAction::triggered, m_console, &TaskConsole::run);
-    QAction* pause = agentMenu->addAction(s->standardIcon(QStyle::SP_MediaPause), tr("&Pause"));
+    QAction* pause = m_pauseAction =
+        agentMenu->addAction(s->standardIcon(QStyle::SP_MediaPause), tr("&Pause"));
     pause->setShortcut(QKeySequence(Qt::Key_F6));
     connect(pause, &QAction::triggered, this, &MainWindow::pauseRequested);
-    QAction* resume = agentMenu->addAction(s->standardIcon(QStyle::SP_MediaSeekForward), tr("Res&ume"));
+    QAction* resume = m_resumeAction =
+        agentMenu->addAction(s->standardIcon(QStyle::SP_MediaSeekForward), tr("Res&ume"));
     resume->setShortcut(QKeySequence(Qt::Key_F5));
     connect(resume, &QAction::triggered, this, &MainWindow::resumeRequested);
-    QAction* step = agentMenu->addAction(s->standardIcon(QStyle::SP_MediaSkipForward), tr("S&tep"));
+    QAction* step = m_stepAction =
+        agentMenu->addAction(s->standardIcon(QStyle::SP_MediaSkipForward), tr("S&tep"));
     step->setShortcut(QKeySequence(Qt::Key_F10));
     connect(step, &QAction::triggered, m_console, &TaskConsole::step);
     m_stopAction = agentMenu->addAction(themedIcon("emergency-stop.svg", QStyle::SP_BrowserStop, s),
@@ -155,6 +160,15 @@ void MainWindow::createActions()
 
     // Help
     QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
+    QAction* started =
+        helpMenu->addAction(s->standardIcon(QStyle::SP_DialogHelpButton), tr("&Getting started"));
+    started->setShortcut(QKeySequence::HelpContents);
+    connect(started, &QAction::triggered, this, [this] { showHelp(HelpDialog::Page::GettingStarted); });
+    QAction* language = helpMenu->addAction(tr("&Command language"));
+    connect(language, &QAction::triggered, this, [this] { showHelp(HelpDialog::Page::CommandLanguage); });
+    QAction* keys = helpMenu->addAction(tr("&Keyboard shortcuts"));
+    connect(keys, &QAction::triggered, this, [this] { showHelp(HelpDialog::Page::Shortcuts); });
+    helpMenu->addSeparator();
     QAction* about =
         helpMenu->addAction(s->standardIcon(QStyle::SP_MessageBoxInformation), tr("&About CIU Agent"));
     connect(about, &QAction::triggered, this, [this] {

@@ -97,10 +97,11 @@ LabelItem::LabelItem()
     m_font.setPointSizeF(9);
 }
 
-void LabelItem::setText(const QString& text, const QRect& anchorSource)
+void LabelItem::setText(const QString& text, const QRect& anchorSource, const QList<QRect>& neighbours)
 {
     m_text = text;
     m_anchor = anchorSource;
+    m_neighbours = neighbours;
 }
 
 QRectF LabelItem::boxRect(const ViewTransform& transform) const
@@ -109,17 +110,33 @@ QRectF LabelItem::boxRect(const ViewTransform& transform) const
     const QSizeF size(metrics.horizontalAdvance(m_text) + 2 * kLabelPadding,
                       metrics.height() + 2 * kLabelPadding);
     const QRectF anchor = transform.toView(pixelRect(m_anchor));
-    QPointF topLeft(anchor.left(), anchor.top() - kLabelGap - size.height());
-    if (topLeft.y() < 0)
-        topLeft.setY(anchor.bottom() + kLabelGap);
+    const QRectF view(QPointF(0, 0), QSizeF(transform.viewSize()));
     const double maxX = transform.viewSize().width() - size.width();
-    topLeft.setX(std::max(0.0, std::min(topLeft.x(), maxX)));
-    return QRectF(topLeft, size);
+    const auto clampX = [maxX](double x) { return std::max(0.0, std::min(x, maxX)); };
+    const QList<QRectF> candidates{
+        QRectF(QPointF(clampX(anchor.left()), anchor.top() - kLabelGap - size.height()), size), // above
+        QRectF(QPointF(clampX(anchor.left()), anchor.bottom() + kLabelGap), size),              // below
+        QRectF(QPointF(anchor.right() + kLabelGap, anchor.center().y() - size.height() / 2), size),
+        QRectF(QPointF(anchor.left() - kLabelGap - size.width(), anchor.center().y() - size.height() / 2),
+               size),
+    };
+    const auto hides = [&](const QRectF& box) {
+        return std::any_of(m_neighbours.cbegin(), m_neighbours.cend(), [&](const QRect& n) {
+            return n != m_anchor && box.intersects(transform.toView(pixelRect(n)));
+        });
+    };
+    for (const QRectF& box : candidates) {
+        if (view.contains(box) && !hides(box))
+            return box;
+    }
+    // Nowhere free: above if it fits, else below (as before neighbours were known).
+    return view.contains(candidates.first()) || candidates.at(1).bottom() > view.bottom() ? candidates.first()
+                                                                                          : candidates.at(1);
 }
 
 void LabelItem::paint(QPainter& painter, const ViewTransform& transform) const
 {
-    if (m_text.isEmpty())
+    if (m_text.isEmpty() || transform.scale() < kMinScale)
         return;
     const QRectF box = boxRect(transform);
     painter.setPen(QPen(QColor(0, 0, 0, 160), 1));
@@ -133,7 +150,7 @@ void LabelItem::paint(QPainter& painter, const ViewTransform& transform) const
 
 QRectF LabelItem::boundingRect(const ViewTransform& transform) const
 {
-    return m_text.isEmpty() ? QRectF() : grown(boxRect(transform), 1);
+    return m_text.isEmpty() || transform.scale() < kMinScale ? QRectF() : grown(boxRect(transform), 1);
 }
 
 // PathItem
@@ -244,9 +261,10 @@ QRectF FlashItem::boundingRect(const ViewTransform& transform) const
 
 QList<std::pair<SelectionItem::Handle, QRectF>> SelectionItem::handleRects(const QRectF& viewRect)
 {
+    // Outside the rectangle, so the handles never hide the zone they resize.
     const double h = kHandleSize;
     auto square = [h](QPointF c) { return QRectF(c.x() - h / 2, c.y() - h / 2, h, h); };
-    const QRectF& r = viewRect;
+    const QRectF r = grown(viewRect, h / 2 + 1);
     return {
         {Handle::TopLeft, square(r.topLeft())},
         {Handle::Top, square({r.center().x(), r.top()})},
@@ -279,7 +297,7 @@ QRectF SelectionItem::boundingRect(const ViewTransform& transform) const
 {
     if (m_rect.isEmpty())
         return {};
-    return grown(transform.toView(pixelRect(m_rect)), kHandleSize / 2 + 1);
+    return grown(transform.toView(pixelRect(m_rect)), kHandleSize + 2);
 }
 
 std::optional<SelectionItem::Handle> SelectionItem::handleAt(QPointF viewPoint,

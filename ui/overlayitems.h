@@ -58,8 +58,13 @@ private:
 class LabelItem final : public OverlayItem
 {
 public:
+    // Below this view scale the label is not drawn (the status line still names the zone).
+    static constexpr double kMinScale = 0.25;
+
     LabelItem();
-    void setText(const QString& text, const QRect& anchorSource);
+    // `neighbours`: zones near the anchor (source coordinates) the label should not cover; it goes above,
+    // below, right or left of the anchor, the first place inside the view that hides none of them.
+    void setText(const QString& text, const QRect& anchorSource, const QList<QRect>& neighbours = {});
     QString text() const { return m_text; }
     void paint(QPainter& painter, const ViewTransform& transform) const override;
     QRectF boundingRect(const ViewTransform& transform) const override;
@@ -69,6 +74,7 @@ private:
 
     QString m_text;
     QRect m_anchor;
+    QList<QRect> m_neighbours;
     QFont m_font;
 };
 
@@ -148,7 +154,7 @@ public:
         BottomLeft,
         Left
     };
-    static constexpr double kHandleSize = 8.0; // view pixels
+    static constexpr double kHandleSize = 6.0; // view pixels; drawn just outside the rectangle
 
     void setRect(const QRect& sourceRect) { m_rect = sourceRect; }
     QRect rect() const { return m_rect; }

@@ -1,8 +1,11 @@
 #include "ui/settingsdialog.h"
 
+#include "core/replay/sessionformat.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -32,6 +35,7 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
     , m_dryRun(new QCheckBox(tr("Start new tasks as a &dry run"), this))
     , m_maxIterations(new QSpinBox(this))
     , m_maxCost(new QDoubleSpinBox(this))
+    , m_record(new QCheckBox(tr("&Record every run"), this))
     , m_recordingDir(new QLineEdit(this))
     , m_budget(new QSpinBox(this))
     , m_keepDays(new QSpinBox(this))
@@ -48,7 +52,7 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
     m_model->setPlaceholderText(tr("provider default"));
     m_baseUrl->setPlaceholderText(tr("official endpoint"));
     m_apiKey->setEchoMode(QLineEdit::Password);
-    m_apiKey->setPlaceholderText(tr("unchanged"));
+    m_apiKey->setPlaceholderText(tr("paste the key here"));
     m_apiKey->setToolTip(tr("Stored in the system keychain, never in the settings file"));
     m_keyStatus->setWordWrap(true);
     m_fps->setRange(15, 30);
@@ -70,7 +74,9 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
     m_maxCost->setPrefix(QStringLiteral("$"));
     m_trail->setRange(1, 60);
     m_trail->setSuffix(tr(" s"));
-    m_recordingDir->setPlaceholderText(tr("no recording"));
+    m_recordingDir->setPlaceholderText(QDir::toNativeSeparators(replay::defaultSessionRoot()));
+    m_recordingDir->setToolTip(tr("Empty: the default folder shown"));
+    m_record->setToolTip(tr("Each run is kept as a session you can replay (File ▸ Open last recording)"));
     m_budget->setRange(0, 1024 * 1024);
     m_budget->setSuffix(tr(" MiB"));
     m_budget->setSpecialValueText(tr("no limit"));
@@ -111,7 +117,11 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
     auto* dirRow = new QHBoxLayout;
     dirRow->addWidget(m_recordingDir, 1);
     dirRow->addWidget(browse);
-    limits->addRow(tr("Recording &directory:"), dirRow);
+    limits->addRow(QString(), m_record);
+    // The field is a row of widgets: the label needs its buddy by hand for its mnemonic.
+    auto* dirLabel = new QLabel(tr("Recording &directory:"), limitsPage);
+    dirLabel->setBuddy(m_recordingDir);
+    limits->addRow(dirLabel, dirRow);
     limits->addRow(tr("Session si&ze limit:"), m_budget);
     limits->addRow(tr("Keep sessions &for:"), m_keepDays);
     limits->addRow(tr("Keep at &most:"), m_keepCount);
@@ -133,6 +143,8 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
     connect(m_provider, &QComboBox::currentIndexChanged, this, &SettingsDialog::onProviderChanged);
+    connect(m_record, &QCheckBox::toggled, m_recordingDir, &QWidget::setEnabled);
+    connect(m_record, &QCheckBox::toggled, browse, &QWidget::setEnabled);
     connect(browse, &QPushButton::clicked, this, [this] {
         auto* dialog = new QFileDialog(this, tr("Recording directory"), m_recordingDir->text());
         dialog->setFileMode(QFileDialog::Directory);
@@ -158,6 +170,8 @@ void SettingsDialog::setSettings(const AppSettings& s)
     m_dryRun->setChecked(s.dryRunDefault);
     m_maxIterations->setValue(s.maxIterations);
     m_maxCost->setValue(s.maxCostUsd);
+    m_record->setChecked(s.record);
+    m_recordingDir->setEnabled(s.record);
     m_recordingDir->setText(s.recordingDirectory);
     m_budget->setValue(s.recordingBudgetMiB);
     m_keepDays->setValue(s.keepSessionsDays);
@@ -193,14 +207,17 @@ void SettingsDialog::onProviderChanged()
     m_model->setText(m_settings.modelFor(m_shownProvider));
     m_baseUrl->setText(m_settings.baseUrlFor(m_shownProvider));
     m_keyStatus->clear();
+    m_apiKey->setPlaceholderText(tr("paste the key here"));
     if (remote)
         emit keyStatusWanted(m_shownProvider);
 }
 
-void SettingsDialog::setKeyStatus(const QString& provider, const QString& status)
+void SettingsDialog::setKeyStatus(const QString& provider, const QString& status, bool hasKey)
 {
-    if (provider == m_shownProvider)
-        m_keyStatus->setText(status);
+    if (provider != m_shownProvider)
+        return;
+    m_keyStatus->setText(status);
+    m_apiKey->setPlaceholderText(hasKey ? tr("unchanged (a key is set)") : tr("paste the key here"));
 }
 
 AppSettings SettingsDialog::settings() const
@@ -222,6 +239,7 @@ AppSettings SettingsDialog::settings() const
     s.dryRunDefault = m_dryRun->isChecked();
     s.maxIterations = m_maxIterations->value();
     s.maxCostUsd = m_maxCost->value();
+    s.record = m_record->isChecked();
     s.recordingDirectory = m_recordingDir->text().trimmed();
     s.recordingBudgetMiB = m_budget->value();
     s.keepSessionsDays = m_keepDays->value();

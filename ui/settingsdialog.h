@@ -26,8 +26,9 @@ public:
 
 public slots:
     void accept() override;
-    // Shows whether a key is stored for the current provider ("stored in the keychain", an error, ...).
-    void setKeyStatus(const QString& provider, const QString& status);
+    // Shows whether a key is stored for the current provider ("stored in the keychain", an error, ...);
+    // `hasKey`: a key exists, so an empty field keeps it.
+    void setKeyStatus(const QString& provider, const QString& status, bool hasKey);
 
 signals:
     void apiKeyEntered(const QString& provider, const QString& key);
@@ -52,6 +53,7 @@ private:
     QCheckBox* m_dryRun;
     QSpinBox* m_maxIterations;
     QDoubleSpinBox* m_maxCost;
+    QCheckBox* m_record;
     QLineEdit* m_recordingDir;
     QSpinBox* m_budget;
     QSpinBox* m_keepDays;

@@ -1,41 +1,29 @@
 #include "ui/taskconsole.h"
 
+#include "core/director/commandscript.h"
 #include "ui/planmodel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QFormLayout>
+#include <QFrame>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStyle>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace ciu::ui {
 
-QString toDisplayString(AgentState state)
-{
-    switch (state) {
-    case AgentState::Idle:
-        return QCoreApplication::translate("ciu::ui::TaskConsole", "Idle");
-    case AgentState::Running:
-        return QCoreApplication::translate("ciu::ui::TaskConsole", "Running");
-    case AgentState::Paused:
-        return QCoreApplication::translate("ciu::ui::TaskConsole", "Paused");
-    case AgentState::Stopping:
-        return QCoreApplication::translate("ciu::ui::TaskConsole", "Stopping");
-    case AgentState::Finished:
-        return QCoreApplication::translate("ciu::ui::TaskConsole", "Finished");
-    }
-    return {};
-}
-
-TaskConsole::TaskConsole(QWidget* parent)
+TaskConsole::TaskConsole(RunState* runState, QWidget* parent)
     : QWidget(parent)
+    , m_runState(runState)
     , m_taskEdit(new QPlainTextEdit(this))
     , m_providerBox(new QComboBox(this))
     , m_modelBox(new QComboBox(this))
@@ -47,6 +35,9 @@ TaskConsole::TaskConsole(QWidget* parent)
     , m_step(new QPushButton(style()->standardIcon(QStyle::SP_MediaSkipForward), tr("S&tep"), this))
     , m_stop(new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("St&op"), this))
     , m_statusLabel(new QLabel(this))
+    , m_hint(new QFrame(this))
+    , m_hintLabel(new QLabel(m_hint))
+    , m_hintButton(new QPushButton(m_hint))
     , m_planView(new QListView(this))
     , m_plan(new PlanModel(this))
 {
@@ -95,9 +86,34 @@ TaskConsole::TaskConsole(QWidget* parent)
     m_planView->setWordWrap(true);
     m_planView->setAccessibleName(tr("Plan"));
 
+    auto* hintFrame = static_cast<QFrame*>(m_hint);
+    hintFrame->setFrameShape(QFrame::StyledPanel);
+    hintFrame->setObjectName(QStringLiteral("TaskHint"));
+    m_hintLabel->setWordWrap(true);
+    m_hintLabel->setTextFormat(Qt::RichText);
+    auto* closeHint = new QToolButton(m_hint);
+    closeHint->setAutoRaise(true);
+    closeHint->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+    closeHint->setToolTip(tr("Hide this hint"));
+    closeHint->setAccessibleName(tr("Hide hint"));
+    auto* hintLayout = new QVBoxLayout(m_hint);
+    hintLayout->setContentsMargins(6, 4, 4, 4);
+    auto* hintTop = new QHBoxLayout;
+    hintTop->addWidget(m_hintLabel, 1);
+    hintTop->addWidget(closeHint, 0, Qt::AlignTop);
+    hintLayout->addLayout(hintTop);
+    hintLayout->addWidget(m_hintButton, 0, Qt::AlignLeft);
+    m_hint->hide();
+    connect(closeHint, &QToolButton::clicked, this, [this] {
+        hideHint();
+        emit hintClosed();
+    });
+    connect(m_hintButton, &QPushButton::clicked, this, &TaskConsole::settingsRequested);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(form);
+    layout->addWidget(m_hint);
     layout->addLayout(buttons);
     layout->addWidget(m_statusLabel);
     auto* planLabel = new QLabel(tr("P&lan:"), this);
@@ -110,8 +126,9 @@ TaskConsole::TaskConsole(QWidget* parent)
     connect(m_resume, &QPushButton::clicked, this, &TaskConsole::resumeRequested);
     connect(m_step, &QPushButton::clicked, this, &TaskConsole::step);
     connect(m_stop, &QPushButton::clicked, this, &TaskConsole::stopRequested);
-    connect(m_taskEdit, &QPlainTextEdit::textChanged, this, &TaskConsole::updateButtons);
-    updateButtons();
+    connect(m_taskEdit, &QPlainTextEdit::textChanged, this, &TaskConsole::updateFromState);
+    connect(m_runState, &RunState::changed, this, &TaskConsole::updateFromState);
+    updateFromState();
 }
 
 TaskRequest TaskConsole::request() const
@@ -154,58 +171,110 @@ void TaskConsole::setDryRun(bool dryRun)
     m_dryRunBox->setChecked(dryRun);
 }
 
-void TaskConsole::setAgentState(AgentState state)
+void TaskConsole::setPlan(const Plan& plan, bool dryRun)
 {
-    m_state = state;
-    updateButtons();
+    m_plan->setPlan(plan, dryRun);
+    const int current = m_plan->currentRow();
+    if (current >= 0)
+        m_planView->scrollTo(m_plan->index(current));
 }
 
-void TaskConsole::setPlan(const QStringList& steps, int currentStep)
+QString TaskConsole::hintText() const
 {
-    m_plan->setPlan(steps, currentStep);
-    if (currentStep >= 0 && currentStep < steps.size())
-        m_planView->scrollTo(m_plan->index(currentStep));
+    return m_hint->isHidden() ? QString() : m_hintLabel->text();
 }
 
-void TaskConsole::setStatusText(const QString& text)
+void TaskConsole::showHint(const QString& text, const QString& buttonText)
 {
-    m_statusLabel->setText(text);
+    m_hintLabel->setText(text);
+    m_hintButton->setText(buttonText);
+    m_hintButton->setVisible(!buttonText.isEmpty());
+    m_hint->show();
+}
+
+void TaskConsole::hideHint()
+{
+    m_hint->hide();
+}
+
+bool TaskConsole::checkPlannable(const TaskRequest& request)
+{
+    if (request.provider != QLatin1String("local"))
+        return true;
+    const ScriptParseResult parsed = parseScript(request.task);
+    if (parsed.ok())
+        return true;
+    // The offline planner reads commands only; a task in plain words needs a model.
+    showHint(tr("The offline planner understands only commands such as <i>click OK</i> (Help ▸ Command "
+                "language); for a task in your own words, set up Anthropic or an OpenAI-compatible model in "
+                "the settings."),
+             tr("Set up a &provider…"));
+    return false;
+}
+
+QString TaskConsole::statusText() const
+{
+    return m_statusLabel->text();
 }
 
 void TaskConsole::run()
 {
     const TaskRequest r = request();
-    if (r.task.isEmpty() || (m_state != AgentState::Idle && m_state != AgentState::Finished))
+    if (r.task.isEmpty() || !m_runState->canRun() || !checkPlannable(r))
         return;
+    hideHint();
     emit runRequested(r);
 }
 
 void TaskConsole::step()
 {
-    if (m_state == AgentState::Paused) {
+    if (m_runState->canResume()) {
         emit stepRequested();
         return;
     }
     TaskRequest r = request();
-    if (r.task.isEmpty() || (m_state != AgentState::Idle && m_state != AgentState::Finished))
+    if (r.task.isEmpty() || !m_runState->canRun() || !checkPlannable(r))
         return;
+    hideHint();
     r.startPaused = true;
     emit runRequested(r);
 }
 
-void TaskConsole::updateButtons()
+void TaskConsole::updateFromState()
 {
-    const bool idle = m_state == AgentState::Idle || m_state == AgentState::Finished;
+    const RunState& rs = *m_runState;
     const bool hasTask = !m_taskEdit->toPlainText().trimmed().isEmpty();
-    m_run->setEnabled(idle && hasTask);
-    m_pause->setEnabled(m_state == AgentState::Running);
-    m_resume->setEnabled(m_state == AgentState::Paused);
-    m_step->setEnabled(m_state == AgentState::Paused || (idle && hasTask));
-    m_stop->setEnabled(m_state == AgentState::Running || m_state == AgentState::Paused);
+    m_run->setEnabled(rs.canRun() && hasTask);
+    m_pause->setEnabled(rs.canPause());
+    m_resume->setEnabled(rs.canResume());
+    m_step->setEnabled(rs.canResume() || (rs.canRun() && hasTask));
+    m_stop->setEnabled(rs.canStop());
     for (QWidget* w : {static_cast<QWidget*>(m_taskEdit), static_cast<QWidget*>(m_providerBox),
                        static_cast<QWidget*>(m_modelBox), static_cast<QWidget*>(m_speedBox),
                        static_cast<QWidget*>(m_dryRunBox)})
-        w->setEnabled(idle);
+        w->setEnabled(rs.canEditTask());
+    m_statusLabel->setText(rs.statusText());
+    // A preview is not a success: its own colour, never the green of a done task.
+    QString color;
+    switch (rs.state() == AgentState::Finished ? rs.outcome() : RunState::Outcome::None) {
+    case RunState::Outcome::Completed:
+        color = QStringLiteral("#2e7d32");
+        break;
+    case RunState::Outcome::Preview:
+        color = QStringLiteral("#1565c0");
+        break;
+    case RunState::Outcome::Failed:
+    case RunState::Outcome::LimitReached:
+        color = QStringLiteral("#c62828");
+        break;
+    case RunState::Outcome::Stopped:
+    case RunState::Outcome::None:
+        break;
+    }
+    m_statusLabel->setStyleSheet(color.isEmpty() ? QString() : QStringLiteral("color: %1;").arg(color));
+    if (rs.state() == AgentState::Starting)
+        m_plan->clear();
+    m_plan->setFinished(rs.state() == AgentState::Finished || rs.state() == AgentState::Idle);
 }
 
 } // namespace ciu::ui

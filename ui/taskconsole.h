@@ -1,9 +1,12 @@
 #pragma once
 
+#include "ui/runstate.h"
+
 #include <QMetaType>
 #include <QWidget>
 
 class QCheckBox;
+class QFrame;
 class QComboBox;
 class QLabel;
 class QListView;
@@ -25,26 +28,20 @@ struct TaskRequest
     bool startPaused = false; // Step pressed while idle: start, do one action, pause
 };
 
-enum class AgentState : quint8
-{
-    Idle = 1,
-    Running,
-    Paused,
-    Stopping,
-    Finished
-};
-QString toDisplayString(AgentState state);
-
 // The task console: task text, provider, model, speed mode, dry run; Run, Pause, Resume, Step, Stop;
-// the Director's plan with the current step.
+// the Director's plan with each step's status. Its buttons and its status line follow `runState`.
 class TaskConsole final : public QWidget
 {
     Q_OBJECT
 public:
-    explicit TaskConsole(QWidget* parent = nullptr);
+    explicit TaskConsole(RunState* runState, QWidget* parent = nullptr);
 
     TaskRequest request() const;
-    AgentState agentState() const { return m_state; }
+    AgentState agentState() const { return m_runState->state(); }
+    QString statusText() const;
+    // The hint above the buttons (first run, a task the offline planner cannot read); empty when hidden.
+    QString hintText() const;
+    QPushButton* hintButton() const { return m_hintButton; }
     PlanModel* planModel() const { return m_plan; }
     QPushButton* runButton() const { return m_run; }
     QPushButton* pauseButton() const { return m_pause; }
@@ -58,11 +55,12 @@ public slots:
     void setModel(const QString& model);
     void setSpeed(const QString& speed);
     void setDryRun(bool dryRun);
-    void setAgentState(ciu::ui::AgentState state);
-    void setPlan(const QStringList& steps, int currentStep);
-    void setStatusText(const QString& text);
+    void setPlan(const ciu::Plan& plan, bool dryRun);
     void run();
     void step();
+    // A hint with an optional action button (`buttonText` empty: only a close button).
+    void showHint(const QString& text, const QString& buttonText = {});
+    void hideHint();
 
 signals:
     void runRequested(const ciu::ui::TaskRequest& request);
@@ -70,9 +68,16 @@ signals:
     void resumeRequested();
     void stepRequested();
     void stopRequested();
+    // The hint's button: set up a provider in the settings.
+    void settingsRequested();
+    void hintClosed();
 
 private:
-    void updateButtons();
+    void updateFromState();
+    // True when the request can go to its planner; else shows why in the hint.
+    bool checkPlannable(const TaskRequest& request);
+
+    RunState* m_runState;
 
     QPlainTextEdit* m_taskEdit;
     QComboBox* m_providerBox;
@@ -85,9 +90,11 @@ private:
     QPushButton* m_step;
     QPushButton* m_stop;
     QLabel* m_statusLabel;
+    QWidget* m_hint;
+    QLabel* m_hintLabel;
+    QPushButton* m_hintButton;
     QListView* m_planView;
     PlanModel* m_plan;
-    AgentState m_state = AgentState::Idle;
 };
 
 } // namespace ciu::ui

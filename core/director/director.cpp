@@ -497,7 +497,8 @@ void Director::finish(TaskOutcome::Result result, const QString& message)
     QJsonObject summary = o.toJson();
     summary.insert(QStringLiteral("totals"), summary.take(QStringLiteral("usage"))); // "usage" means one call
     record(QStringLiteral("finished"), summary);
-    if (result == TaskOutcome::Result::Completed)
+    // A user's stop is what they asked for, not an error.
+    if (result == TaskOutcome::Result::Completed || result == TaskOutcome::Result::Stopped)
         emitInfo(QStringLiteral("finished"), QStringLiteral("%1: %2").arg(toString(result), message));
     else
         emitError(QStringLiteral("finished"), QStringLiteral("%1: %2").arg(toString(result), message));

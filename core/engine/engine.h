@@ -71,6 +71,8 @@ public:
     // The other workers (on their threads), for a GUI that shows their values: connect with queued
     // connections.
     CaptureEngine* capture() const { return m_capture; }
+    // The target display's window list (on the capture thread): connect with queued connections.
+    capture::WindowTracker* windowTracker() const { return m_windowTracker; }
     canvas::CanvasMapper* canvas() const { return m_canvas; }
     BrushController* brush() const { return m_brush; }
     SessionClock clock() const { return m_clock; }

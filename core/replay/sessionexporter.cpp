@@ -147,6 +147,27 @@ bool exportHtmlReport(SessionReader& reader, const QString& file, QString* error
                                                             .arg(reader.directorRecords().size()));
     html += QStringLiteral("</table>\n");
 
+    // Every task the session holds (the app runs several in one recording), with how each ended.
+    QStringList tasks;
+    for (const DirectorRecord& r : reader.directorRecords()) {
+        if (r.type == QLatin1String("task_started")) {
+            tasks << QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td></tr>")
+                         .arg(formatTime(r.tNs), esc(r.json.value(QLatin1String("task")).toString()),
+                              QStringLiteral("—"));
+        } else if (r.type == QLatin1String("finished") && !tasks.isEmpty()) {
+            const QString ended =
+                r.json.value(QLatin1String("outcome")).toString() +
+                (r.json.value(QLatin1String("dry_run")).toBool() ? QStringLiteral(" (dry run)") : QString()) +
+                QStringLiteral(": ") + r.json.value(QLatin1String("message")).toString();
+            tasks.last().replace(QStringLiteral("<td>—</td>"), QStringLiteral("<td>%1</td>").arg(esc(ended)));
+        }
+    }
+    if (!tasks.isEmpty()) {
+        html += QStringLiteral("<h2>Tasks</h2>\n<table><tr><th>Time</th><th>Task</th><th>Result</th></tr>");
+        html += tasks.join(QString());
+        html += QStringLiteral("</table>\n");
+    }
+
     if (!reader.problems().isEmpty()) {
         html += QStringLiteral("<div class=\"problems\"><b>Problems reading this session</b><ul>");
         for (const QString& p : reader.problems())
@@ -210,9 +231,17 @@ bool exportOverlayVideo(SessionReader& reader, const QString& file, QString* err
     VideoDecoder decoder;
     if (!decoder.open(reader.videoPath()) || !decoder.rewind())
         return fail(error, decoder.errorString());
+    // The recording is variable-rate (a frame when the screen changed); the export is constant-rate, with
+    // the overlay drawn for each output frame's own moment, so the cursor and its trail move smoothly and any
+    // player plays it in real time.
+    qint64 nextPtsMs = 0;
+    QImage next = decoder.nextFrame(&nextPtsMs);
+    if (next.isNull())
+        return fail(error, QStringLiteral("the session video has no decodable frame"));
     VideoEncoder encoder;
     VideoEncoder::Options o;
     o.size = decoder.size();
+    o.nominalFps = kExportFps;
     o.fragmented = false;
     o.preset = QStringLiteral("veryfast");
     o.tune.clear();
@@ -225,12 +254,17 @@ bool exportOverlayVideo(SessionReader& reader, const QString& file, QString* err
     const qint64 totalMs = qMax<qint64>(1, reader.durationNs() / 1'000'000);
     OverlayOptions overlay;
     overlay.lineScale = qMax(1.0, decoder.size().width() / 1280.0);
-    for (;;) {
-        qint64 ptsMs = 0;
-        QImage image = decoder.nextFrame(&ptsMs);
-        if (image.isNull())
+    QImage current = next; // the first picture is shown from 0 until the next one
+    for (qint64 k = 0;; ++k) {
+        const qint64 tMs = k * 1000 / kExportFps;
+        if (tMs > totalMs)
             break;
-        const qint64 tNs = ptsMs * 1'000'000;
+        while (!next.isNull() && nextPtsMs <= tMs) {
+            current = next;
+            next = decoder.nextFrame(&nextPtsMs);
+        }
+        const qint64 tNs = tMs * 1'000'000;
+        QImage image = current.convertToFormat(QImage::Format_RGB32);
         {
             QPainter painter(&image);
             if (const ZoneMapPtr map = reader.zoneMapAt(tNs))
@@ -248,9 +282,9 @@ bool exportOverlayVideo(SessionReader& reader, const QString& file, QString* err
             painter.setPen(Qt::white);
             painter.drawText(box, Qt::AlignCenter, label);
         }
-        if (!encoder.encode(image, ptsMs))
+        if (!encoder.encode(image, tMs))
             return fail(error, encoder.errorString());
-        if (progress && !progress(qMin(ptsMs, totalMs), totalMs)) {
+        if (progress && !progress(qMin(tMs, totalMs), totalMs)) {
             encoder.finish();
             return fail(error, QStringLiteral("export cancelled"));
         }

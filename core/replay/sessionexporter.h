@@ -17,7 +17,11 @@ using ExportProgress = std::function<bool(qint64 done, qint64 total)>;
 bool exportHtmlReport(SessionReader& reader, const QString& file, QString* error,
                       const ExportProgress& progress = {});
 
-// The session video re-encoded with the overlay burned in (zones as they were, the cursor trail, the time).
+// Frames per second of the overlay video export.
+inline constexpr int kExportFps = 15;
+
+// The session video re-encoded at a constant kExportFps with the overlay burned in at every frame (zones as
+// they were, the cursor trail, the time), from 0 to the session's end: it plays in real time anywhere.
 bool exportOverlayVideo(SessionReader& reader, const QString& file, QString* error,
                         const ExportProgress& progress = {});
 

@@ -105,11 +105,16 @@ SessionWriter::SessionWriter(SessionWriterOptions options, QObject* parent)
     : QObject(parent)
     , m_options(std::move(options))
     , m_metadataTimer(this)
+    , m_videoFlushTimer(this)
 {
     m_screenSize = m_options.screenSize;
     connect(&m_metadataTimer, &QTimer::timeout, this, [this] {
         if (isRecording() && !writeMetadata())
             fail(m_metadataError);
+    });
+    connect(&m_videoFlushTimer, &QTimer::timeout, this, [this] {
+        if (isRecording() && m_video && !m_video->flush())
+            qCWarning(lcRecorder) << "the video could not be flushed:" << m_video->errorString();
     });
 }
 
@@ -154,6 +159,7 @@ void SessionWriter::start()
         applyRetention(root, m_options.retention, m_path);
     if (m_options.metadataIntervalMs > 0)
         m_metadataTimer.start(m_options.metadataIntervalMs);
+    m_videoFlushTimer.start(1000);
     m_budgetClock.start();
     checkBudget(true);
     if (!isRecording())
@@ -174,6 +180,7 @@ bool SessionWriter::openStream(JsonlStream& stream, const QString& name)
 void SessionWriter::closeAll()
 {
     m_metadataTimer.stop();
+    m_videoFlushTimer.stop();
     if (m_video) {
         if (!m_video->finish())
             qCWarning(lcRecorder) << "the video could not be finished:" << m_video->errorString();
@@ -490,6 +497,9 @@ void SessionWriter::writeKeyFrame(const Frame& frame, const QString& reason)
 
 void SessionWriter::setTask(const QString& task)
 {
+    if (m_tasks.isEmpty() && !m_options.task.isEmpty() && m_options.task != task)
+        m_tasks << m_options.task;
+    m_tasks << task;
     m_options.task = task;
     if (isRecording() && !writeMetadata())
         fail(m_metadataError);
@@ -526,6 +536,8 @@ QJsonObject SessionWriter::metadataJson() const
     o[QLatin1String("format")] = QStringLiteral("ciu-session");
     o[QLatin1String("format_version")] = kFormatVersion;
     o[QLatin1String("task")] = m_options.task;
+    o[QLatin1String("tasks")] = QJsonArray::fromStringList(
+        m_tasks.isEmpty() && !m_options.task.isEmpty() ? QStringList{m_options.task} : m_tasks);
     o[QLatin1String("config")] = m_options.config;
     o[QLatin1String("versions")] = QJsonObject{
         {QLatin1String("ciu_agent"), QStringLiteral(CIU_VERSION)},

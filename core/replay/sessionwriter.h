@@ -172,6 +172,9 @@ private:
     qint64 m_modelCalls = 0;
 
     QTimer m_metadataTimer;
+    QTimer m_videoFlushTimer;
+    QStringList m_tasks; // every task of the session, in order (metadata.json "tasks") // cuts a video
+                         // fragment every second: a live replay shows up to a second ago
     QElapsedTimer m_budgetClock;
 };
 

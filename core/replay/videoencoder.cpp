@@ -175,6 +175,10 @@ bool VideoEncoder::Private::drain()
             return true;
         if (rc < 0)
             return fail(QStringLiteral("the encoder failed: %1").arg(ffmpegError(rc)));
+        // The last frame comes without a duration: give it one frame at the nominal rate, or the MP4's edit
+        // list would end where it starts and players would drop it.
+        if (packet->duration <= 0 && options.nominalFps > 0)
+            packet->duration = av_rescale_q(1, AVRational{1, options.nominalFps}, codec->time_base);
         av_packet_rescale_ts(packet, codec->time_base, stream->time_base);
         packet->stream_index = stream->index;
         const int wrc = av_interleaved_write_frame(format, packet);
@@ -246,6 +250,22 @@ bool VideoEncoder::sendFrame(qint64 ptsMs)
     if (rc < 0)
         return d->fail(QStringLiteral("the encoder refused a frame: %1").arg(ffmpegError(rc)));
     return d->drain();
+}
+
+bool VideoEncoder::flush()
+{
+    if (!isOpen() || !d->error.isEmpty())
+        return false;
+    if (!d->options.fragmented || d->frames == 0)
+        return true;
+    // The MP4 muxer takes a null packet as "cut the fragment here" (AVFMT_ALLOW_FLUSH).
+    const int rc = av_write_frame(d->format, nullptr);
+    if (rc < 0)
+        return d->fail(QStringLiteral("cannot write %1: %2").arg(d->path, ffmpegError(rc)));
+    avio_flush(d->format->pb);
+    if (d->format->pb->error < 0)
+        return d->fail(QStringLiteral("cannot write %1: %2").arg(d->path, ffmpegError(d->format->pb->error)));
+    return true;
 }
 
 bool VideoEncoder::finish()

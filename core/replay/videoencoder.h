@@ -41,6 +41,10 @@ public:
     // after 0 is also shown from 0 (MP4 muxers would otherwise shift every frame to start at 0). Returns
     // false on an encoder or write error (see errorString()); the encoder is then unusable.
     bool encode(const QImage& image, qint64 ptsMs);
+    // Writes out what was encoded so far as a fragment of its own (fragmented files; a no-op otherwise), so
+    // a reader of the growing file sees up to the last frame. A recorder calls it about once a second: on a
+    // still screen no new frame would close the fragment. Returns false on a write error.
+    bool flush();
     // Flushes the encoder and writes the trailer. Safe to call twice.
     bool finish();
 

@@ -16,6 +16,7 @@ private slots:
     void version();
     void help();
     void commandHelp();
+    void guiHelpWithoutDisplay();
     void errors_data();
     void errors();
     void noRuntimeDirWarning();
@@ -71,6 +72,19 @@ void TestCli::commandHelp()
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains(QStringLiteral("--display")));
     QVERIFY(r.out.contains(QStringLiteral("--iterations")));
+}
+
+void TestCli::guiHelpWithoutDisplay()
+{
+    // The desktop app's options are readable on a machine without a display.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    const Run r = run({QStringLiteral("gui"), QStringLiteral("--help")}, env);
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains(QStringLiteral("--task")), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("--no-engine")), qPrintable(r.out));
 }
 
 void TestCli::errors_data()

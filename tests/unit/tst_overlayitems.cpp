@@ -38,6 +38,7 @@ private slots:
     void dragged();
     void pathBounds();
     void labelStaysInView();
+    void labelAvoidsNeighbours();
     void paintsInsideBoundingRect();
 };
 
@@ -116,6 +117,8 @@ void TestOverlayItems::handles_data()
     QTest::newRow("right") << QPointF(302, 150) << int(SelectionItem::Handle::Right);
     QTest::newRow("top") << QPointF(200, 101) << int(SelectionItem::Handle::Top);
     QTest::newRow("inside") << QPointF(150, 150) << int(SelectionItem::Handle::Move);
+    // The handles sit outside the rectangle: just inside its corner is the zone itself.
+    QTest::newRow("inside the corner") << QPointF(104, 104) << int(SelectionItem::Handle::Move);
     QTest::newRow("outside") << QPointF(20, 20) << 0;
 }
 
@@ -177,6 +180,28 @@ void TestOverlayItems::labelStaysInView()
     QVERIFY(box.top() >= 9);     // below the zone: no room above
     label.setText({}, {});
     QVERIFY(label.boundingRect(t).isNull());
+}
+
+void TestOverlayItems::labelAvoidsNeighbours()
+{
+    const ViewTransform t(QRect(0, 0, 400, 300), QSize(400, 300)); // scale 1
+    LabelItem label;
+    const QRect key(100, 100, 40, 30);
+    const QRect above(100, 60, 40, 30); // the row above, as on a keypad
+    label.setText(QStringLiteral("Button “5”"), key, {key, above});
+    const QRectF box = label.boundingRect(t).adjusted(1, 1, -1, -1);
+    QVERIFY2(!box.intersects(QRectF(above)), "the label hides the zone above");
+    QVERIFY(!box.intersects(QRectF(key)));
+    QVERIFY(box.top() >= key.bottom()); // below
+    // Neighbours above and below: to the right.
+    const QRect below(100, 140, 40, 30);
+    label.setText(QStringLiteral("Button “5”"), key, {above, below});
+    const QRectF right = label.boundingRect(t).adjusted(1, 1, -1, -1);
+    QVERIFY(right.left() >= key.left() + key.width());
+    QVERIFY(!right.intersects(QRectF(above)) && !right.intersects(QRectF(below)));
+    // Zoomed far out the label is not drawn at all.
+    const ViewTransform far(QRect(0, 0, 4000, 3000), QSize(400, 300)); // scale 0.1
+    QVERIFY(label.boundingRect(far).isNull());
 }
 
 void TestOverlayItems::paintsInsideBoundingRect()

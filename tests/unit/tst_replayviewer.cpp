@@ -341,6 +341,11 @@ void TestReplayViewer::exportWithProgress()
     QVERIFY2(finished.first().at(1).toString().isEmpty(), qPrintable(finished.first().at(1).toString()));
     QVERIFY(QTest::qWaitFor([&] { return !progress; }, 5000)); // closed and deleted
     QVERIFY(!viewer.exportProgress());
+    // The user is told it is done, and where the file is.
+    auto* done = viewer.findChild<QMessageBox*>(QStringLiteral("ExportDone"));
+    QVERIFY(done);
+    QVERIFY2(done->text().contains(QDir::toNativeSeparators(file)), qPrintable(done->text()));
+    done->close();
     QFile f(file);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QByteArray data = f.readAll();

@@ -9,6 +9,10 @@
 #include <QDir>
 #include <QFile>
 #include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -23,7 +27,9 @@ private slots:
     void initTestCase();
     void html();
     void htmlWithProblems();
+    void htmlListsEveryTask();
     void mp4WithOverlay();
+    void mp4IsConstantRate();
     void cancel();
     void errors();
     void refusesOutputsInsideTheSession_data();
@@ -102,6 +108,51 @@ void TestSessionExporter::htmlWithProblems()
     QVERIFY(html.contains(QStringLiteral("metadata.json is missing")));
 }
 
+void TestSessionExporter::htmlListsEveryTask()
+{
+    // The app records several tasks into one session: the report lists each with how it ended.
+    SessionWriterOptions o;
+    o.sessionPath = m_dir.filePath(QStringLiteral("tasks"));
+    o.metadataIntervalMs = 0;
+    SessionWriter writer(o);
+    writer.start();
+    const auto record = [&writer](double tNs, const char* type, QJsonObject fields) {
+        fields.insert(QStringLiteral("t_ns"), tNs);
+        fields.insert(QStringLiteral("type"), QString::fromLatin1(type));
+        writer.onDirectorRecord(fields);
+    };
+    writer.setTask(QStringLiteral("click Submit"));
+    record(1e8, "task_started", {{QStringLiteral("task"), QStringLiteral("click Submit")}});
+    record(5e8, "finished",
+           {{QStringLiteral("outcome"), QStringLiteral("completed")},
+            {QStringLiteral("dry_run"), true},
+            {QStringLiteral("message"), QStringLiteral("all 1 steps done")}});
+    writer.setTask(QStringLiteral("type \"x\" into Name"));
+    record(9e8, "task_started", {{QStringLiteral("task"), QStringLiteral("type \"x\" into Name")}});
+    record(12e8, "finished",
+           {{QStringLiteral("outcome"), QStringLiteral("stopped")},
+            {QStringLiteral("dry_run"), false},
+            {QStringLiteral("message"), QStringLiteral("stopped by the user")}});
+    writer.stop();
+    SessionReader reader;
+    QVERIFY(reader.open(writer.sessionPath()));
+    // metadata.json names both, not only the last.
+    QCOMPARE(reader.metadata().value(QStringLiteral("tasks")).toArray(),
+             QJsonArray({QStringLiteral("click Submit"), QStringLiteral("type \"x\" into Name")}));
+    const QString file = m_dir.filePath(QStringLiteral("tasks.html"));
+    QString error;
+    QVERIFY2(exportHtmlReport(reader, file, &error), qPrintable(error));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString html = QString::fromUtf8(f.readAll());
+    QVERIFY(html.contains(QStringLiteral("<h2>Tasks</h2>")));
+    QVERIFY2(
+        html.contains(QStringLiteral("<td>click Submit</td><td>completed (dry run): all 1 steps done</td>")),
+        qPrintable(html));
+    QVERIFY(html.contains(
+        QStringLiteral("<td>type &quot;x&quot; into Name</td><td>stopped: stopped by the user</td>")));
+}
+
 void TestSessionExporter::mp4WithOverlay()
 {
     SessionReader reader;
@@ -111,7 +162,7 @@ void TestSessionExporter::mp4WithOverlay()
     int calls = 0;
     QVERIFY2(exportOverlayVideo(reader, file, &error, [&](qint64, qint64) { return ++calls > 0; }),
              qPrintable(error));
-    QVERIFY(calls >= 60);
+    QVERIFY(calls >= 3 * kExportFps); // one call per output frame
     VideoDecoder decoder;
     QVERIFY2(decoder.open(file), qPrintable(decoder.errorString()));
     QCOMPARE(decoder.size(), m_session.size);
@@ -129,6 +180,65 @@ void TestSessionExporter::mp4WithOverlay()
              qPrintable(QStringLiteral("%1 vs %2").arg(outline.name(), plain.name())));
     const CursorSample cursor = *reader.cursorAt(t);
     const QColor atCursor = exported.pixelColor(cursor.pos);
+    QVERIFY2(atCursor.red() > 150 && atCursor.green() < 150, qPrintable(atCursor.name()));
+}
+
+void TestSessionExporter::mp4IsConstantRate()
+{
+    // The recording has 60 frames in 3 s at its own times; the export has one frame every 1/15 s from 0 to
+    // the session's end, and each frame's overlay is drawn for its own moment.
+    SessionReader reader;
+    QVERIFY(reader.open(m_session.path));
+    const QString file = m_dir.filePath(QStringLiteral("constant.mp4"));
+    QString error;
+    QVERIFY2(exportOverlayVideo(reader, file, &error), qPrintable(error));
+    const qint64 totalMs = reader.durationNs() / 1'000'000;
+
+    // Every frame 1/15 s after the one before (66 or 67 ms in the file's millisecond time base), from 0 to
+    // the session's end.
+    VideoDecoder all;
+    QVERIFY2(all.open(file) && all.rewind(), qPrintable(all.errorString()));
+    QList<qint64> times;
+    for (qint64 pts = 0; !all.nextFrame(&pts).isNull();)
+        times << pts;
+    QVERIFY(times.size() >= 3 * kExportFps);
+    QCOMPARE(times.first(), qint64(0));
+    for (qsizetype i = 1; i < times.size(); ++i)
+        QCOMPARE(times.at(i), qint64(i * 1000 / kExportFps));
+    QVERIFY2(times.last() + 1000 / kExportFps >= totalMs, qPrintable(QString::number(times.last())));
+
+    // Any player sees the same: ffprobe counts as many frames, at 15 per second.
+    QProcess ffprobe;
+    ffprobe.start(QStringLiteral("ffprobe"),
+                  {QStringLiteral("-v"), QStringLiteral("error"), QStringLiteral("-count_frames"),
+                   QStringLiteral("-select_streams"), QStringLiteral("v:0"), QStringLiteral("-show_entries"),
+                   QStringLiteral("stream=nb_read_frames,avg_frame_rate"), QStringLiteral("-of"),
+                   QStringLiteral("json"), file});
+    QVERIFY2(ffprobe.waitForFinished(60'000) && ffprobe.exitCode() == 0,
+             qPrintable(QString::fromLocal8Bit(ffprobe.readAllStandardError())));
+    const QJsonObject stream = QJsonDocument::fromJson(ffprobe.readAllStandardOutput())
+                                   .object()
+                                   .value(QStringLiteral("streams"))
+                                   .toArray()
+                                   .first()
+                                   .toObject();
+    QCOMPARE(stream.value(QStringLiteral("nb_read_frames")).toString().toLongLong(), qint64(times.size()));
+    const QStringList rate =
+        stream.value(QStringLiteral("avg_frame_rate")).toString().split(QLatin1Char('/'));
+    QCOMPARE(rate.size(), 2);
+    QCOMPARE(qRound(rate.at(0).toDouble() / rate.at(1).toDouble()), kExportFps);
+
+    // A frame between two recorded ones (1666 ms: recorded at 1650 and 1700) has the cursor where it was
+    // at 1666 ms, not where it was at the recorded frame.
+    VideoDecoder decoder;
+    QVERIFY2(decoder.open(file), qPrintable(decoder.errorString()));
+    qint64 pts = -1;
+    const QImage frame = decoder.frameAt(25 * 1000 / kExportFps, &pts);
+    QCOMPARE(pts, qint64(25 * 1000 / kExportFps));
+    const CursorSample now = *reader.cursorAt(pts * 1'000'000);
+    const CursorSample recorded = *reader.cursorAt(1'650'000'000);
+    QVERIFY(now.pos != recorded.pos);
+    const QColor atCursor = frame.pixelColor(now.pos);
     QVERIFY2(atCursor.red() > 150 && atCursor.green() < 150, qPrintable(atCursor.name()));
 }
 

@@ -23,6 +23,7 @@ private slots:
     void errors();
     void notFinishedStillPlayable();
     void lateFirstFrameKeepsItsTime();
+    void flushShowsTheLastFrame();
 
 private:
     // Frames at variable times: 0, 40, 80, ... with a gap after frame 30.
@@ -222,6 +223,46 @@ void TestVideoEncoder::lateFirstFrameKeepsItsTime()
         QVERIFY(!decoder.frameAt(times.at(n), &pts).isNull());
         QCOMPARE(pts, times.at(n));
     }
+}
+
+void TestVideoEncoder::flushShowsTheLastFrame()
+{
+    // A recording still being written: after flush() a reader of the growing file decodes up to the last
+    // frame, although no key frame or new frame closed the fragment.
+    QTemporaryDir dir;
+    const QString path = dir.path() + QStringLiteral("/v.mp4");
+    VideoEncoder encoder;
+    VideoEncoder::Options o;
+    o.size = QSize(160, 120);
+    o.keyFrameIntervalMs = 60'000;
+    o.fragmentIntervalMs = 60'000;
+    QVERIFY(encoder.open(path, o));
+    for (int n = 0; n < 25; ++n)
+        QVERIFY(encoder.encode(syntheticFrame(QSize(160, 120), n), n * 40));
+    QVERIFY(encoder.flush());
+    {
+        QFile copy(path);
+        QVERIFY(copy.copy(dir.path() + QStringLiteral("/now.mp4")));
+    }
+    VideoDecoder decoder;
+    QVERIFY2(decoder.open(dir.path() + QStringLiteral("/now.mp4")), qPrintable(decoder.errorString()));
+    qint64 pts = -1;
+    QVERIFY(!decoder.frameAt(100'000, &pts).isNull());
+    QCOMPARE(pts, qint64(24 * 40));
+    // Encoding goes on after a flush, and the finished file has every frame.
+    for (int n = 25; n < 30; ++n)
+        QVERIFY(encoder.encode(syntheticFrame(QSize(160, 120), n), n * 40));
+    QVERIFY(encoder.finish());
+    VideoDecoder whole;
+    QVERIFY(whole.open(path));
+    QVERIFY(!whole.frameAt(100'000, &pts).isNull());
+    QCOMPARE(pts, qint64(29 * 40));
+    // Not fragmented: nothing to do.
+    VideoEncoder plain;
+    o.fragmented = false;
+    QVERIFY(plain.open(dir.path() + QStringLiteral("/plain.mp4"), o));
+    QVERIFY(plain.encode(syntheticFrame(QSize(160, 120), 0), 0));
+    QVERIFY(plain.flush());
 }
 
 QTEST_MAIN(TestVideoEncoder)

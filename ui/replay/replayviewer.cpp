@@ -9,6 +9,7 @@
 #include <QApplication>
 #include <QBoxLayout>
 #include <QComboBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -436,6 +437,17 @@ bool ReplayViewer::exportTo(ExportFormat format, const QString& file)
             m_progress->close();
         }
         emit exportFinished(file, wasCancelled ? QStringLiteral("cancelled") : error);
+        if (error.isEmpty() && !wasCancelled) {
+            // Say that it is done and where the file is (non-modal: the user may go on scrubbing).
+            auto* box = new QMessageBox(QMessageBox::Information, tr("Export done"),
+                                        tr("The export is done: %1").arg(QDir::toNativeSeparators(file)),
+                                        QMessageBox::Ok, this);
+            box->setObjectName(QStringLiteral("ExportDone"));
+            box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->setWindowModality(Qt::NonModal);
+            box->show();
+        }
         if (!error.isEmpty() && !wasCancelled) {
             // Window-modal without a nested event loop.
             auto* box =
