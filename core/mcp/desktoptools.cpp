@@ -341,10 +341,10 @@ QJsonArray DesktopTools::resources() const
         for (const auto& [file, mime] : sessionFiles()) {
             if (!QFileInfo::exists(QDir(folder).filePath(file)))
                 continue;
-            list.append(
-                QJsonObject{{QStringLiteral("uri"), base + QLatin1Char('/') + file},
-                            {QStringLiteral("name"), QFileInfo(folder).fileName() + QLatin1Char('/') + file},
-                            {QStringLiteral("mimeType"), mime}});
+            list.append(QJsonObject{
+                {QStringLiteral("uri"), QString(base + QLatin1Char('/') + file)},
+                {QStringLiteral("name"), QString(QFileInfo(folder).fileName() + QLatin1Char('/') + file)},
+                {QStringLiteral("mimeType"), mime}});
         }
     }
     return list;
@@ -375,7 +375,7 @@ std::optional<QJsonArray> DesktopTools::readResource(const QString& uri, QString
         QJsonArray files;
         for (const auto& [file, mime] : sessionFiles()) {
             if (QFileInfo::exists(QDir(folder).filePath(file)))
-                files.append(uri + QLatin1Char('/') + file);
+                files.append(QString(uri + QLatin1Char('/') + file));
         }
         o.insert(QStringLiteral("files"), files);
         o.insert(QStringLiteral("folder"), folder);

@@ -165,7 +165,7 @@ void HttpTransport::respondJson(QTcpSocket* socket, int status, const QJsonObjec
                                 const QList<QPair<QByteArray, QByteArray>>& headers)
 {
     auto all = headers;
-    all.append({"Content-Type", "application/json"});
+    all.append(qMakePair(QByteArray("Content-Type"), QByteArray("application/json")));
     respond(socket, status, QJsonDocument(body).toJson(QJsonDocument::Compact), all);
 }
 
@@ -290,7 +290,7 @@ void HttpTransport::onPost(QTcpSocket* socket, const HttpRequest& request)
                 [this, sessionId](const QJsonObject& message, const QJsonValue& related) {
                     onOutgoing(sessionId, message, related);
                 });
-        extra.append({"Mcp-Session-Id", sessionId.toLatin1()});
+        extra.append(qMakePair(QByteArray("Mcp-Session-Id"), sessionId.toLatin1()));
         qCInfo(lcMcpHttp) << "new session" << sessionId;
     } else {
         if (sessionId.isEmpty()) {
@@ -366,7 +366,7 @@ void HttpTransport::onOutgoing(const QString& sessionId, const QJsonObject& mess
     QList<QPair<QByteArray, QByteArray>> headers;
     const QByteArray sessionHeader = stream.socket->property("ciu_session_header").toByteArray();
     if (!sessionHeader.isEmpty())
-        headers.append({"Mcp-Session-Id", sessionHeader});
+        headers.append(qMakePair(QByteArray("Mcp-Session-Id"), sessionHeader));
     respondJson(stream.socket, 200, message, headers);
 }
 

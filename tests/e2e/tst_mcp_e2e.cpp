@@ -66,7 +66,7 @@ public:
     {
         m_process.write(QJsonDocument(command).toJson(QJsonDocument::Compact) + '\n');
         QByteArray line;
-        QTest::qWaitFor(
+        (void)QTest::qWaitFor(
             [&] {
                 m_buffer += m_process.readAllStandardOutput();
                 m_stderr += m_process.readAllStandardError();
@@ -93,6 +93,12 @@ private:
     QByteArray m_buffer;
     QByteArray m_stderr;
 };
+
+QByteArray dump(const QJsonValue& v)
+{
+    return v.isArray() ? QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)
+                       : QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact);
+}
 
 QString text(const QJsonObject& answer)
 {
@@ -195,7 +201,7 @@ void TestMcpE2e::stdioToolsOnTheFixture()
          {QStringLiteral("transport"), QStringLiteral("stdio")},
          {QStringLiteral("command"), QStringLiteral(CIU_AGENT_BIN)},
          {QStringLiteral("args"), QJsonArray::fromStringList(agentArgs({QStringLiteral("--execute")}))}});
-    QVERIFY2(r.value(QStringLiteral("ok")).toBool(), qPrintable(QJsonDocument(r).toJson() + client.log()));
+    QVERIFY2(r.value(QStringLiteral("ok")).toBool(), QByteArray(dump(r) + client.log().toUtf8()).constData());
     const QJsonObject connected = r.value(QStringLiteral("result")).toObject();
     QCOMPARE(connected.value(QStringLiteral("server")).toObject().value(QStringLiteral("name")).toString(),
              QStringLiteral("ciu-agent"));
@@ -304,7 +310,7 @@ void TestMcpE2e::stdioToolsOnTheFixture()
         if (uri.endsWith(QStringLiteral("/actions.jsonl")))
             actionsUri = uri;
     }
-    QVERIFY2(!actionsUri.isEmpty(), qPrintable(QJsonDocument(r).toJson()));
+    QVERIFY2(!actionsUri.isEmpty(), dump(r).constData());
     r = client.send(
         {{QStringLiteral("op"), QStringLiteral("readResource")}, {QStringLiteral("uri"), actionsUri}});
     const QString actions = r.value(QStringLiteral("result"))
@@ -331,7 +337,7 @@ void TestMcpE2e::malformedRequestsOverStdio()
     auto exchange = [&](const QByteArray& line) {
         agent.write(line + '\n');
         QJsonObject reply;
-        QTest::qWaitFor(
+        (void)QTest::qWaitFor(
             [&] {
                 buffer += agent.readAllStandardOutput();
                 const qsizetype nl = buffer.indexOf('\n');
@@ -408,7 +414,7 @@ void TestMcpE2e::highRiskNeedsElicitation()
                          .value(QStringLiteral("message"))
                          .toString()
                          .contains(QStringLiteral("rm")),
-                     qPrintable(QJsonDocument(asked).toJson()));
+                     dump(asked).constData());
         if (mode == QLatin1String("accept")) {
             QVERIFY2(!isError(r), qPrintable(text(r)));
             QVERIFY(hasEvent(QStringLiteral("text_changed"), QStringLiteral("text"), risky));
@@ -465,7 +471,7 @@ void TestMcpE2e::httpWithAndWithoutToken()
         QVERIFY(!r.value(QStringLiteral("ok")).toBool());
         QVERIFY2(r.value(QStringLiteral("error")).toString().contains(QStringLiteral("401")) ||
                      r.value(QStringLiteral("error")).toString().contains(QStringLiteral("nauthorized")),
-                 qPrintable(QJsonDocument(r).toJson()));
+                 dump(r).constData());
     }
     SdkClient client;
     QString error;
@@ -475,10 +481,10 @@ void TestMcpE2e::httpWithAndWithoutToken()
                                  {QStringLiteral("url"), url},
                                  {QStringLiteral("token"), token}});
     QVERIFY2(r.value(QStringLiteral("ok")).toBool(),
-             qPrintable(QJsonDocument(r).toJson() + client.log() + err));
+             QByteArray(dump(r) + client.log().toUtf8() + err.toUtf8()).constData());
     m_app->clearPending();
     r = client.call(QStringLiteral("click"), {{QStringLiteral("target"), QStringLiteral("Submit")}});
-    QVERIFY2(!isError(r), qPrintable(QJsonDocument(r).toJson()));
+    QVERIFY2(!isError(r), dump(r).constData());
     QVERIFY(hasEvent(QStringLiteral("clicked"), QStringLiteral("name"), QStringLiteral("submit")));
     r = client.call(QStringLiteral("get_zones"), {{QStringLiteral("label"), QStringLiteral("Remember")}});
     QVERIFY2(!isError(r), qPrintable(text(r)));

@@ -18,8 +18,14 @@
 #include <sys/stat.h>
 
 using namespace ciu::mcp;
+using ciu::mcp::test::TestHost;
 
 namespace {
+
+QPair<QByteArray, QByteArray> h(const char* name, const QByteArray& value)
+{
+    return qMakePair(QByteArray(name), value);
+}
 
 struct Reply
 {
@@ -122,7 +128,7 @@ Reply TestMcpHttp::send(const QByteArray& method, const QByteArray& body,
     socket.connectToHost(QHostAddress::LocalHost, m_http->serverPort());
     QByteArray request = method + ' ' + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n";
     if (withToken)
-        headers.append({"Authorization", "Bearer " + m_token.toLatin1()});
+        headers.append(h("Authorization", "Bearer " + m_token.toLatin1()));
     if (!body.isEmpty() || method == "POST")
         request += "Content-Length: " + QByteArray::number(body.size()) + "\r\n";
     for (const auto& [name, value] : headers)
@@ -161,7 +167,7 @@ void TestMcpHttp::needsToken()
     QCOMPARE(r.status, 401);
     QVERIFY(r.headers.value("www-authenticate").startsWith("Bearer"));
     auto wrong = json;
-    wrong.append({"Authorization", "Bearer not-the-token"});
+    wrong.append(h("Authorization", "Bearer not-the-token"));
     r = send("POST", ping, wrong, false);
     QCOMPARE(r.status, 401);
     QCOMPARE(m_http->sessionCount(), 0);
@@ -187,8 +193,8 @@ void TestMcpHttp::sessionLifecycle()
     const QList<QPair<QByteArray, QByteArray>> base{{"Content-Type", "application/json"},
                                                     {"Accept", "application/json, text/event-stream"}};
     auto with = base;
-    with.append({"Mcp-Session-Id", sessionId});
-    with.append({"MCP-Protocol-Version", "2025-11-25"});
+    with.append(h("Mcp-Session-Id", sessionId));
+    with.append(h("MCP-Protocol-Version", "2025-11-25"));
     // A notification: 202, no body.
     Reply r = send("POST", R"({"jsonrpc":"2.0","method":"notifications/initialized"})", with);
     QCOMPARE(r.status, 202);
@@ -204,12 +210,12 @@ void TestMcpHttp::sessionLifecycle()
     r = send("POST", R"({"jsonrpc":"2.0","id":3,"method":"tools/list"})", base);
     QCOMPARE(r.status, 400);
     auto unknown = base;
-    unknown.append({"Mcp-Session-Id", "no-such-session"});
+    unknown.append(h("Mcp-Session-Id", "no-such-session"));
     r = send("POST", R"({"jsonrpc":"2.0","id":4,"method":"tools/list"})", unknown);
     QCOMPARE(r.status, 404);
     auto badVersion = base;
-    badVersion.append({"Mcp-Session-Id", sessionId});
-    badVersion.append({"MCP-Protocol-Version", "1999-01-01"});
+    badVersion.append(h("Mcp-Session-Id", sessionId));
+    badVersion.append(h("MCP-Protocol-Version", "1999-01-01"));
     r = send("POST", R"({"jsonrpc":"2.0","id":5,"method":"tools/list"})", badVersion);
     QCOMPARE(r.status, 400);
     // No standalone stream.

@@ -11,6 +11,7 @@
 #include <QTest>
 
 using namespace ciu::mcp;
+using ciu::mcp::test::TestHost;
 
 class TestMcpSession : public QObject
 {
