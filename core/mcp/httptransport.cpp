@@ -335,6 +335,10 @@ void HttpTransport::onPost(QTcpSocket* socket, const HttpRequest& request)
             s->streams.remove(key);
     });
     session->session->receive(request.body);
+    // A refused initialize (no protocol version...) leaves no session behind.
+    if (m.method == QLatin1String("initialize") && !session->session->initializeReceived() &&
+        m_sessions.value(sessionId) == session && !extra.isEmpty())
+        m_sessions.remove(sessionId);
 }
 
 void HttpTransport::onOutgoing(const QString& sessionId, const QJsonObject& message,

@@ -99,14 +99,24 @@ QString McpSession::idKey(const QJsonValue& id)
 
 void McpSession::receive(const QByteArray& text)
 {
-    const auto parsed = jsonrpc::parse(text);
+    dispatch(jsonrpc::parse(text));
+}
+
+void McpSession::receive(const QJsonValue& message)
+{
+    dispatch(jsonrpc::parse(message));
+}
+
+void McpSession::dispatch(const jsonrpc::ParseResult& parsed)
+{
     if (parsed.errorReply) {
         qCInfo(lcMcp) << "malformed message:"
                       << parsed.errorReply->value(QStringLiteral("error"))
                              .toObject()
                              .value(QStringLiteral("message"))
                              .toString();
-        emit outgoing(*parsed.errorReply, parsed.errorReply->value(QStringLiteral("id")));
+        if (!m_closed)
+            emit outgoing(*parsed.errorReply, parsed.errorReply->value(QStringLiteral("id")));
         return;
     }
     const Message& m = *parsed.message;
@@ -122,22 +132,6 @@ void McpSession::receive(const QByteArray& text)
         onResponse(m);
         break;
     }
-}
-
-void McpSession::receive(const QJsonValue& message)
-{
-    const auto parsed = jsonrpc::parse(message);
-    if (parsed.errorReply) {
-        emit outgoing(*parsed.errorReply, parsed.errorReply->value(QStringLiteral("id")));
-        return;
-    }
-    const Message& m = *parsed.message;
-    if (m.kind == Message::Kind::Request)
-        onRequest(m);
-    else if (m.kind == Message::Kind::Notification)
-        onNotification(m);
-    else
-        onResponse(m);
 }
 
 void McpSession::reply(const QJsonValue& id, const QJsonObject& result)

@@ -63,6 +63,7 @@ signals:
 
 private:
     class CallContext;
+    void dispatch(const jsonrpc::ParseResult& parsed);
     void onRequest(const jsonrpc::Message& m);
     void onNotification(const jsonrpc::Message& m);
     void onResponse(const jsonrpc::Message& m);
