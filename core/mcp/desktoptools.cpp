@@ -7,6 +7,7 @@
 #include "core/replay/sessionformat.h"
 #include "platform/platformfactory.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -67,12 +68,23 @@ void DesktopTools::start()
             m_sessions.append(path);
     });
     connect(m_engine.get(), &Engine::ready, this, [this] {
-        m_ready = true;
-        qCInfo(lcMcpTools) << "engine ready; session" << m_sessionPath;
-        auto waiting = std::move(m_untilReady);
-        for (auto& call : waiting)
-            call();
-        emit ready();
+        // The first map may have been published before this object connected to the canvas: ask the
+        // canvas (on its thread) for its current one before the first call is answered.
+        canvas::CanvasMapper* canvas = m_engine->canvas();
+        QPointer<DesktopTools> self(this);
+        QMetaObject::invokeMethod(
+            canvas,
+            [canvas, self] {
+                const ZoneMapPtr map = canvas->currentMap();
+                QMetaObject::invokeMethod(
+                    QCoreApplication::instance(), // the main thread, where this object lives
+                    [self, map] {
+                        if (self)
+                            self->onFirstMap(map);
+                    },
+                    Qt::QueuedConnection);
+            },
+            Qt::QueuedConnection);
     });
     connect(m_engine.get(), &Engine::taskFinished, this, &DesktopTools::onTaskFinished);
     connect(m_engine.get(), &Engine::shutDown, this, [this](const QString& path) { emit shutDown(path); });
@@ -88,6 +100,18 @@ void DesktopTools::start()
         connect(director, &Director::eventOccurred, this, &DesktopTools::onDirectorEvent);
         connect(director, &Director::decisionRecorded, this, &DesktopTools::onDecision);
     }
+}
+
+void DesktopTools::onFirstMap(const ZoneMapPtr& map)
+{
+    if (!m_map)
+        m_map = map;
+    m_ready = true;
+    qCInfo(lcMcpTools) << "engine ready; session" << m_sessionPath;
+    auto waiting = std::move(m_untilReady);
+    for (auto& call : waiting)
+        call();
+    emit ready();
 }
 
 void DesktopTools::shutdown()

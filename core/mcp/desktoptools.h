@@ -98,6 +98,7 @@ private:
     Target resolveTarget(const QString& target, ZoneResolver::Purpose purpose) const;
     static QString zoneRef(const Zone& zone);
 
+    void onFirstMap(const ZoneMapPtr& map);
     void enqueue(Job job);
     void runNext();
     void onTaskFinished(const TaskOutcome& outcome);
