@@ -165,10 +165,7 @@ void DesktopTools::dispatch(const QString& name, const QJsonObject& args,
         return;
     }
     if (name == QLatin1String("focus_window")) {
-        bool answered = false;
-        const ToolResult r = focusWindow(args, context, done, &answered);
-        if (!answered)
-            done(r);
+        done(focusWindow(args));
         return;
     }
     Job job;

@@ -87,8 +87,7 @@ private:
                   Done done);
     // Reading tools (desktoptoolsactions.cpp).
     ToolResult listWindows();
-    ToolResult focusWindow(const QJsonObject& args, const std::shared_ptr<ToolCallContext>& context,
-                           const Done& done, bool* answered);
+    ToolResult focusWindow(const QJsonObject& args);
     ToolResult getZones(const QJsonObject& args);
     ToolResult findZones(const QJsonObject& args);
     ToolResult screenshot(const QJsonObject& args);

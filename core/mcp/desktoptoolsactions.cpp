@@ -126,12 +126,8 @@ ToolResult DesktopTools::listWindows()
                             {{QStringLiteral("windows"), list}, {QStringLiteral("untrusted"), true}});
 }
 
-ToolResult DesktopTools::focusWindow(const QJsonObject& args, const std::shared_ptr<ToolCallContext>& context,
-                                     const Done& done, bool* answered)
+ToolResult DesktopTools::focusWindow(const QJsonObject& args)
 {
-    Q_UNUSED(context)
-    Q_UNUSED(done)
-    *answered = false;
     const QString target = args.value(QStringLiteral("target")).toString().trimmed();
     if (target.isEmpty())
         return ToolResult::error(
