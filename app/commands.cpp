@@ -9,6 +9,7 @@ int runAnalyze(const QStringList& arguments);
 int runReplay(const QStringList& arguments);
 int runRun(const QStringList& arguments);
 int runDemo(const QStringList& arguments);
+int runMcp(const QStringList& arguments);
 bool replayRunsHeadless(int argc, char* argv[]);
 bool guiRunsHeadless(int argc, char* argv[]);
 
@@ -23,6 +24,8 @@ const QList<Command>& commands()
          Command::Needs::Core, &runDemo},
         {"analyze", "Print the zone inventory of the display (or of a screenshot).", Command::Needs::Core,
          &runAnalyze},
+        {"mcp", "Serve the desktop to MCP clients (Claude Desktop, Claude Code) over stdio or HTTP.",
+         Command::Needs::Core, &runMcp},
         {"replay", "Open a recorded session in the replay viewer, or export it.", Command::Needs::Gui,
          &runReplay, &replayRunsHeadless},
     };

@@ -20,6 +20,8 @@ packages=(
   # running and testing under a virtual X server
   xvfb xauth openbox x11-apps x11-utils x11-xserver-utils xdotool xterm imagemagick xclip
   fonts-dejavu-core
+  # the MCP server's end-to-end test drives it with the official MCP TypeScript SDK client (tests/mcp-client)
+  nodejs npm
 )
 
 SUDO=""

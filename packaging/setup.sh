@@ -22,6 +22,8 @@ cmake --build --preset release
 
 bin="$here/build/release/app/ciu-agent"
 if [ "$mode" = "test" ]; then
+  # The MCP end-to-end test's client: the official MCP TypeScript SDK, pinned by tests/mcp-client's lockfile.
+  (cd tests/mcp-client && npm ci --no-audit --no-fund --loglevel=error)
   # Unit tests run two at a time; end-to-end tests take the X server lock and run one at a time.
   export OMP_THREAD_LIMIT=1
   exec ctest --preset release -j2
