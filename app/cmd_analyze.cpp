@@ -13,8 +13,8 @@
 #include "core/providers/providerfactory.h"
 #include "platform/platformfactory.h"
 
-#include <QElapsedTimer>
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFont>
 #include <QImageReader>
@@ -159,9 +159,9 @@ QJsonObject nodeJson(const platform::AccessibleNode& n)
                                                          {QStringLiteral("y"), n.bounds.y()},
                                                          {QStringLiteral("width"), n.bounds.width()},
                                                          {QStringLiteral("height"), n.bounds.height()}}}};
-    for (const auto& [key, text] : {std::pair{"value", &n.value}, std::pair{"key_binding", &n.keyBinding},
-                                    std::pair{"labelled_by", &n.labelledBy},
-                                    std::pair{"description", &n.description}}) {
+    for (const auto& [key, text] :
+         {std::pair{"value", &n.value}, std::pair{"key_binding", &n.keyBinding},
+          std::pair{"labelled_by", &n.labelledBy}, std::pair{"description", &n.description}}) {
         if (!text->isEmpty())
             o.insert(QLatin1String(key), *text);
     }
@@ -257,7 +257,8 @@ int runAnalyze(const QStringList& arguments)
         return ExitUsage;
     }
     const QString source = parser.value(QStringLiteral("source")).toLower();
-    if (source != QLatin1String("vision") && source != QLatin1String("atspi") && source != QLatin1String("all")) {
+    if (source != QLatin1String("vision") && source != QLatin1String("atspi") &&
+        source != QLatin1String("all")) {
         printError(QStringLiteral("--source must be vision, atspi or all, got \"%1\"")
                        .arg(parser.value(QStringLiteral("source"))));
         return ExitUsage;
@@ -378,7 +379,8 @@ int runAnalyze(const QStringList& arguments)
     if (useVision) {
         canvas::LocalAnalyzer analyzer;
         if (!analyzer.ocrReady())
-            printError(QStringLiteral("OCR unavailable, zones will have no labels: %1").arg(analyzer.ocrError()));
+            printError(
+                QStringLiteral("OCR unavailable, zones will have no labels: %1").arg(analyzer.ocrError()));
         result = analyzer.analyze(image, QPoint(0, 0), region.value_or(QRect()), {}, hints);
         if (!result.error.isEmpty()) {
             printError(QStringLiteral("analysis failed: %1").arg(result.error));

@@ -17,17 +17,17 @@ namespace ciu::platform {
 // One accessible object, read from its application. Plain values: no handle to the OS.
 struct AccessibleNode
 {
-    QString ref;         // "bus-name:object-path": stable while the object lives
-    QString parentRef;   // empty for a top-level window
-    QString windowRef;   // the top-level window the node belongs to
-    QString role;        // AT-SPI role name: "push button", "check box", "page tab", ...
-    QString name;        // accessible name
-    QString description; // accessible description
-    QStringList states;  // AT-SPI state names: "enabled", "showing", "focused", "checked", ...
-    QRect bounds;        // root coordinates; null when the node reports no extents
-    QString value;       // text content, numeric value or selected item; empty when none
-    QString keyBinding;  // first action's key binding ("<Alt>f", "Ctrl+S"), empty when none
-    QString labelledBy;  // name of the node of its "labelled-by" relation
+    QString ref;          // "bus-name:object-path": stable while the object lives
+    QString parentRef;    // empty for a top-level window
+    QString windowRef;    // the top-level window the node belongs to
+    QString role;         // AT-SPI role name: "push button", "check box", "page tab", ...
+    QString name;         // accessible name
+    QString description;  // accessible description
+    QStringList states;   // AT-SPI state names: "enabled", "showing", "focused", "checked", ...
+    QRect bounds;         // root coordinates; null when the node reports no extents
+    QString value;        // text content, numeric value or selected item; empty when none
+    QString keyBinding;   // first action's key binding ("<Alt>f", "Ctrl+S"), empty when none
+    QString labelledBy;   // name of the node of its "labelled-by" relation
     QList<int> childPath; // index path from the application (window first)
     QString application;  // the application's accessible name
     qint64 pid = -1;
@@ -41,12 +41,12 @@ struct AccessibleNode
 // Counts of the backend's work since it started: a test proves an update came by event (no walk).
 struct AccessibilityStats
 {
-    int fullWalks = 0;    // every application and window read from scratch
-    int windowWalks = 0;  // one top-level window read again (a window created or shown)
-    int subtreeWalks = 0; // one subtree read again (children or bounds changed)
-    int nodeUpdates = 0;  // one node's state, name, value or text read again
-    int events = 0;       // events received
-    int timeouts = 0;     // calls that hit the timeout
+    int fullWalks = 0;       // every application and window read from scratch
+    int windowWalks = 0;     // one top-level window read again (a window created or shown)
+    int subtreeWalks = 0;    // one subtree read again (children or bounds changed)
+    int nodeUpdates = 0;     // one node's state, name, value or text read again
+    int events = 0;          // events received
+    int timeouts = 0;        // calls that hit the timeout
     qint64 lastWalkNs = 0;   // duration of the latest full walk
     qint64 lastUpdateNs = 0; // duration of the latest event-driven update (read + snapshot)
 };

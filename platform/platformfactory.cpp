@@ -74,7 +74,8 @@ std::unique_ptr<Accessibility> createAccessibility(const AccessibilityOptions& o
         backend = qEnvironmentVariable("CIU_ACCESSIBILITY");
     backend = backend.isEmpty() ? QStringLiteral("atspi") : backend.toLower();
     if (backend == QLatin1String("none") || backend == QLatin1String("off"))
-        return std::make_unique<NullAccessibility>(QStringLiteral("accessibility turned off (%1)").arg(backend));
+        return std::make_unique<NullAccessibility>(
+            QStringLiteral("accessibility turned off (%1)").arg(backend));
     if (backend == QLatin1String("atspi"))
         return atspi::createAtspiAccessibility(options.limits);
     qCWarning(lcPlatform).noquote() << "unknown accessibility backend" << backend

@@ -23,8 +23,9 @@ bool isEditableTextRole(const QString& role)
            role == QLatin1String("terminal");
 }
 
-QStringList eventsFor(ZoneType type, const QString& role)
+QStringList eventsFor(ZoneType type, const platform::AccessibleNode& node)
 {
+    const QString& role = node.role;
     switch (type) {
     case ZoneType::Button:
     case ZoneType::Link:
@@ -37,7 +38,7 @@ QStringList eventsFor(ZoneType type, const QString& role)
     case ZoneType::Dropdown:
         return {QStringLiteral("click"), QStringLiteral("opens_menu")};
     case ZoneType::MenuItem:
-        if (role == QLatin1String("menu"))
+        if (role == QLatin1String("menu") || node.childCount > 0) // a submenu under it
             return {QStringLiteral("click"), QStringLiteral("opens_menu")};
         return {QStringLiteral("click")};
     case ZoneType::Slider:
@@ -101,6 +102,12 @@ std::optional<ZoneType> zoneTypeForRole(const QString& role)
         {QStringLiteral("slider"), ZoneType::Slider},
         {QStringLiteral("dial"), ZoneType::Slider},
         {QStringLiteral("scroll bar"), ZoneType::ScrollArea},
+        {QStringLiteral("scroll pane"), ZoneType::ScrollArea},
+        {QStringLiteral("list"), ZoneType::ScrollArea}, // where a list is scrolled; its items are zones too
+        {QStringLiteral("list box"), ZoneType::ScrollArea},
+        {QStringLiteral("tree"), ZoneType::ScrollArea},
+        {QStringLiteral("table"), ZoneType::ScrollArea},
+        {QStringLiteral("tree table"), ZoneType::ScrollArea},
         {QStringLiteral("link"), ZoneType::Link},
         {QStringLiteral("label"), ZoneType::Static},
         {QStringLiteral("static"), ZoneType::Static},
@@ -242,15 +249,15 @@ AccessibilityZones zonesFromAccessibility(const platform::AccessibilitySnapshot&
         }
         if (z.type != ZoneType::Static && !z.isPassword)
             z.value = n.value;
-        z.events = eventsFor(z.type, n.role);
+        z.events = eventsFor(z.type, n);
         z.confidence = kTreeConfidence;
         z.source = ZoneSource::Accessibility;
         z.role = n.role;
         z.keyBinding = n.keyBinding;
         z.accessibleRef = n.ref;
         z.accessiblePath = n.pathString();
-        z.application = windowInfo && !windowInfo->windowClass.isEmpty() ? windowInfo->windowClass
-                                                                          : n.application;
+        z.application =
+            windowInfo && !windowInfo->windowClass.isEmpty() ? windowInfo->windowClass : n.application;
         z.windowId = windowInfo ? windowInfo->id : 0;
         z.id = QStringLiteral("tmp:") + n.ref;
         // The nearest ancestor that is a zone (a menu's items under their menu, a combo's list...).

@@ -64,9 +64,9 @@ void CanvasMapper::onFullFinished(const FullAnalysisResult& result)
     // the request are kept: the registry only replaces zones last seen before the request.
     // The accessibility tree's zones win over both (canvasmapper_a11y.cpp).
     const QList<Zone> merged = filterDetections(withTreeZones(
-        result.region,
-        mergeInventory(result.report.zones, pending.localZones,
-                       [this](const Zone& local) { return m_registry.find(local.id) != nullptr; })));
+        result.region, mergeInventory(result.report.zones, pending.localZones, [this](const Zone& local) {
+            return m_registry.find(local.id) != nullptr;
+        })));
     QList<Zone> newer;
     for (const Zone& z : m_registry.zones()) {
         if (z.lastSeenNs > pending.tNs && result.region.contains(z.bounds.center()) &&

@@ -114,7 +114,8 @@ void Engine::start()
     accessibility.backend = m_options.accessibility;
     const QString platformName =
         m_options.platform.isEmpty() ? qEnvironmentVariable("CIU_PLATFORM") : m_options.platform;
-    if (accessibility.backend.isEmpty() && platformName.compare(QLatin1String("synthetic"), Qt::CaseInsensitive) == 0)
+    if (accessibility.backend.isEmpty() &&
+        platformName.compare(QLatin1String("synthetic"), Qt::CaseInsensitive) == 0)
         accessibility.backend = QStringLiteral("none");
     m_canvas->setAccessibility(platform::createAccessibility(accessibility));
     m_analysisThread = startWorkerThread(m_canvas, QStringLiteral("analysis"));

@@ -37,7 +37,7 @@ enum class ZoneStateFlag : quint16
     Unchecked = 1u << 6,
     Expanded = 1u << 7,
     Collapsed = 1u << 8,
-    Selected = 1u << 9, // a list item, tab or cell that is the current selection
+    Selected = 1u << 9,  // a list item, tab or cell that is the current selection
     Editable = 1u << 10, // text the user can change
 };
 Q_DECLARE_FLAGS(ZoneState, ZoneStateFlag)
@@ -46,9 +46,9 @@ Q_DECLARE_OPERATORS_FOR_FLAGS(ZoneState)
 // Where a zone came from.
 enum class ZoneSource : quint8
 {
-    Local = 1, // Tier 1 (OpenCV + OCR)
-    Model,     // Tier 2 (a provider's inventory)
-    User,      // hand correction in the zone inspector
+    Local = 1,     // Tier 1 (OpenCV + OCR)
+    Model,         // Tier 2 (a provider's inventory)
+    User,          // hand correction in the zone inspector
     Accessibility, // the accessibility tree (AT-SPI)
     Synthetic,     // tests
 };

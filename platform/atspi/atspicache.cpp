@@ -141,8 +141,8 @@ QString AtspiCache::walk(AtspiAccessible* object, const QString& parentRef, cons
                 }
                 seenShowing = true;
             }
-            const QString childRef = walk(child, node.ref, node.windowRef, path + QList<int>{i}, depth + 1,
-                                          app, ok);
+            const QString childRef =
+                walk(child, node.ref, node.windowRef, path + QList<int>{i}, depth + 1, app, ok);
             g_object_unref(child);
             if (!*ok)
                 return {};
@@ -222,6 +222,37 @@ QStringList AtspiCache::retrySlow()
             changed << w;
     }
     return changed;
+}
+
+void AtspiCache::syncApplications()
+{
+    AtspiAccessible* desktop = atspi_get_desktop(0);
+    if (!desktop)
+        return;
+    ReadStatus status;
+    QSet<QString> present;
+    const int count = m_reader.childCount(desktop, status);
+    for (int i = 0; i < count; ++i) {
+        AtspiAccessible* app = m_reader.childAt(desktop, i, status);
+        if (!app)
+            continue;
+        const QString bus = busOf(AtspiReader::refOf(app));
+        present.insert(bus);
+        if (!m_applications.contains(bus) && !isSlow(bus)) {
+            const qsizetype windowsBefore = m_windows.size();
+            walkApplication(app, i);
+            ++m_stats.windowWalks;
+            for (qsizetype w = windowsBefore; w < m_windows.size(); ++w)
+                m_changedWindows.insert(m_windows.at(w));
+        }
+        g_object_unref(app);
+    }
+    g_object_unref(desktop);
+    const QList<QString> known = m_applications.keys();
+    for (const QString& bus : known) {
+        if (!present.contains(bus))
+            removeApplication(bus);
+    }
 }
 
 void AtspiCache::removeSubtree(const QString& ref, bool detachFromParent)
@@ -399,6 +430,10 @@ QStringList AtspiCache::flush()
             } else {
                 reread(ref);
             }
+        } else if (ReadStatus status;
+                   m_reader.roleName(pending.object, status) == QLatin1String("desktop frame")) {
+            // An application registered or left.
+            syncApplications();
         } else if (!isSlow(busOf(ref))) {
             // Not cached: hidden so far, new, or in a new window. Ignore what is still not showing.
             QStringList states;
@@ -461,9 +496,9 @@ AccessibilitySnapshotPtr AtspiCache::snapshot(quint64 version) const
         snapshot->nodes << it->node;
         const AccessibleNode& n = it->node;
         bytes += qint64(sizeof(Entry)) +
-                 2 * (n.ref.size() + n.parentRef.size() + n.windowRef.size() + n.role.size() +
-                      n.name.size() + n.description.size() + n.value.size() + n.keyBinding.size() +
-                      n.labelledBy.size() + n.application.size()) +
+                 2 * (n.ref.size() + n.parentRef.size() + n.windowRef.size() + n.role.size() + n.name.size() +
+                      n.description.size() + n.value.size() + n.keyBinding.size() + n.labelledBy.size() +
+                      n.application.size()) +
                  n.states.size() * 24 + n.childPath.size() * 4 + it->children.size() * 8;
         for (auto c = it->children.crbegin(); c != it->children.crend(); ++c)
             stack << *c;

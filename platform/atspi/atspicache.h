@@ -74,12 +74,14 @@ private:
     QString walk(AtspiAccessible* object, const QString& parentRef, const QString& windowRef,
                  const QList<int>& path, int depth, const Application& app, bool* ok);
     void walkApplication(AtspiAccessible* app, int index);
+    // Reads the applications that registered since, forgets those that left.
+    void syncApplications();
     void rewalk(const QString& ref);
     void reread(const QString& ref);
     // The application of an object not in the cache and its top-level window; climbs the parents up to
     // the first cached ancestor (returned in *cachedAncestor) or the application.
-    void locate(AtspiAccessible* object, QString* cachedAncestor, AtspiAccessible** window,
-                Application* app, bool* ok);
+    void locate(AtspiAccessible* object, QString* cachedAncestor, AtspiAccessible** window, Application* app,
+                bool* ok);
     void removeSubtree(const QString& ref, bool detachFromParent);
     void removeApplication(const QString& busName);
     void markSlow(const Application& app);
@@ -90,10 +92,10 @@ private:
     AccessibilityLimits m_limits;
     AtspiReader m_reader;
     QHash<QString, Entry> m_entries;
-    QStringList m_windows;                       // top-level windows, desktop order
-    QHash<QString, Application> m_applications;  // by bus name
-    QHash<QString, Slow> m_slow;                 // by bus name
-    QHash<QString, Pending> m_pending;           // by ref
+    QStringList m_windows;                      // top-level windows, desktop order
+    QHash<QString, Application> m_applications; // by bus name
+    QHash<QString, Slow> m_slow;                // by bus name
+    QHash<QString, Pending> m_pending;          // by ref
     QSet<QString> m_changedWindows;
     AccessibilityStats m_stats;
 };

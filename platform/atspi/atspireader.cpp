@@ -22,10 +22,10 @@ QString fromUtf8(gchar* text)
 // Roles whose text content is their value (what a user reads or typed), not their label.
 bool textIsValue(const QString& role)
 {
-    static const QStringList roles{QStringLiteral("text"),        QStringLiteral("entry"),
-                                   QStringLiteral("spin button"), QStringLiteral("paragraph"),
+    static const QStringList roles{QStringLiteral("text"),          QStringLiteral("entry"),
+                                   QStringLiteral("spin button"),   QStringLiteral("paragraph"),
                                    QStringLiteral("document text"), QStringLiteral("terminal"),
-                                   QStringLiteral("editbar"),     QStringLiteral("combo box")};
+                                   QStringLiteral("editbar"),       QStringLiteral("combo box")};
     return roles.contains(role);
 }
 

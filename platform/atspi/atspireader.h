@@ -16,7 +16,7 @@ namespace ciu::platform::atspi {
 // The outcome of the calls made for one object.
 struct ReadStatus
 {
-    bool ok = true;       // the object answered (it may still have no extents)
+    bool ok = true;        // the object answered (it may still have no extents)
     bool timedOut = false; // a call took the whole timeout: the application is busy
     bool defunct = false;  // the object is gone
 };
@@ -24,7 +24,10 @@ struct ReadStatus
 class AtspiReader
 {
 public:
-    explicit AtspiReader(int timeoutMs) : m_timeoutMs(timeoutMs) {}
+    explicit AtspiReader(int timeoutMs)
+        : m_timeoutMs(timeoutMs)
+    {
+    }
 
     // "bus-name:object-path" of an object (no call).
     static QString refOf(AtspiAccessible* object);
