@@ -9,6 +9,7 @@
 #include "core/engine/sandboxdisplay.h"
 #include "core/model/metatypes.h"
 #include "core/replay/sessionwriter.h"
+#include "platform/platformfactory.h"
 
 #include <QTimer>
 

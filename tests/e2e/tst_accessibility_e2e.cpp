@@ -206,7 +206,7 @@ void TestAccessibilityE2e::fixtureWidgetsAreZones()
         }
         ++matched;
         QCOMPARE(toString(found->type), w.type);
-        QCOMPARE(found->source, ZoneSource::Accessibility);
+        QCOMPARE(int(found->source), int(ZoneSource::Accessibility));
         // The fixture's label is what it shows; a field's placeholder and a slider's tag are no
         // accessible names.
         if (w.type != QLatin1String("text_field") && w.type != QLatin1String("slider") &&
@@ -246,7 +246,7 @@ void TestAccessibilityE2e::toggleUpdatesMapByEvent()
     QTRY_VERIFY_WITH_TIMEOUT(subscribeZone().has_value(), 20'000);
     const Zone before = *subscribeZone();
     QVERIFY(before.state.testFlag(ZoneStateFlag::Unchecked));
-    QCOMPARE(before.source, ZoneSource::Accessibility);
+    QCOMPARE(int(before.source), int(ZoneSource::Accessibility));
     const platform::AccessibilityStats stats = mapper.accessibility()->snapshot()->stats;
 
     m_fixture->clearPending();

@@ -168,11 +168,11 @@ void TestAccessibilityZones::statesAndLabels()
 
     const Zone* check = zoneByRef(result.zones, QStringLiteral(":1.5:/check"));
     QVERIFY(check);
-    QCOMPARE(check->type, ZoneType::CheckBox);
+    QCOMPARE(int(check->type), int(ZoneType::CheckBox));
     QCOMPARE(check->label, QStringLiteral("Subscribe"));
     QCOMPARE(check->state,
              ZoneState(ZoneStateFlag::Enabled | ZoneStateFlag::Checked | ZoneStateFlag::Focused));
-    QCOMPARE(check->source, ZoneSource::Accessibility);
+    QCOMPARE(int(check->source), int(ZoneSource::Accessibility));
     QCOMPARE(check->role, QStringLiteral("check box"));
     QCOMPARE(check->windowId, quint64(7));
     QCOMPARE(check->application, QStringLiteral("App"));
@@ -183,7 +183,7 @@ void TestAccessibilityZones::statesAndLabels()
 
     const Zone* field = zoneByRef(result.zones, QStringLiteral(":1.5:/entry"));
     QVERIFY(field);
-    QCOMPARE(field->type, ZoneType::TextField);
+    QCOMPARE(int(field->type), int(ZoneType::TextField));
     QCOMPARE(field->label, QStringLiteral("Name:")); // labelled-by, not the typed text
     QCOMPARE(field->value, QStringLiteral("Ada"));
     QCOMPARE(field->keyBinding, QStringLiteral("<Alt>n"));
@@ -191,7 +191,7 @@ void TestAccessibilityZones::statesAndLabels()
 
     const Zone* ro = zoneByRef(result.zones, QStringLiteral(":1.5:/ro"));
     QVERIFY(ro);
-    QCOMPARE(ro->type, ZoneType::Static); // read-only text is read, not typed into
+    QCOMPARE(int(ro->type), int(ZoneType::Static)); // read-only text is read, not typed into
     QCOMPARE(ro->label, QStringLiteral("Read me"));
 
     QVERIFY(!zoneByRef(result.zones, QStringLiteral(":1.5:/emptylabel"))); // nothing to read
@@ -380,13 +380,13 @@ void TestAccessibilityZones::fusionTreeWins()
 
     const QList<Zone> fused = fuseZones({tree, icon}, {visionSame, visionCaption, visionIcon});
     QCOMPARE(fused.size(), 2);
-    QCOMPARE(fused.at(0).type, ZoneType::CheckBox);
+    QCOMPARE(int(fused.at(0).type), int(ZoneType::CheckBox));
     QCOMPARE(fused.at(0).label, QStringLiteral("Subscribe"));
     QCOMPARE(fused.at(0).state, ZoneState(ZoneStateFlag::Enabled | ZoneStateFlag::Checked));
     QCOMPARE(fused.at(0).confidence, 1.0); // seen by both
-    QCOMPARE(fused.at(0).source, ZoneSource::Accessibility);
+    QCOMPARE(int(fused.at(0).source), int(ZoneSource::Accessibility));
     QCOMPARE(fused.at(1).label, QStringLiteral("Save")); // the name vision read
-    QCOMPARE(fused.at(1).type, ZoneType::Button);
+    QCOMPARE(int(fused.at(1).type), int(ZoneType::Button));
 }
 
 void TestAccessibilityZones::fusionKeepsUnexplainedVision()
@@ -451,7 +451,7 @@ void TestAccessibilityZones::oldZoneJsonStillReads()
     const std::optional<Zone> z = zoneFromJson(old, &error);
     QVERIFY2(z, qPrintable(error));
     QVERIFY(z->role.isEmpty() && z->value.isEmpty() && z->accessibleRef.isEmpty());
-    QCOMPARE(z->source, ZoneSource::Local);
+    QCOMPARE(int(z->source), int(ZoneSource::Local));
     // And what it writes back has no new keys.
     const QJsonObject again = toJson(*z);
     for (const char* key : {"role", "value", "key_binding", "accessible_ref", "accessible_path"})
