@@ -17,7 +17,11 @@ namespace ciu::platform::atspi {
 namespace {
 
 std::mutex g_instanceMutex;
-std::weak_ptr<AtspiHost> g_instance;
+// libatspi cannot be initialised again once it has been shut down in a process: the first host lives
+// until the process ends (its thread is stopped by this static's destructor), and a failure to start is
+// remembered.
+std::shared_ptr<AtspiHost> g_instance;
+QString g_startError;
 
 // Where libdbus would find a session bus, without starting one (no X11 autolaunch): empty when none.
 QString busUnavailableReason()
@@ -63,16 +67,22 @@ constexpr const char* kEvents[] = {
 std::shared_ptr<AtspiHost> AtspiHost::acquire(const AccessibilityLimits& limits, QString* error)
 {
     std::lock_guard lock(g_instanceMutex);
-    if (auto existing = g_instance.lock())
-        return existing;
+    if (g_instance)
+        return g_instance;
+    if (!g_startError.isEmpty()) {
+        *error = g_startError;
+        return nullptr;
+    }
     const QString reason = busUnavailableReason();
     if (!reason.isEmpty()) {
         *error = reason;
         return nullptr;
     }
     std::shared_ptr<AtspiHost> host(new AtspiHost(limits));
-    if (!host->start(error))
+    if (!host->start(error)) {
+        g_startError = *error;
         return nullptr;
+    }
     g_instance = host;
     return host;
 }

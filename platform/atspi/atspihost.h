@@ -1,8 +1,8 @@
 #pragma once
 
 // The AT-SPI thread: libatspi on a GLib main context of its own, the tree cache, the event listener.
-// libatspi keeps process-wide state, so there is one host per process, shared by every
-// AtspiAccessibility alive; it stops when the last one goes.
+// libatspi keeps process-wide state (and cannot be started again after a shutdown), so there is one host
+// per process, shared by every AtspiAccessibility; it stops when the process ends.
 
 #include "platform/accessibility.h"
 
