@@ -66,10 +66,10 @@ using AccessibilitySnapshotPtr = std::shared_ptr<const AccessibilitySnapshot>;
 struct AccessibilityLimits
 {
     int maxDepth = 50;
-    int maxChildren = 1024;  // children read per node
-    int bigContainer = 100;  // above this many children, only the showing ones are read (big tables)
-    int callTimeoutMs = 800; // every call to an application
-    int slowRetryMs = 5000;  // a slow application is asked again after this long
+    int maxChildren = 1024;   // children read per node
+    int bigContainer = 100;   // above this many children, only the showing ones are read (big tables)
+    int callTimeoutMs = 2000; // every call to an application (a loaded machine answers in well under that)
+    int slowRetryMs = 3000;   // a slow application is asked again after this long
 };
 
 // The accessibility tree of the programs on the target display. Lives on the thread that created it;

@@ -57,7 +57,15 @@ void CanvasMapper::applyAccessibility(const QStringList& changedWindows)
     const AccessibilityZones tree = zonesFromAccessibility(*m_a11ySnapshot, scene);
 
     // The screen the changed windows showed before and show now: the region their zones are replaced in.
-    const QStringList windows = changedWindows.isEmpty() ? tree.windowRegions.keys() : changedWindows;
+    // None named (the first frame, a walk that found nothing): every window of before and now.
+    QStringList windows = changedWindows;
+    if (windows.isEmpty()) {
+        windows = m_a11yRegions.keys();
+        for (auto it = tree.windowRegions.cbegin(); it != tree.windowRegions.cend(); ++it) {
+            if (!windows.contains(it.key()))
+                windows << it.key();
+        }
+    }
     QRegion touched;
     for (const QString& w : windows)
         touched += m_a11yRegions.value(w) + tree.windowRegions.value(w);

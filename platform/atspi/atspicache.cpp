@@ -61,6 +61,8 @@ void AtspiCache::walkApplication(AtspiAccessible* appObject, int index)
     app.index = index;
     if (isSlow(app.busName))
         return;
+    QElapsedTimer timer;
+    timer.start();
     ReadStatus status;
     app.name = m_reader.nameOf(appObject, status);
     if (!status.timedOut)
@@ -71,6 +73,8 @@ void AtspiCache::walkApplication(AtspiAccessible* appObject, int index)
         return;
     }
     m_applications.insert(app.busName, app);
+    const int timeoutsBefore = m_reader.timeouts();
+    const qsizetype windowsBefore = m_windows.size();
     for (int w = 0; w < windows && w < m_limits.maxChildren; ++w) {
         AtspiAccessible* window = m_reader.childAt(appObject, w, status);
         if (status.timedOut) {
@@ -87,6 +91,11 @@ void AtspiCache::walkApplication(AtspiAccessible* appObject, int index)
         if (!ref.isEmpty() && !m_windows.contains(ref))
             m_windows << ref;
     }
+    // Calls libatspi answers without an error (an empty state set) still take the whole timeout when the
+    // program is busy: nothing read in that time is a program that does not answer.
+    if (m_windows.size() == windowsBefore && m_reader.timeouts() == timeoutsBefore &&
+        timer.elapsed() >= m_limits.callTimeoutMs * 9 / 10)
+        markSlow(app);
 }
 
 QString AtspiCache::walk(AtspiAccessible* object, const QString& parentRef, const QString& windowRef,
@@ -165,9 +174,11 @@ QString AtspiCache::walk(AtspiAccessible* object, const QString& parentRef, cons
 void AtspiCache::markSlow(const Application& app)
 {
     if (!m_slow.contains(app.busName)) {
-        qCWarning(lcAtspi).noquote() << "accessibility: application" << app.name << "(" << app.busName
-                                     << ") did not answer within" << m_limits.callTimeoutMs
-                                     << "ms; served by vision until it answers again";
+        qCWarning(lcAtspi).noquote()
+            << QStringLiteral("accessibility: application \"%1\" (%2) did not answer within %3 ms; served by "
+                              "vision until it answers again")
+                   .arg(app.name, app.busName)
+                   .arg(m_limits.callTimeoutMs);
         Slow slow{app.name, {}};
         slow.since.start();
         m_slow.insert(app.busName, slow);
@@ -337,7 +348,8 @@ void AtspiCache::reread(const QString& ref)
     m_changedWindows.insert(windowRef);
     ++m_stats.nodeUpdates;
     if (status.timedOut) {
-        const auto app = m_applications.value(it->busName);
+        Application app = m_applications.value(it->busName);
+        app.busName = it->busName;
         markSlow(app);
         return;
     }

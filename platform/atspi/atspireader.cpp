@@ -113,6 +113,8 @@ ReadStatus AtspiReader::readStates(AtspiAccessible* object, QStringList& states)
 {
     ReadStatus status;
     states.clear();
+    QElapsedTimer started;
+    started.start();
     AtspiStateSet* set = atspi_accessible_get_state_set(object);
     if (!set) {
         status.ok = false;
@@ -131,6 +133,12 @@ ReadStatus AtspiReader::readStates(AtspiAccessible* object, QStringList& states)
     g_object_unref(set);
     if (states.contains(QLatin1String("defunct")))
         status.defunct = true;
+    // libatspi reports no error here: an empty set after (about) the whole timeout is a busy application.
+    if (states.isEmpty() && started.elapsed() >= m_timeoutMs * 9 / 10) {
+        status.timedOut = true;
+        status.ok = false;
+        ++m_timeouts;
+    }
     return status;
 }
 

