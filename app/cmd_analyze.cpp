@@ -2,6 +2,7 @@
 
 #include "app/commands.h"
 #include "app/commonoptions.h"
+#include "core/canvas/accessibilityzones.h"
 #include "core/canvas/fullanalyzer.h"
 #include "core/canvas/inventorymerge.h"
 #include "core/canvas/localanalyzer.h"
@@ -12,10 +13,12 @@
 #include "core/providers/providerfactory.h"
 #include "platform/platformfactory.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFont>
 #include <QImageReader>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QPainter>
 #include <QTimer>
@@ -108,6 +111,89 @@ std::optional<QList<Zone>> runTier2(director::Provider* provider, const QString&
     return canvas::mergeInventory(result->report.zones, localZones);
 }
 
+// The accessibility tree after the backend's first walk (null when it has none within `timeoutMs`).
+platform::AccessibilitySnapshotPtr readAccessibility(platform::Accessibility& accessibility, int timeoutMs)
+{
+    platform::AccessibilitySnapshotPtr result;
+    if (!accessibility.isAvailable())
+        return result;
+    QEventLoop loop;
+    QObject::connect(&accessibility, &platform::Accessibility::snapshotChanged, &loop,
+                     [&](const platform::AccessibilitySnapshotPtr& snapshot, const QStringList&) {
+                         result = snapshot;
+                         loop.quit();
+                     });
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    accessibility.start();
+    if (!result)
+        loop.exec();
+    return result;
+}
+
+QJsonObject nodeJson(const platform::AccessibleNode& n)
+{
+    QJsonObject o{{QStringLiteral("ref"), n.ref},
+                  {QStringLiteral("path"), n.pathString()},
+                  {QStringLiteral("depth"), n.depth},
+                  {QStringLiteral("role"), n.role},
+                  {QStringLiteral("name"), n.name},
+                  {QStringLiteral("states"), QJsonArray::fromStringList(n.states)},
+                  {QStringLiteral("bounds"), QJsonObject{{QStringLiteral("x"), n.bounds.x()},
+                                                         {QStringLiteral("y"), n.bounds.y()},
+                                                         {QStringLiteral("width"), n.bounds.width()},
+                                                         {QStringLiteral("height"), n.bounds.height()}}}};
+    for (const auto& [key, text] :
+         {std::pair{"value", &n.value}, std::pair{"key_binding", &n.keyBinding},
+          std::pair{"labelled_by", &n.labelledBy}, std::pair{"description", &n.description}}) {
+        if (!text->isEmpty())
+            o.insert(QLatin1String(key), *text);
+    }
+    if (n.depth == 0) {
+        o.insert(QStringLiteral("application"), n.application);
+        o.insert(QStringLiteral("pid"), n.pid);
+    }
+    return o;
+}
+
+// The nodes of the windows in `windowRefs` (all when empty), as an indented outline or JSON.
+void printTree(const platform::AccessibilitySnapshot& snapshot, const QStringList& windowRefs, bool json)
+{
+    QJsonArray array;
+    for (const platform::AccessibleNode& n : snapshot.nodes) {
+        if (!windowRefs.isEmpty() && !windowRefs.contains(n.windowRef))
+            continue;
+        if (json) {
+            array.append(nodeJson(n));
+            continue;
+        }
+        QStringList states = n.states;
+        // Nearly every node is these: only the others say something.
+        for (const char* common : {"enabled", "sensitive", "showing", "visible", "focusable"})
+            states.removeAll(QLatin1String(common));
+        QString line = QString(n.depth * 2, QLatin1Char(' ')) + n.role;
+        if (!n.name.isEmpty())
+            line += QStringLiteral(" \"%1\"").arg(n.name);
+        line += QStringLiteral(" %1,%2 %3x%4")
+                    .arg(n.bounds.x())
+                    .arg(n.bounds.y())
+                    .arg(n.bounds.width())
+                    .arg(n.bounds.height());
+        if (!states.isEmpty())
+            line += QStringLiteral(" [%1]").arg(states.join(QLatin1Char(',')));
+        if (!n.value.isEmpty())
+            line += QStringLiteral(" value=\"%1\"").arg(n.value.left(60));
+        if (!n.keyBinding.isEmpty())
+            line += QStringLiteral(" key=%1").arg(n.keyBinding);
+        if (!n.labelledBy.isEmpty())
+            line += QStringLiteral(" labelled-by=\"%1\"").arg(n.labelledBy);
+        if (n.depth == 0)
+            line += QStringLiteral(" (%1, pid %2)").arg(n.application).arg(n.pid);
+        std::printf("%s\n", qPrintable(line));
+    }
+    if (json)
+        std::fputs(QJsonDocument(array).toJson(QJsonDocument::Indented).constData(), stdout);
+}
+
 } // namespace
 
 int runAnalyze(const QStringList& arguments)
@@ -128,6 +214,13 @@ int runAnalyze(const QStringList& arguments)
         {QStringLiteral("model"),
          QStringLiteral("Model for --provider anthropic or openai (default: the provider's)."),
          QStringLiteral("name")},
+        {QStringLiteral("source"),
+         QStringLiteral("Where zones come from: vision (pixels), atspi (the accessibility tree) or all "
+                        "(both, the tree winning where it knows an element; default)."),
+         QStringLiteral("vision|atspi|all"), QStringLiteral("all")},
+        {QStringLiteral("tree"),
+         QStringLiteral("Print the accessibility tree of the active window (all windows when none matches) "
+                        "instead of zones.")},
     });
     addCommonOptions(parser);
     int exitCode = ExitOk;
@@ -146,6 +239,25 @@ int runAnalyze(const QStringList& arguments)
         printError(QStringLiteral("--model needs a model provider (--provider anthropic or openai)"));
         return ExitUsage;
     }
+    const QString source = parser.value(QStringLiteral("source")).toLower();
+    if (source != QLatin1String("vision") && source != QLatin1String("atspi") &&
+        source != QLatin1String("all")) {
+        printError(QStringLiteral("--source must be vision, atspi or all, got \"%1\"")
+                       .arg(parser.value(QStringLiteral("source"))));
+        return ExitUsage;
+    }
+    const bool tree = parser.isSet(QStringLiteral("tree"));
+    const bool useTree = source != QLatin1String("vision") || tree;
+    const bool useVision = source != QLatin1String("atspi") && !tree;
+    if (useTree && parser.isSet(QStringLiteral("image"))) {
+        printError(QStringLiteral("--image has no accessibility tree: use --source vision"));
+        return ExitUsage;
+    }
+    if (tier2 && !useVision) {
+        printError(QStringLiteral("--provider %1 analyses pixels: not with --source atspi or --tree")
+                       .arg(providerName));
+        return ExitUsage;
+    }
     std::optional<QRect> region;
     if (parser.isSet(QStringLiteral("region"))) {
         region = parseRegion(parser.value(QStringLiteral("region")), &error);
@@ -157,6 +269,7 @@ int runAnalyze(const QStringList& arguments)
 
     QImage image;
     canvas::AnalysisHints hints;
+    std::optional<platform::WindowInfo> activeWindow;
     if (parser.isSet(QStringLiteral("image"))) {
         QImageReader reader(parser.value(QStringLiteral("image")));
         image = reader.read();
@@ -178,6 +291,7 @@ int runAnalyze(const QStringList& arguments)
             return opened.platform->isConnected() ? ExitFailure : ExitNoDisplay;
         }
         hints.windows = opened.platform->windows().topLevelWindows();
+        activeWindow = opened.platform->windows().activeWindow();
     }
     if (region && !QRect(QPoint(0, 0), image.size()).intersects(*region)) {
         printError(QStringLiteral("--region %1,%2 %3x%4 lies outside the %5x%6 screen")
@@ -200,36 +314,87 @@ int runAnalyze(const QStringList& arguments)
         }
     }
 
-    canvas::LocalAnalyzer analyzer;
-    if (!analyzer.ocrReady())
-        printError(QStringLiteral("OCR unavailable, zones will have no labels: %1").arg(analyzer.ocrError()));
-    QElapsedTimer timer;
-    timer.start();
-    const canvas::LocalAnalysisResult result =
-        analyzer.analyze(image, QPoint(0, 0), region.value_or(QRect()), {}, hints);
-    if (!result.error.isEmpty()) {
-        printError(QStringLiteral("analysis failed: %1").arg(result.error));
-        return ExitFailure;
-    }
-    QList<Zone> zones = result.zones;
-    canvas::FullAnalysisResult full;
-    if (provider) {
-        const auto merged = runTier2(provider.get(), parser.value(QStringLiteral("model")), image,
-                                     result.region, result.zones, &full, &error);
-        if (!merged) {
-            printError(QStringLiteral("tier 2 analysis with %1 failed: %2").arg(providerName, error));
+    // The tree first (it answers in milliseconds; a missing bus is one warning, then vision only).
+    platform::AccessibilitySnapshotPtr snapshot;
+    canvas::AccessibilityZones treeZones;
+    QString treeSummary;
+    if (useTree) {
+        QElapsedTimer treeTimer;
+        treeTimer.start();
+        const std::unique_ptr<platform::Accessibility> accessibility = platform::createAccessibility();
+        snapshot = readAccessibility(*accessibility, 15'000);
+        if (!snapshot && !useVision) {
+            printError(QStringLiteral("no accessibility tree: %1")
+                           .arg(accessibility->isAvailable() ? QStringLiteral("the first walk did not finish")
+                                                             : accessibility->errorString()));
             return ExitFailure;
         }
-        zones = *merged;
-        if (full.report.rejected > 0) {
-            QStringList reasons;
-            for (auto it = full.report.rejectedBy.cbegin(); it != full.report.rejectedBy.cend(); ++it)
-                reasons << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
-            printError(QStringLiteral("the model reported %1 elements, %2 rejected (%3)")
-                           .arg(full.report.total)
-                           .arg(full.report.rejected)
-                           .arg(reasons.join(QStringLiteral(", "))));
+        if (snapshot) {
+            canvas::AccessibilityScene scene;
+            scene.windows = hints.windows;
+            scene.screen = QRect(QPoint(0, 0), image.size());
+            scene.ownPid = QCoreApplication::applicationPid();
+            treeZones = canvas::zonesFromAccessibility(*snapshot, scene);
+            if (tree) {
+                QStringList windows;
+                for (auto it = treeZones.windowIds.cbegin(); it != treeZones.windowIds.cend(); ++it) {
+                    if (activeWindow && it.value() == activeWindow->id)
+                        windows << it.key();
+                }
+                printTree(*snapshot, windows, parser.isSet(QStringLiteral("json")));
+                return ExitOk;
+            }
+            treeSummary = QStringLiteral("accessibility: %1 nodes, %2 zones, %3 ms (full walk %4 ms)")
+                              .arg(snapshot->nodes.size())
+                              .arg(treeZones.zones.size())
+                              .arg(double(treeTimer.nsecsElapsed()) / 1e6, 0, 'f', 0)
+                              .arg(double(snapshot->stats.lastWalkNs) / 1e6, 0, 'f', 0);
         }
+    }
+
+    QElapsedTimer timer;
+    timer.start();
+    canvas::LocalAnalysisResult result;
+    result.region = region.value_or(QRect(QPoint(0, 0), image.size())) & QRect(QPoint(0, 0), image.size());
+    QList<Zone> zones;
+    canvas::FullAnalysisResult full;
+    if (useVision) {
+        canvas::LocalAnalyzer analyzer;
+        if (!analyzer.ocrReady())
+            printError(
+                QStringLiteral("OCR unavailable, zones will have no labels: %1").arg(analyzer.ocrError()));
+        result = analyzer.analyze(image, QPoint(0, 0), region.value_or(QRect()), {}, hints);
+        if (!result.error.isEmpty()) {
+            printError(QStringLiteral("analysis failed: %1").arg(result.error));
+            return ExitFailure;
+        }
+        zones = result.zones;
+        if (provider) {
+            const auto merged = runTier2(provider.get(), parser.value(QStringLiteral("model")), image,
+                                         result.region, result.zones, &full, &error);
+            if (!merged) {
+                printError(QStringLiteral("tier 2 analysis with %1 failed: %2").arg(providerName, error));
+                return ExitFailure;
+            }
+            zones = *merged;
+            if (full.report.rejected > 0) {
+                QStringList reasons;
+                for (auto it = full.report.rejectedBy.cbegin(); it != full.report.rejectedBy.cend(); ++it)
+                    reasons << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
+                printError(QStringLiteral("the model reported %1 elements, %2 rejected (%3)")
+                               .arg(full.report.total)
+                               .arg(full.report.rejected)
+                               .arg(reasons.join(QStringLiteral(", "))));
+            }
+        }
+    }
+    if (snapshot) {
+        QList<Zone> treeIn;
+        for (const Zone& z : std::as_const(treeZones.zones)) {
+            if (shareInside(z.bounds, result.region) >= 0.6)
+                treeIn << z;
+        }
+        zones = canvas::fuseZones(treeIn, zones);
     }
     canvas::ZoneRegistry registry;
     registry.setScreenSize(image.size());
@@ -251,6 +416,8 @@ int runAnalyze(const QStringList& arguments)
                         qPrintable(providerName), full.report.accepted, full.report.total,
                         qlonglong(full.latencyMs), qlonglong(full.inputTokens), qlonglong(full.outputTokens),
                         full.costUsd);
+        if (!treeSummary.isEmpty())
+            std::printf("%s\n", qPrintable(treeSummary));
     }
     return ExitOk;
 }

@@ -9,6 +9,7 @@ int runRecordBenchmark(const Context& context, Reporter& out);
 int runSeekBenchmark(const Context& context, Reporter& out);
 int runBrushBenchmark(const Context& context, Reporter& out);
 int runCanvasBenchmark(const Context& context, Reporter& out);
+int runA11yBenchmark(const Context& context, Reporter& out);
 
 const QList<Benchmark>& benchmarks()
 {
@@ -27,6 +28,12 @@ const QList<Benchmark>& benchmarks()
          QStringLiteral("cold full local analysis vs the tesseract CLI, Tier 1 update of a button and of an "
                         "800x600 dialog (args: [SCREENSHOT.png])"),
          &runCanvasBenchmark},
+        {QStringLiteral("a11y"),
+         QStringLiteral(
+             "accessibility tree: full map of a program's window, event to zone map latency, the same "
+             "window re-walked by pyatspi, cache memory (args: program=CMD rounds=N; needs the "
+             "AT-SPI bus)"),
+         &runA11yBenchmark},
         {QStringLiteral("record"),
          QStringLiteral("CPU and disk of recording the display at 30 fps (args: SECONDS, default 10; "
                         "encoder KEY=VALUE: keyint=MS crf=N preset=NAME tune=NAME|none fps=N)"),

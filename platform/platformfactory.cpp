@@ -1,5 +1,6 @@
 #include "platform/platformfactory.h"
 
+#include "platform/atspi/atspiaccessibility.h"
 #include "platform/keys.h"
 #include "platform/platformlog.h"
 #include "platform/synthetic/synthetichotkey.h"
@@ -64,6 +65,23 @@ GlobalHotkeyResult createGlobalHotkey(const QString& sequence, const PlatformOpt
         return createX11GlobalHotkey(sequence, parsed.combos.first(), options.displayName);
     result.error = QStringLiteral("unknown platform backend \"%1\"").arg(backend);
     return result;
+}
+
+std::unique_ptr<Accessibility> createAccessibility(const AccessibilityOptions& options)
+{
+    QString backend = options.backend;
+    if (backend.isEmpty())
+        backend = qEnvironmentVariable("CIU_ACCESSIBILITY");
+    backend = backend.isEmpty() ? QStringLiteral("atspi") : backend.toLower();
+    if (backend == QLatin1String("none") || backend == QLatin1String("off"))
+        return std::make_unique<NullAccessibility>(
+            QStringLiteral("accessibility turned off (%1)").arg(backend));
+    if (backend == QLatin1String("atspi"))
+        return atspi::createAtspiAccessibility(options.limits);
+    qCWarning(lcPlatform).noquote() << "unknown accessibility backend" << backend
+                                    << "(CIU_ACCESSIBILITY); known: atspi, none";
+    return std::make_unique<NullAccessibility>(
+        QStringLiteral("unknown accessibility backend \"%1\" (known: atspi, none)").arg(backend));
 }
 
 void triggerForTest(GlobalHotkey& hotkey)

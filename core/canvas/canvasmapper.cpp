@@ -88,6 +88,8 @@ void CanvasMapper::onFrame(const Frame& frame)
         m_activeWindowChanged = false;
         emitDecision(first, frame.tNs);
         execute(first, FrameDiff{});
+        if (m_a11ySnapshot)
+            applyAccessibility({}); // the tree came before the first frame
     }
     // Changes that waited for their frame.
     while (!m_pendingDiffs.isEmpty() && m_pendingDiffs.first().frameIndex <= m_frame.index)
@@ -198,7 +200,8 @@ void CanvasMapper::takeWindows(EscalationPolicy::Context& context)
 void CanvasMapper::process(const FrameDiff& rawDiff)
 {
     // Changes of the agent's own windows are none of the canvas' business.
-    const FrameDiff diff = withoutExcluded(rawDiff);
+    // Nor are changes the accessibility tree explains (they lie on its zones, its events update them).
+    const FrameDiff diff = withoutExplained(withoutExcluded(rawDiff));
     const qint64 tNs = diff.tNs ? diff.tNs : m_frame.tNs;
     QList<QRect> changed;
     for (const ChangeRegion& c : diff.regions)
@@ -349,6 +352,8 @@ void CanvasMapper::runLocal(const TierDecision& decision, const QRect& region, b
                 m_registry.update(origin.id, [&](Zone& z) { z.state = origin.state; });
         }
     }
+    if (!decision.temporary)
+        result.zones = withTreeZones(result.region, result.zones);
     result.zones = filterDetections(result.zones);
     QHash<QString, Zone> before;
     for (const Zone& z : m_registry.zones())

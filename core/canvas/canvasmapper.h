@@ -7,6 +7,7 @@
 #include "core/model/frame.h"
 #include "core/model/spatialevent.h"
 #include "core/model/zonemap.h"
+#include "platform/accessibility.h"
 
 #include <QHash>
 #include <QObject>
@@ -51,6 +52,11 @@ public:
     // feeds onWindows() from its own tracker instead. Without either, onActiveWindowChanged() is the only
     // source of window changes.
     void setPlatform(std::unique_ptr<platform::Platform> platform);
+    // The accessibility tree as the first zone source (taken over: a child, it moves with the mapper; it
+    // must live on the mapper's thread). Its zones win label, type and state over vision's; a change that
+    // lies on its zones needs no Tier 1. A null or unavailable backend: vision only.
+    void setAccessibility(std::unique_ptr<platform::Accessibility> accessibility);
+    const platform::Accessibility* accessibility() const { return m_accessibility; }
     // Tier 2 provider (not owned, same thread); null: offline, Tier 2 is a full-screen Tier 1.
     void setProvider(director::Provider* provider, const QString& model = {});
 
@@ -84,6 +90,9 @@ public slots:
     // Regions of detected zones the user deleted or replaced (root coordinates): detections matching one
     // (IoU >= 0.5) are dropped on every update.
     void setSuppressedRegions(const QList<QRect>& rects);
+    // A new state of the accessibility tree (from the backend set with setAccessibility()).
+    void onAccessibilitySnapshot(const ciu::platform::AccessibilitySnapshotPtr& snapshot,
+                                 const QStringList& changedWindows);
 
 signals:
     void zoneMapUpdated(const ciu::ZoneMapPtr& map);
@@ -110,6 +119,12 @@ private:
     FrameDiff withoutExcluded(const FrameDiff& diff) const;
     QImage maskedImage() const; // the current frame with the excluded regions filled
     qint64 nowNs() const { return m_frame.tNs; }
+    // Accessibility (canvasmapper_a11y.cpp): the tree's zones fused into the registry; the changes the
+    // tree explains taken out of a diff.
+    void applyAccessibility(const QStringList& changedWindows);
+    FrameDiff withoutExplained(const FrameDiff& diff) const;
+    // `vision` (zones of `region`) fused with the tree's zones there: what a vision pass stores.
+    QList<Zone> withTreeZones(const QRect& region, const QList<Zone>& vision) const;
 
     Options m_options;
     ZoneRegistry m_registry;
@@ -145,6 +160,11 @@ private:
         quint64 frameIndex = 0;
     };
     QHash<quint64, PendingFull> m_pendingFull;
+    platform::Accessibility* m_accessibility = nullptr; // a child
+    platform::AccessibilitySnapshotPtr m_a11ySnapshot;
+    QHash<QString, QRegion> m_a11yRegions; // accessible window → the screen it shows
+    QRegion m_a11yExplained;               // where tree zones are: changes there need no vision
+    QList<Zone> m_a11yZones;               // the tree's zones (provisional ids), latest snapshot
 };
 
 } // namespace ciu::canvas

@@ -62,13 +62,15 @@ void CanvasMapper::onFullFinished(const FullAnalysisResult& result)
     }
     // The model's zones, plus local ones it did not report (it may miss elements). Zones detected after
     // the request are kept: the registry only replaces zones last seen before the request.
-    const QList<Zone> merged =
-        filterDetections(mergeInventory(result.report.zones, pending.localZones, [this](const Zone& local) {
+    // The accessibility tree's zones win over both (canvasmapper_a11y.cpp).
+    const QList<Zone> merged = filterDetections(withTreeZones(
+        result.region, mergeInventory(result.report.zones, pending.localZones, [this](const Zone& local) {
             return m_registry.find(local.id) != nullptr;
-        }));
+        })));
     QList<Zone> newer;
     for (const Zone& z : m_registry.zones()) {
-        if (z.lastSeenNs > pending.tNs && result.region.contains(z.bounds.center()))
+        if (z.lastSeenNs > pending.tNs && result.region.contains(z.bounds.center()) &&
+            z.source != ZoneSource::Accessibility) // the tree's current zones are in `merged`
             newer << z;
     }
     QHash<QString, Zone> before;

@@ -6,9 +6,11 @@
 #include "core/capture/windowtracker.h"
 #include "core/engine/backends.h"
 #include "core/engine/enginelog.h"
+#include "core/engine/sandboxdisplay.h"
 #include "core/model/metatypes.h"
 #include "core/model/secrets.h"
 #include "core/replay/sessionwriter.h"
+#include "platform/platformfactory.h"
 
 #include <QTimer>
 
@@ -110,6 +112,15 @@ void Engine::start()
     canvasOptions.escalation.ignoreBelowPercent = m_options.capture.thresholdPercent;
     canvasOptions.escalation.fullAbovePercent = m_options.fullAbovePercent;
     m_canvas = new canvas::CanvasMapper(canvasOptions);
+    // The accessibility tree is the canvas' first zone source (moved with the canvas to its thread).
+    platform::AccessibilityOptions accessibility;
+    accessibility.backend = m_options.accessibility;
+    const QString platformName =
+        m_options.platform.isEmpty() ? qEnvironmentVariable("CIU_PLATFORM") : m_options.platform;
+    if (accessibility.backend.isEmpty() &&
+        platformName.compare(QLatin1String("synthetic"), Qt::CaseInsensitive) == 0)
+        accessibility.backend = QStringLiteral("none");
+    m_canvas->setAccessibility(platform::createAccessibility(accessibility));
     m_analysisThread = startWorkerThread(m_canvas, QStringLiteral("analysis"));
 
     // Brush.
@@ -132,6 +143,7 @@ void Engine::start()
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     if (!m_options.display.isEmpty())
         env.insert(QStringLiteral("DISPLAY"), m_options.display);
+    SandboxDisplay::addAccessibilityEnvironment(env);
     m_director->setLaunchEnvironment(env);
     m_directorThread = startWorkerThread(m_director, QStringLiteral("director"));
 

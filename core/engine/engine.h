@@ -46,6 +46,9 @@ public:
     {
         QString platform; // platform backend ("x11", "synthetic"); empty: the default
         QString display;  // X display; empty: $DISPLAY
+        // Accessibility backend for the canvas: "atspi", "none"; empty: $CIU_ACCESSIBILITY, else atspi
+        // (none on the synthetic platform: its desktop has no accessibility tree).
+        QString accessibility;
         bool record = true;
         QString sessionRoot;                               // empty: the recorder's default
         QString sessionPath;                               // exact folder (tests)

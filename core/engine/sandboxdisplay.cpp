@@ -61,8 +61,22 @@ QProcessEnvironment SandboxDisplay::environment() const
     env.insert(QStringLiteral("DISPLAY"), m_display);
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("xcb"));
-    env.insert(QStringLiteral("NO_AT_BRIDGE"), QStringLiteral("1"));
+    addAccessibilityEnvironment(env);
     return env;
+}
+
+void SandboxDisplay::addAccessibilityEnvironment(QProcessEnvironment& env)
+{
+    if (!env.contains(QStringLiteral("DBUS_SESSION_BUS_ADDRESS")) &&
+        !env.contains(QStringLiteral("AT_SPI_BUS_ADDRESS"))) {
+        // No bus: toolkits would only warn that they cannot reach one.
+        env.insert(QStringLiteral("NO_AT_BRIDGE"), QStringLiteral("1"));
+        return;
+    }
+    env.remove(QStringLiteral("NO_AT_BRIDGE"));
+    env.remove(QStringLiteral("QT_ACCESSIBILITY"));
+    env.insert(QStringLiteral("QT_LINUX_ACCESSIBILITY_ALWAYS_ON"), QStringLiteral("1"));
+    env.insert(QStringLiteral("GNOME_ACCESSIBILITY"), QStringLiteral("1"));
 }
 
 void SandboxDisplay::start(QSize size)

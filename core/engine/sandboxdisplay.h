@@ -32,6 +32,11 @@ public:
     QSize size() const { return m_size; }
     QString errorString() const { return m_error; }
 
+    // Turns accessibility on for programs started with `env` (when a session bus is there): Qt
+    // (QT_LINUX_ACCESSIBILITY_ALWAYS_ON) and GTK/GNOME (GNOME_ACCESSIBILITY) register with the session's
+    // AT-SPI bus. Chromium and Electron also need --force-renderer-accessibility on their command line.
+    static void addAccessibilityEnvironment(QProcessEnvironment& env);
+
     // The programs used; tests may point them elsewhere.
     void setServerProgram(const QString& program) { m_serverProgram = program; }
     void setWindowManagerProgram(const QString& program) { m_wmProgram = program; }

@@ -21,7 +21,7 @@ constexpr std::array<std::pair<ZoneType, const char*>, 10> kTypeNames{{
     {ZoneType::Static, "static"},
 }};
 
-constexpr std::array<std::pair<ZoneStateFlag, const char*>, 9> kStateNames{{
+constexpr std::array<std::pair<ZoneStateFlag, const char*>, 11> kStateNames{{
     {ZoneStateFlag::Enabled, "enabled"},
     {ZoneStateFlag::Disabled, "disabled"},
     {ZoneStateFlag::Focused, "focused"},
@@ -31,6 +31,8 @@ constexpr std::array<std::pair<ZoneStateFlag, const char*>, 9> kStateNames{{
     {ZoneStateFlag::Unchecked, "unchecked"},
     {ZoneStateFlag::Expanded, "expanded"},
     {ZoneStateFlag::Collapsed, "collapsed"},
+    {ZoneStateFlag::Selected, "selected"},
+    {ZoneStateFlag::Editable, "editable"},
 }};
 
 constexpr std::array<std::pair<ZoneSource, const char*>, 5> kSourceNames{{
@@ -107,6 +109,11 @@ QString toString(ZoneSource source)
 
 std::optional<ZoneSource> zoneSourceFromString(const QString& name)
 {
+    // The command line's names for two of them.
+    if (name == QLatin1String("atspi"))
+        return ZoneSource::Accessibility;
+    if (name == QLatin1String("vision"))
+        return ZoneSource::Local;
     for (const auto& [s, sourceName] : kSourceNames) {
         if (name == QLatin1String(sourceName))
             return s;
@@ -167,6 +174,16 @@ QJsonObject toJson(const Zone& zone)
         o[QLatin1String("temporary")] = true;
     if (zone.isPassword)
         o[QLatin1String("password")] = true;
+    // Accessibility fields only where known: older readers and files see what they always saw.
+    const std::pair<const char*, const QString*> optional[] = {{"role", &zone.role},
+                                                               {"value", &zone.value},
+                                                               {"key_binding", &zone.keyBinding},
+                                                               {"accessible_ref", &zone.accessibleRef},
+                                                               {"accessible_path", &zone.accessiblePath}};
+    for (const auto& [key, text] : optional) {
+        if (!text->isEmpty())
+            o[QLatin1String(key)] = *text;
+    }
     return o;
 }
 
@@ -211,6 +228,11 @@ std::optional<Zone> zoneFromJson(const QJsonObject& o, QString* error)
     zone.windowId = o.value(QLatin1String("window_id")).toString().toULongLong();
     zone.temporary = o.value(QLatin1String("temporary")).toBool();
     zone.isPassword = o.value(QLatin1String("password")).toBool();
+    zone.role = o.value(QLatin1String("role")).toString();
+    zone.value = zone.isPassword ? QString() : o.value(QLatin1String("value")).toString();
+    zone.keyBinding = o.value(QLatin1String("key_binding")).toString();
+    zone.accessibleRef = o.value(QLatin1String("accessible_ref")).toString();
+    zone.accessiblePath = o.value(QLatin1String("accessible_path")).toString();
     return zone;
 }
 

@@ -37,6 +37,8 @@ enum class ZoneStateFlag : quint16
     Unchecked = 1u << 6,
     Expanded = 1u << 7,
     Collapsed = 1u << 8,
+    Selected = 1u << 9,  // a list item, tab or cell that is the current selection
+    Editable = 1u << 10, // text the user can change
 };
 Q_DECLARE_FLAGS(ZoneState, ZoneStateFlag)
 Q_DECLARE_OPERATORS_FOR_FLAGS(ZoneState)
@@ -44,11 +46,11 @@ Q_DECLARE_OPERATORS_FOR_FLAGS(ZoneState)
 // Where a zone came from.
 enum class ZoneSource : quint8
 {
-    Local = 1, // Tier 1 (OpenCV + OCR)
-    Model,     // Tier 2 (a provider's inventory)
-    User,      // hand correction in the zone inspector
-    Accessibility,
-    Synthetic, // tests
+    Local = 1,     // Tier 1 (OpenCV + OCR)
+    Model,         // Tier 2 (a provider's inventory)
+    User,          // hand correction in the zone inspector
+    Accessibility, // the accessibility tree (AT-SPI)
+    Synthetic,     // tests
 };
 
 // A bounded rectangle of the screen with interactive meaning.
@@ -69,6 +71,12 @@ struct Zone
     quint64 windowId = 0;
     bool temporary = false; // tooltips: removed when the screen changes under them
     bool isPassword = false;
+    // From the accessibility tree (empty for other sources):
+    QString role;           // the accessible's role ("push button", "check box", "page tab", ...)
+    QString value;          // text content, numeric value or selected item (never a password)
+    QString keyBinding;     // its key binding ("<Alt>f", "Ctrl+S")
+    QString accessibleRef;  // the accessible object ("bus-name:object-path") to query again
+    QString accessiblePath; // its index path in the tree ("0/2/1/4")
 
     bool isInteractive() const { return type != ZoneType::Static; }
     QPoint center() const { return bounds.center(); }

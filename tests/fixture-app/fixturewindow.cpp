@@ -29,6 +29,7 @@
 #include <QSocketNotifier>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -474,6 +475,11 @@ void FixtureWindow::runCommand(const QString& line)
         QCoreApplication::sendPostedEvents();
         QGuiApplication::sync();
         emitEvent(QStringLiteral("synced"));
+    } else if (cmd == QLatin1String("block") && parts.size() == 2) {
+        // block MS: a busy main loop (nothing is painted or answered) for MS milliseconds.
+        emitEvent(QStringLiteral("blocking"));
+        QThread::msleep(qBound(0UL, parts.at(1).toULong(), 60'000UL));
+        emitEvent(QStringLiteral("unblocked"));
     } else if (cmd == QLatin1String("quit")) {
         QApplication::quit();
     } else {

@@ -1,0 +1,524 @@
+// The AT-SPI thread's tree cache: full walk with OSWorld's limits (depth, children a node, only showing
+// rows of big containers), event-driven re-reading of one node or one subtree, slow applications.
+
+#include "platform/atspi/atspicache.h"
+
+#include "platform/atspi/atspilog.h"
+
+#include <atspi/atspi.h>
+
+namespace ciu::platform::atspi {
+
+AtspiCache::AtspiCache(const AccessibilityLimits& limits)
+    : m_limits(limits)
+    , m_reader(limits.callTimeoutMs)
+{
+}
+
+AtspiCache::~AtspiCache()
+{
+    for (Entry& e : m_entries)
+        g_object_unref(e.object);
+    for (Pending& p : m_pending)
+        g_object_unref(p.object);
+}
+
+void AtspiCache::walkAll()
+{
+    QElapsedTimer timer;
+    timer.start();
+    for (Entry& e : m_entries)
+        g_object_unref(e.object);
+    m_entries.clear();
+    m_windows.clear();
+    m_applications.clear();
+    AtspiAccessible* desktop = atspi_get_desktop(0);
+    if (!desktop)
+        return;
+    ReadStatus status;
+    const int count = m_reader.childCount(desktop, status);
+    for (int i = 0; i < count; ++i) {
+        AtspiAccessible* app = m_reader.childAt(desktop, i, status);
+        if (!app)
+            continue;
+        walkApplication(app, i);
+        g_object_unref(app);
+    }
+    g_object_unref(desktop);
+    ++m_stats.fullWalks;
+    m_stats.lastWalkNs = timer.nsecsElapsed();
+    m_stats.timeouts = m_reader.timeouts();
+    for (const QString& w : std::as_const(m_windows))
+        m_changedWindows.insert(w);
+    qCDebug(lcAtspi) << "full walk:" << m_entries.size() << "nodes in" << m_windows.size() << "windows,"
+                     << m_stats.lastWalkNs / 1000000 << "ms";
+}
+
+void AtspiCache::walkApplication(AtspiAccessible* appObject, int index)
+{
+    Application app;
+    app.busName = busOf(AtspiReader::refOf(appObject));
+    app.index = index;
+    if (isSlow(app.busName))
+        return;
+    QElapsedTimer timer;
+    timer.start();
+    ReadStatus status;
+    app.name = m_reader.nameOf(appObject, status);
+    if (!status.timedOut)
+        app.pid = m_reader.processId(appObject, status);
+    const int windows = status.timedOut ? 0 : m_reader.childCount(appObject, status);
+    if (status.timedOut) {
+        markSlow(app);
+        return;
+    }
+    m_applications.insert(app.busName, app);
+    const int timeoutsBefore = m_reader.timeouts();
+    const qsizetype windowsBefore = m_windows.size();
+    for (int w = 0; w < windows && w < m_limits.maxChildren; ++w) {
+        AtspiAccessible* window = m_reader.childAt(appObject, w, status);
+        if (status.timedOut) {
+            markSlow(app);
+            return;
+        }
+        if (!window)
+            continue;
+        bool ok = true;
+        const QString ref = walk(window, {}, {}, {index, w}, 0, app, &ok);
+        g_object_unref(window);
+        if (!ok)
+            return; // marked slow, its windows dropped
+        if (!ref.isEmpty() && !m_windows.contains(ref))
+            m_windows << ref;
+    }
+    // Calls libatspi answers without an error (an empty state set) still take the whole timeout when the
+    // program is busy: nothing read in that time is a program that does not answer.
+    if (m_windows.size() == windowsBefore && m_reader.timeouts() == timeoutsBefore &&
+        timer.elapsed() >= m_limits.callTimeoutMs * 9 / 10)
+        markSlow(app);
+}
+
+QString AtspiCache::walk(AtspiAccessible* object, const QString& parentRef, const QString& windowRef,
+                         const QList<int>& path, int depth, const Application& app, bool* ok)
+{
+    Entry entry;
+    entry.busName = app.busName;
+    const ReadStatus status = m_reader.readNode(object, entry.node);
+    if (status.timedOut) {
+        markSlow(app);
+        *ok = false;
+        return {};
+    }
+    if (!status.ok || status.defunct || !entry.node.hasState(QStringLiteral("showing")))
+        return {};
+    AccessibleNode& node = entry.node;
+    node.parentRef = parentRef;
+    node.windowRef = depth == 0 ? node.ref : windowRef;
+    node.childPath = path;
+    node.depth = depth;
+    node.application = app.name;
+    node.pid = app.pid;
+    ReadStatus childStatus;
+    node.childCount = m_reader.childCount(object, childStatus);
+    if (childStatus.timedOut) {
+        markSlow(app);
+        *ok = false;
+        return {};
+    }
+    if (depth < m_limits.maxDepth) {
+        const int n = qMin(node.childCount, m_limits.maxChildren);
+        const bool big = node.childCount > m_limits.bigContainer;
+        bool seenShowing = false;
+        for (int i = 0; i < n; ++i) {
+            AtspiAccessible* child = m_reader.childAt(object, i, childStatus);
+            if (childStatus.timedOut) {
+                markSlow(app);
+                *ok = false;
+                return {};
+            }
+            if (!child)
+                continue;
+            if (big) {
+                // Rows of a big table or list: the showing ones are contiguous; stop after them.
+                QStringList states;
+                m_reader.readStates(child, states);
+                if (!states.contains(QLatin1String("showing"))) {
+                    g_object_unref(child);
+                    if (seenShowing)
+                        break;
+                    continue;
+                }
+                seenShowing = true;
+            }
+            const QString childRef =
+                walk(child, node.ref, node.windowRef, path + QList<int>{i}, depth + 1, app, ok);
+            g_object_unref(child);
+            if (!*ok)
+                return {};
+            if (!childRef.isEmpty())
+                entry.children << childRef;
+        }
+    }
+    entry.object = static_cast<AtspiAccessible*>(g_object_ref(object));
+    const QString ref = node.ref;
+    auto existing = m_entries.find(ref);
+    if (existing != m_entries.end()) {
+        g_object_unref(existing->object);
+        *existing = std::move(entry);
+    } else {
+        m_entries.insert(ref, std::move(entry));
+    }
+    return ref;
+}
+
+void AtspiCache::markSlow(const Application& app)
+{
+    if (!m_slow.contains(app.busName)) {
+        qCWarning(lcAtspi).noquote()
+            << QStringLiteral("accessibility: application \"%1\" (%2) did not answer within %3 ms; served by "
+                              "vision until it answers again")
+                   .arg(app.name, app.busName)
+                   .arg(m_limits.callTimeoutMs);
+        Slow slow{app.name, {}};
+        slow.since.start();
+        m_slow.insert(app.busName, slow);
+    }
+    m_stats.timeouts = m_reader.timeouts();
+    removeApplication(app.busName);
+}
+
+void AtspiCache::removeApplication(const QString& busName)
+{
+    const QStringList windows = m_windows;
+    for (const QString& w : windows) {
+        if (busOf(w) == busName) {
+            removeSubtree(w, true);
+            m_changedWindows.insert(w);
+        }
+    }
+    m_applications.remove(busName);
+}
+
+QStringList AtspiCache::retrySlow()
+{
+    QStringList retried;
+    for (auto it = m_slow.begin(); it != m_slow.end();) {
+        if (it->since.elapsed() < m_limits.slowRetryMs) {
+            ++it;
+            continue;
+        }
+        retried << it.key();
+        it = m_slow.erase(it);
+    }
+    if (retried.isEmpty())
+        return {};
+    // Find the applications on the desktop again and read their windows.
+    AtspiAccessible* desktop = atspi_get_desktop(0);
+    ReadStatus status;
+    const int count = m_reader.childCount(desktop, status);
+    for (int i = 0; i < count; ++i) {
+        AtspiAccessible* app = m_reader.childAt(desktop, i, status);
+        if (!app)
+            continue;
+        if (retried.contains(busOf(AtspiReader::refOf(app)))) {
+            ++m_stats.windowWalks;
+            walkApplication(app, i);
+        }
+        g_object_unref(app);
+    }
+    g_object_unref(desktop);
+    QStringList changed;
+    for (const QString& w : std::as_const(m_windows)) {
+        if (retried.contains(busOf(w)))
+            changed << w;
+    }
+    return changed;
+}
+
+void AtspiCache::syncApplications()
+{
+    AtspiAccessible* desktop = atspi_get_desktop(0);
+    if (!desktop)
+        return;
+    ReadStatus status;
+    QSet<QString> present;
+    const int count = m_reader.childCount(desktop, status);
+    for (int i = 0; i < count; ++i) {
+        AtspiAccessible* app = m_reader.childAt(desktop, i, status);
+        if (!app)
+            continue;
+        const QString bus = busOf(AtspiReader::refOf(app));
+        present.insert(bus);
+        if (!m_applications.contains(bus) && !isSlow(bus)) {
+            const qsizetype windowsBefore = m_windows.size();
+            walkApplication(app, i);
+            ++m_stats.windowWalks;
+            for (qsizetype w = windowsBefore; w < m_windows.size(); ++w)
+                m_changedWindows.insert(m_windows.at(w));
+        }
+        g_object_unref(app);
+    }
+    g_object_unref(desktop);
+    const QList<QString> known = m_applications.keys();
+    for (const QString& bus : known) {
+        if (!present.contains(bus))
+            removeApplication(bus);
+    }
+}
+
+void AtspiCache::removeSubtree(const QString& ref, bool detachFromParent)
+{
+    auto it = m_entries.find(ref);
+    if (it == m_entries.end())
+        return;
+    const QStringList children = it->children;
+    const QString parent = it->node.parentRef;
+    g_object_unref(it->object);
+    m_entries.erase(it);
+    for (const QString& child : children)
+        removeSubtree(child, false);
+    if (!detachFromParent)
+        return;
+    if (parent.isEmpty())
+        m_windows.removeAll(ref);
+    else if (auto p = m_entries.find(parent); p != m_entries.end())
+        p->children.removeAll(ref);
+}
+
+void AtspiCache::note(AtspiAccessible* source, Change change)
+{
+    if (!source)
+        return;
+    const QString ref = AtspiReader::refOf(source);
+    if (isSlow(busOf(ref)))
+        return; // served by vision until its retry
+    ++m_stats.events;
+    auto it = m_pending.find(ref);
+    if (it == m_pending.end())
+        it = m_pending.insert(ref, Pending{static_cast<AtspiAccessible*>(g_object_ref(source)), 0});
+    it->changes |= int(change);
+}
+
+bool AtspiCache::underWalked(const QString& ref, const QSet<QString>& walked) const
+{
+    QString current = ref;
+    for (int guard = 0; guard <= m_limits.maxDepth + 1 && !current.isEmpty(); ++guard) {
+        if (walked.contains(current))
+            return true;
+        const auto it = m_entries.constFind(current);
+        if (it == m_entries.cend())
+            return false;
+        current = it->node.parentRef;
+    }
+    return false;
+}
+
+void AtspiCache::rewalk(const QString& ref)
+{
+    const auto it = m_entries.constFind(ref);
+    if (it == m_entries.cend())
+        return;
+    const Entry old = *it; // the object stays referenced by `old` until the walk is done
+    g_object_ref(old.object);
+    const auto app = m_applications.constFind(old.busName);
+    if (app == m_applications.cend()) {
+        g_object_unref(old.object);
+        return;
+    }
+    for (const QString& child : old.children)
+        removeSubtree(child, false);
+    bool ok = true;
+    const QString stored = walk(old.object, old.node.parentRef, old.node.windowRef, old.node.childPath,
+                                old.node.depth, *app, &ok);
+    g_object_unref(old.object);
+    if (ok && stored.isEmpty()) // no longer showing
+        removeSubtree(ref, true);
+    ++m_stats.subtreeWalks;
+    m_changedWindows.insert(old.node.windowRef);
+}
+
+void AtspiCache::reread(const QString& ref)
+{
+    auto it = m_entries.find(ref);
+    if (it == m_entries.end())
+        return;
+    AccessibleNode node;
+    const ReadStatus status = m_reader.readNode(it->object, node);
+    const QString windowRef = it->node.windowRef;
+    m_changedWindows.insert(windowRef);
+    ++m_stats.nodeUpdates;
+    if (status.timedOut) {
+        Application app = m_applications.value(it->busName);
+        app.busName = it->busName;
+        markSlow(app);
+        return;
+    }
+    if (!status.ok || status.defunct || !node.hasState(QStringLiteral("showing"))) {
+        removeSubtree(ref, true);
+        return;
+    }
+    AccessibleNode& cached = it->node;
+    cached.states = node.states;
+    cached.name = node.name;
+    cached.value = node.value;
+    cached.bounds = node.bounds;
+    cached.keyBinding = node.keyBinding;
+    cached.labelledBy = node.labelledBy;
+}
+
+void AtspiCache::locate(AtspiAccessible* object, QString* cachedAncestor, AtspiAccessible** window,
+                        Application* app, bool* ok)
+{
+    ReadStatus status;
+    AtspiAccessible* current = static_cast<AtspiAccessible*>(g_object_ref(object));
+    AtspiAccessible* previous = nullptr;
+    for (int guard = 0; guard <= m_limits.maxDepth + 1 && current; ++guard) {
+        const QString ref = AtspiReader::refOf(current);
+        if (m_entries.contains(ref)) {
+            *cachedAncestor = ref;
+            break;
+        }
+        const QString role = m_reader.roleName(current, status);
+        if (status.timedOut) {
+            *ok = false;
+            break;
+        }
+        if (role == QLatin1String("application") || role == QLatin1String("desktop frame")) {
+            // `previous` is the top-level window under the application.
+            if (previous) {
+                *window = static_cast<AtspiAccessible*>(g_object_ref(previous));
+                app->busName = busOf(ref);
+                const auto known = m_applications.constFind(app->busName);
+                if (known != m_applications.cend()) {
+                    *app = *known;
+                } else {
+                    app->name = m_reader.nameOf(current, status);
+                    app->pid = m_reader.processId(current, status);
+                    app->index = int(m_applications.size());
+                    m_applications.insert(app->busName, *app);
+                }
+            }
+            break;
+        }
+        AtspiAccessible* parent = m_reader.parentOf(current, status);
+        if (previous)
+            g_object_unref(previous);
+        previous = current;
+        current = parent;
+    }
+    if (previous)
+        g_object_unref(previous);
+    if (current)
+        g_object_unref(current);
+}
+
+QStringList AtspiCache::flush()
+{
+    QElapsedTimer timer;
+    timer.start();
+    // Parents first: a subtree read covers the events of its descendants.
+    QList<QPair<QString, Pending>> queue;
+    for (auto it = m_pending.cbegin(); it != m_pending.cend(); ++it)
+        queue.append({it.key(), it.value()});
+    m_pending.clear();
+    std::sort(queue.begin(), queue.end(), [this](const auto& a, const auto& b) {
+        const int da = m_entries.contains(a.first) ? m_entries.value(a.first).node.depth : 1000;
+        const int db = m_entries.contains(b.first) ? m_entries.value(b.first).node.depth : 1000;
+        return da < db;
+    });
+    QSet<QString> walked;
+    for (const auto& [ref, pending] : queue) {
+        if (pending.changes & int(Change::Removed)) {
+            if (m_entries.contains(ref)) {
+                m_changedWindows.insert(m_entries.value(ref).node.windowRef);
+                removeSubtree(ref, true);
+            }
+        } else if (m_entries.contains(ref)) {
+            if (underWalked(ref, walked)) {
+                // already read by an ancestor's subtree walk in this batch
+            } else if (pending.changes & int(Change::Subtree)) {
+                rewalk(ref);
+                walked.insert(ref);
+            } else {
+                reread(ref);
+            }
+        } else if (ReadStatus status;
+                   m_reader.roleName(pending.object, status) == QLatin1String("desktop frame")) {
+            // An application registered or left.
+            syncApplications();
+        } else if (!isSlow(busOf(ref))) {
+            // Not cached: hidden so far, new, or in a new window. Ignore what is still not showing.
+            QStringList states;
+            if (!m_reader.readStates(pending.object, states).ok ||
+                !states.contains(QLatin1String("showing"))) {
+                g_object_unref(pending.object);
+                continue;
+            }
+            QString ancestor;
+            AtspiAccessible* window = nullptr;
+            Application app;
+            bool ok = true;
+            locate(pending.object, &ancestor, &window, &app, &ok);
+            if (!ancestor.isEmpty() && !underWalked(ancestor, walked)) {
+                rewalk(ancestor);
+                walked.insert(ancestor);
+            } else if (window && !isSlow(app.busName)) {
+                bool walkOk = true;
+                const QString windowRef = AtspiReader::refOf(window);
+                if (!m_entries.contains(windowRef)) {
+                    const QString stored =
+                        walk(window, {}, {}, {app.index, int(m_windows.size())}, 0, app, &walkOk);
+                    if (!stored.isEmpty() && !m_windows.contains(stored))
+                        m_windows << stored;
+                    if (!stored.isEmpty()) {
+                        m_changedWindows.insert(stored);
+                        walked.insert(stored);
+                    }
+                    ++m_stats.windowWalks;
+                }
+            }
+            if (window)
+                g_object_unref(window);
+        }
+        g_object_unref(pending.object);
+    }
+    m_stats.timeouts = m_reader.timeouts();
+    m_stats.lastUpdateNs = timer.nsecsElapsed();
+    QStringList changed(m_changedWindows.cbegin(), m_changedWindows.cend());
+    m_changedWindows.clear();
+    return changed;
+}
+
+AccessibilitySnapshotPtr AtspiCache::snapshot(quint64 version) const
+{
+    auto snapshot = std::make_shared<AccessibilitySnapshot>();
+    snapshot->version = version;
+    snapshot->stats = m_stats;
+    snapshot->nodes.reserve(m_entries.size());
+    qint64 bytes = 0;
+    // Pre-order through the children lists, window by window.
+    QList<QString> stack;
+    for (auto w = m_windows.crbegin(); w != m_windows.crend(); ++w)
+        stack << *w;
+    while (!stack.isEmpty()) {
+        const QString ref = stack.takeLast();
+        const auto it = m_entries.constFind(ref);
+        if (it == m_entries.cend())
+            continue;
+        snapshot->nodes << it->node;
+        const AccessibleNode& n = it->node;
+        bytes += qint64(sizeof(Entry)) +
+                 2 * (n.ref.size() + n.parentRef.size() + n.windowRef.size() + n.role.size() + n.name.size() +
+                      n.description.size() + n.value.size() + n.keyBinding.size() + n.labelledBy.size() +
+                      n.application.size()) +
+                 n.states.size() * 24 + n.childPath.size() * 4 + it->children.size() * 8;
+        for (auto c = it->children.crbegin(); c != it->children.crend(); ++c)
+            stack << *c;
+    }
+    snapshot->cacheBytes = bytes;
+    for (const Slow& slow : m_slow)
+        snapshot->slowApplications << slow.name;
+    return snapshot;
+}
+
+} // namespace ciu::platform::atspi

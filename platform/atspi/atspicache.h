@@ -1,0 +1,103 @@
+#pragma once
+
+// The AT-SPI thread's copy of the tree: every showing node of every showing top-level window, read once by
+// a full walk and then kept current by events, re-reading only the node or the subtree that changed.
+// Used only on the AT-SPI thread.
+
+#include "platform/accessibility.h"
+#include "platform/atspi/atspireader.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QSet>
+
+namespace ciu::platform::atspi {
+
+class AtspiCache
+{
+public:
+    enum class Change : quint8
+    {
+        Node = 1,    // state, name, value or text of one object
+        Subtree = 2, // children or bounds, an object shown: its subtree is read again
+        Removed = 4, // a window destroyed, an object defunct
+    };
+
+    explicit AtspiCache(const AccessibilityLimits& limits);
+    ~AtspiCache();
+    AtspiCache(const AtspiCache&) = delete;
+    AtspiCache& operator=(const AtspiCache&) = delete;
+
+    // Everything from scratch.
+    void walkAll();
+    // Queues an event on `source` (a new reference is taken); flush() applies the queue.
+    void note(AtspiAccessible* source, Change change);
+    bool hasPending() const { return !m_pending.isEmpty(); }
+    // Applies the queued events. Returns the refs of the windows that changed.
+    QStringList flush();
+    // Applications marked slow whose retry time has come: their windows are read again.
+    QStringList retrySlow();
+    bool hasSlow() const { return !m_slow.isEmpty(); }
+
+    AccessibilitySnapshotPtr snapshot(quint64 version) const;
+    AccessibilityStats& stats() { return m_stats; }
+    QStringList windowRefs() const { return m_windows; }
+
+private:
+    struct Entry
+    {
+        AccessibleNode node;
+        AtspiAccessible* object = nullptr; // a reference held by the cache
+        QStringList children;
+        QString busName;
+    };
+    struct Application
+    {
+        QString name;
+        qint64 pid = -1;
+        QString busName;
+        int index = 0; // among the desktop's children
+    };
+    struct Slow
+    {
+        QString name;
+        QElapsedTimer since;
+    };
+    struct Pending
+    {
+        AtspiAccessible* object = nullptr;
+        int changes = 0;
+    };
+
+    // Reads `object` and its showing descendants into the cache. Returns the stored ref (empty when the
+    // object is not showing or gone); false in *ok when the application timed out (it is then slow).
+    QString walk(AtspiAccessible* object, const QString& parentRef, const QString& windowRef,
+                 const QList<int>& path, int depth, const Application& app, bool* ok);
+    void walkApplication(AtspiAccessible* app, int index);
+    // Reads the applications that registered since, forgets those that left.
+    void syncApplications();
+    void rewalk(const QString& ref);
+    void reread(const QString& ref);
+    // The application of an object not in the cache and its top-level window; climbs the parents up to
+    // the first cached ancestor (returned in *cachedAncestor) or the application.
+    void locate(AtspiAccessible* object, QString* cachedAncestor, AtspiAccessible** window, Application* app,
+                bool* ok);
+    void removeSubtree(const QString& ref, bool detachFromParent);
+    void removeApplication(const QString& busName);
+    void markSlow(const Application& app);
+    bool isSlow(const QString& busName) const { return m_slow.contains(busName); }
+    bool underWalked(const QString& ref, const QSet<QString>& walked) const;
+    static QString busOf(const QString& ref) { return ref.left(ref.indexOf(QLatin1Char(':'))); }
+
+    AccessibilityLimits m_limits;
+    AtspiReader m_reader;
+    QHash<QString, Entry> m_entries;
+    QStringList m_windows;                      // top-level windows, desktop order
+    QHash<QString, Application> m_applications; // by bus name
+    QHash<QString, Slow> m_slow;                // by bus name
+    QHash<QString, Pending> m_pending;          // by ref
+    QSet<QString> m_changedWindows;
+    AccessibilityStats m_stats;
+};
+
+} // namespace ciu::platform::atspi

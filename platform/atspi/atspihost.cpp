@@ -1,0 +1,267 @@
+// The AT-SPI thread: starts libatspi on its own GLib main context, walks the tree, listens to events,
+// coalesces them in an idle callback and publishes snapshots to the AtspiAccessibility fronts.
+
+#include "platform/atspi/atspihost.h"
+
+#include "platform/atspi/atspiaccessibility.h"
+#include "platform/atspi/atspicache.h"
+#include "platform/atspi/atspilog.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QMutexLocker>
+
+#include <atspi/atspi.h>
+
+namespace ciu::platform::atspi {
+namespace {
+
+std::mutex g_instanceMutex;
+// libatspi cannot be initialised again once it has been shut down in a process: the first host lives
+// until the process ends (its thread is stopped by this static's destructor), and a failure to start is
+// remembered.
+std::shared_ptr<AtspiHost> g_instance;
+QString g_startError;
+
+// Where libdbus would find a session bus, without starting one (no X11 autolaunch): empty when none.
+QString busUnavailableReason()
+{
+    if (!qEnvironmentVariableIsEmpty("AT_SPI_BUS_ADDRESS") ||
+        !qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS"))
+        return {};
+    const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    if (!runtime.isEmpty() && QFileInfo::exists(QDir(runtime).filePath(QStringLiteral("bus"))))
+        return {};
+    return QStringLiteral("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)");
+}
+
+// What an event means for the cache.
+AtspiCache::Change changeOf(const char* type)
+{
+    const QByteArray t(type);
+    if (t.startsWith("object:children-changed") || t.startsWith("object:bounds-changed") ||
+        t.startsWith("window:create") || t.startsWith("object:state-changed:showing") ||
+        t.startsWith("object:state-changed:visible"))
+        return AtspiCache::Change::Subtree;
+    if (t.startsWith("window:destroy") || t.startsWith("object:state-changed:defunct"))
+        return AtspiCache::Change::Removed;
+    return AtspiCache::Change::Node;
+}
+
+constexpr const char* kEvents[] = {
+    "object:children-changed",
+    "object:state-changed",
+    "object:property-change:accessible-name",
+    "object:property-change:accessible-value",
+    "object:property-change:accessible-description",
+    "object:text-changed",
+    "object:bounds-changed",
+    "window:create",
+    "window:destroy",
+    "window:activate",
+    "window:deactivate",
+};
+
+} // namespace
+
+std::shared_ptr<AtspiHost> AtspiHost::acquire(const AccessibilityLimits& limits, QString* error)
+{
+    std::lock_guard lock(g_instanceMutex);
+    if (g_instance)
+        return g_instance;
+    if (!g_startError.isEmpty()) {
+        *error = g_startError;
+        return nullptr;
+    }
+    const QString reason = busUnavailableReason();
+    if (!reason.isEmpty()) {
+        *error = reason;
+        return nullptr;
+    }
+    std::shared_ptr<AtspiHost> host(new AtspiHost(limits));
+    if (!host->start(error)) {
+        g_startError = *error;
+        return nullptr;
+    }
+    g_instance = host;
+    return host;
+}
+
+AtspiHost::AtspiHost(const AccessibilityLimits& limits)
+    : m_limits(limits)
+{
+}
+
+bool AtspiHost::start(QString* error)
+{
+    std::promise<QString> started;
+    auto result = started.get_future();
+    m_thread = std::thread([this, &started] { threadMain(&started); });
+    // threadMain() answers once libatspi is up (an empty error) or failed, then runs its loop.
+    const QString startError = result.get();
+    if (!startError.isEmpty()) {
+        m_thread.join();
+        *error = startError;
+        return false;
+    }
+    return true;
+}
+
+void AtspiHost::threadMain(std::promise<QString>* started)
+{
+    m_context = g_main_context_new();
+    g_main_context_push_thread_default(m_context);
+    atspi_set_timeout(m_limits.callTimeoutMs, qMax(m_limits.callTimeoutMs, 3000));
+    atspi_init();
+    if (!atspi_get_a11y_bus()) {
+        atspi_exit();
+        g_main_context_pop_thread_default(m_context);
+        started->set_value(
+            QStringLiteral("no accessibility bus (is at-spi-bus-launcher running on the session bus?)"));
+        return;
+    }
+    atspi_set_main_context(m_context);
+    m_loop = g_main_loop_new(m_context, FALSE);
+    m_cache = std::make_unique<AtspiCache>(m_limits);
+    registerListeners();
+    started->set_value(QString()); // `started` is gone after this
+    walkAndPublish();
+    GSource* retry = g_timeout_source_new(guint(qMax(500, m_limits.slowRetryMs / 2)));
+    g_source_set_callback(retry, &AtspiHost::onRetry, this, nullptr);
+    g_source_attach(retry, m_context);
+    g_source_unref(retry);
+
+    g_main_loop_run(m_loop);
+
+    for (const char* type : kEvents)
+        atspi_event_listener_deregister(m_listener, type, nullptr);
+    g_object_unref(m_listener);
+    m_listener = nullptr;
+    m_cache.reset();
+    atspi_exit();
+    g_main_context_pop_thread_default(m_context);
+}
+
+AtspiHost::~AtspiHost()
+{
+    if (m_loop) {
+        GMainLoop* loop = m_loop;
+        g_main_context_invoke(
+            m_context,
+            [](gpointer data) -> gboolean {
+                g_main_loop_quit(static_cast<GMainLoop*>(data));
+                return G_SOURCE_REMOVE;
+            },
+            loop);
+    }
+    if (m_thread.joinable())
+        m_thread.join();
+    if (m_loop)
+        g_main_loop_unref(m_loop);
+    if (m_context)
+        g_main_context_unref(m_context);
+}
+
+void AtspiHost::registerListeners()
+{
+    m_listener = atspi_event_listener_new(&AtspiHost::onEvent, this, nullptr);
+    for (const char* type : kEvents) {
+        GError* error = nullptr;
+        if (!atspi_event_listener_register(m_listener, type, &error)) {
+            qCWarning(lcAtspi) << "cannot listen to" << type << ":"
+                               << (error ? QString::fromUtf8(error->message) : QString());
+        }
+        if (error)
+            g_error_free(error);
+    }
+}
+
+void AtspiHost::onEvent(AtspiEvent* event, void* data)
+{
+    auto* self = static_cast<AtspiHost*>(data);
+    self->m_cache->note(event->source, changeOf(event->type));
+    if (!self->m_flushScheduled && self->m_cache->hasPending()) {
+        self->m_flushScheduled = true;
+        // Default-idle priority: every event already received is queued before the flush runs.
+        GSource* idle = g_idle_source_new();
+        g_source_set_callback(idle, &AtspiHost::onIdle, self, nullptr);
+        g_source_attach(idle, self->m_context);
+        g_source_unref(idle);
+    }
+    g_boxed_free(ATSPI_TYPE_EVENT, event);
+}
+
+int AtspiHost::onIdle(void* data)
+{
+    auto* self = static_cast<AtspiHost*>(data);
+    self->m_flushScheduled = false;
+    const QStringList changed = self->m_cache->flush();
+    if (!changed.isEmpty())
+        self->publish(changed);
+    return G_SOURCE_REMOVE;
+}
+
+int AtspiHost::onRetry(void* data)
+{
+    auto* self = static_cast<AtspiHost*>(data);
+    if (self->m_cache->hasSlow()) {
+        const QStringList changed = self->m_cache->retrySlow();
+        if (!changed.isEmpty())
+            self->publish(changed);
+    }
+    return G_SOURCE_CONTINUE;
+}
+
+void AtspiHost::walkAndPublish()
+{
+    m_cache->walkAll();
+    publish(m_cache->windowRefs());
+}
+
+void AtspiHost::publish(const QStringList& changedWindows)
+{
+    const AccessibilitySnapshotPtr snapshot = m_cache->snapshot(++m_version);
+    QMutexLocker lock(&m_mutex);
+    m_latest = snapshot;
+    for (AtspiAccessibility* front : std::as_const(m_fronts)) {
+        QMetaObject::invokeMethod(
+            front, [front, snapshot, changedWindows] { front->deliver(snapshot, changedWindows); },
+            Qt::QueuedConnection);
+    }
+}
+
+void AtspiHost::attach(AtspiAccessibility* front)
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_fronts.contains(front))
+        return;
+    m_fronts << front;
+    if (const AccessibilitySnapshotPtr latest = m_latest) {
+        QStringList windows;
+        for (const AccessibleNode& n : latest->nodes) {
+            if (n.depth == 0)
+                windows << n.ref;
+        }
+        QMetaObject::invokeMethod(
+            front, [front, latest, windows] { front->deliver(latest, windows); }, Qt::QueuedConnection);
+    }
+}
+
+void AtspiHost::detach(AtspiAccessibility* front)
+{
+    QMutexLocker lock(&m_mutex);
+    m_fronts.removeAll(front);
+}
+
+void AtspiHost::requestWalk()
+{
+    g_main_context_invoke(
+        m_context,
+        [](gpointer data) -> gboolean {
+            static_cast<AtspiHost*>(data)->walkAndPublish();
+            return G_SOURCE_REMOVE;
+        },
+        this);
+}
+
+} // namespace ciu::platform::atspi

@@ -1,0 +1,3 @@
+#include "platform/atspi/atspilog.h"
+
+Q_LOGGING_CATEGORY(lcAtspi, "ciu.platform.atspi")

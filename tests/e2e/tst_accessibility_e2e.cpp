@@ -1,0 +1,505 @@
+// The accessibility tree as a zone source, end to end: a private D-Bus session (the test runs under
+// dbus-run-session) with the real AT-SPI bus, a real Xvfb with openbox, the fixture app with Qt's
+// accessibility on and a GTK program from Debian. Every state is proven by the fixture's JSON output, the
+// X window list, or the program's own accessible state; walks are counted to prove updates came by event.
+
+#include "core/canvas/accessibilityzones.h"
+#include "core/canvas/canvasmapper.h"
+#include "platform/platformfactory.h"
+#include "tests/support/fixtureapp.h"
+#include "tests/support/xvfbserver.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace ciu;
+using namespace ciu::test;
+using platform::AccessibilitySnapshotPtr;
+using platform::AccessibleNode;
+
+namespace {
+
+QProcessEnvironment accessibleEnvironment(const XvfbServer& xvfb)
+{
+    QProcessEnvironment env = xvfb.environment();
+    env.remove(QStringLiteral("NO_AT_BRIDGE"));
+    env.remove(QStringLiteral("QT_ACCESSIBILITY"));
+    env.insert(QStringLiteral("QT_LINUX_ACCESSIBILITY_ALWAYS_ON"), QStringLiteral("1"));
+    env.insert(QStringLiteral("GNOME_ACCESSIBILITY"), QStringLiteral("1"));
+    return env;
+}
+
+QList<AccessibleNode> nodesOf(const AccessibilitySnapshotPtr& snapshot, qint64 pid)
+{
+    QList<AccessibleNode> nodes;
+    if (!snapshot)
+        return nodes;
+    for (const AccessibleNode& n : snapshot->nodes) {
+        if (n.pid == pid)
+            nodes << n;
+    }
+    return nodes;
+}
+
+std::optional<AccessibleNode> nodeWith(const AccessibilitySnapshotPtr& snapshot, qint64 pid,
+                                       const QString& role, const QString& name)
+{
+    for (const AccessibleNode& n : nodesOf(snapshot, pid)) {
+        if (n.role == role && n.name == name)
+            return n;
+    }
+    return std::nullopt;
+}
+
+// The zone of a widget the fixture reports: the same rectangle. Qt gives a check box (or radio button) the
+// rectangle of its indicator and text, not of the whole widget the layout stretched: that zone lies inside
+// the widget, on its left edge.
+bool isZoneOf(const Zone& z, const FixtureApp::Widget& w)
+{
+    if (z.bounds == w.rect)
+        return true;
+    return w.type == QLatin1String("checkbox") && z.source == ZoneSource::Accessibility &&
+           w.rect.contains(z.bounds) && z.bounds.left() == w.rect.left() && z.bounds.width() < w.rect.width();
+}
+
+bool run(const QString& program, const QStringList& args, const QProcessEnvironment& env,
+         QByteArray* out = nullptr, QByteArray* err = nullptr, int* exitCode = nullptr)
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(program, args);
+    if (!p.waitForFinished(120'000))
+        return false;
+    if (out)
+        *out = p.readAllStandardOutput();
+    if (err)
+        *err = p.readAllStandardError();
+    if (exitCode)
+        *exitCode = p.exitCode();
+    return p.exitStatus() == QProcess::NormalExit;
+}
+
+} // namespace
+
+class TestAccessibilityE2e : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void cleanupTestCase();
+
+    void fixtureWidgetsAreZones();
+    void toggleUpdatesMapByEvent();
+    void tabDialogAndMenuByEvent();
+    void windowAboveHidesZones();
+    void hungProgramIsServedByVision();
+    void gtkProgramMaps();
+    void noBusFallsBackWithOneWarning();
+
+private:
+    qint64 fixturePid() const;
+    QList<platform::WindowInfo> windows();
+    canvas::AccessibilityZones zonesNow();
+    void click(const QPoint& p);
+
+    std::unique_ptr<XvfbServer> m_xvfb;
+    std::unique_ptr<platform::Platform> m_platform;
+    std::unique_ptr<FixtureApp> m_fixture;
+    std::unique_ptr<platform::Accessibility> m_a11y;
+};
+
+void TestAccessibilityE2e::initTestCase()
+{
+    QVERIFY2(!qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS"),
+             "run under dbus-run-session (ctest does): the test needs a session bus of its own");
+    m_xvfb = std::make_unique<XvfbServer>();
+    QVERIFY2(m_xvfb->start(), qPrintable(m_xvfb->errorString()));
+    // The AT-SPI bus, started by D-Bus activation on this private session bus; the reply is its address.
+    QByteArray out, err;
+    int code = -1;
+    QVERIFY(run(QStringLiteral("dbus-send"),
+                {QStringLiteral("--session"), QStringLiteral("--print-reply"),
+                 QStringLiteral("--dest=org.a11y.Bus"), QStringLiteral("/org/a11y/bus"),
+                 QStringLiteral("org.a11y.Bus.GetAddress")},
+                QProcessEnvironment::systemEnvironment(), &out, &err, &code));
+    QVERIFY2(code == 0 && out.contains("unix:"), err.constData());
+    auto opened = platform::createPlatform({QStringLiteral("x11"), m_xvfb->displayName()});
+    QVERIFY2(opened.platform, qPrintable(opened.error));
+    m_platform = std::move(opened.platform);
+}
+
+void TestAccessibilityE2e::init()
+{
+    m_fixture = std::make_unique<FixtureApp>();
+    QVERIFY2(m_fixture->start(accessibleEnvironment(*m_xvfb)), qPrintable(m_fixture->errorString()));
+    m_a11y = platform::createAccessibility();
+    QVERIFY2(m_a11y->isAvailable(), qPrintable(m_a11y->errorString()));
+    m_a11y->start();
+    // The fixture's tree: its window and the widgets it reports (the bridge may register after "ready").
+    const qint64 pid = fixturePid();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        nodeWith(m_a11y->snapshot(), pid, QStringLiteral("check box"), QStringLiteral("Subscribe")), 20'000);
+}
+
+void TestAccessibilityE2e::cleanup()
+{
+    m_a11y.reset();
+    m_fixture.reset();
+}
+
+void TestAccessibilityE2e::cleanupTestCase()
+{
+    m_platform.reset();
+    m_xvfb.reset();
+}
+
+qint64 TestAccessibilityE2e::fixturePid() const
+{
+    for (const QJsonObject& line : m_fixture->allLines()) {
+        if (line.contains(QStringLiteral("pid")))
+            return line.value(QStringLiteral("pid")).toInteger();
+    }
+    return -1;
+}
+
+QList<platform::WindowInfo> TestAccessibilityE2e::windows()
+{
+    return m_platform->windows().topLevelWindows();
+}
+
+canvas::AccessibilityZones TestAccessibilityE2e::zonesNow()
+{
+    canvas::AccessibilityScene scene;
+    scene.windows = windows();
+    scene.screen = QRect(QPoint(0, 0), m_platform->screen().grab().size());
+    scene.ownPid = QCoreApplication::applicationPid();
+    return canvas::zonesFromAccessibility(*m_a11y->snapshot(), scene);
+}
+
+void TestAccessibilityE2e::click(const QPoint& p)
+{
+    int code = -1;
+    QVERIFY(run(QStringLiteral("xdotool"),
+                {QStringLiteral("mousemove"), QString::number(p.x()), QString::number(p.y()),
+                 QStringLiteral("click"), QStringLiteral("1")},
+                m_xvfb->environment(), nullptr, nullptr, &code));
+    QCOMPARE(code, 0);
+}
+
+void TestAccessibilityE2e::fixtureWidgetsAreZones()
+{
+    QVERIFY(m_fixture->refreshWidgets());
+    const canvas::AccessibilityZones result = zonesNow();
+    QVERIFY(!result.zones.isEmpty());
+    int matched = 0;
+    QStringList missing;
+    for (const FixtureApp::Widget& w : m_fixture->widgets()) {
+        const Zone* found = nullptr;
+        for (const Zone& z : result.zones) {
+            if (isZoneOf(z, w))
+                found = &z;
+        }
+        if (!found) {
+            missing << QStringLiteral("%1 %2,%3 %4x%5")
+                           .arg(w.name)
+                           .arg(w.rect.x())
+                           .arg(w.rect.y())
+                           .arg(w.rect.width())
+                           .arg(w.rect.height());
+            continue;
+        }
+        ++matched;
+        QCOMPARE(toString(found->type), w.type);
+        QCOMPARE(int(found->source), int(ZoneSource::Accessibility));
+        // The fixture's label is what it shows; a field's placeholder and a slider's tag are no
+        // accessible names.
+        if (w.type != QLatin1String("text_field") && w.type != QLatin1String("slider") &&
+            w.type != QLatin1String("scroll_area"))
+            QCOMPARE(found->label, w.label);
+    }
+    QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("no zone with the geometry of: ") +
+                                           missing.join(QStringLiteral("; "))));
+    QCOMPARE(matched, int(m_fixture->widgets().size()));
+    // The initial state: nothing checked, the name field has the focus or not, but every check box is a
+    // check box with its state known.
+    for (const Zone& z : result.zones) {
+        if (z.role == QLatin1String("check box"))
+            QVERIFY(z.state.testFlag(ZoneStateFlag::Checked) || z.state.testFlag(ZoneStateFlag::Unchecked));
+    }
+}
+
+void TestAccessibilityE2e::toggleUpdatesMapByEvent()
+{
+    canvas::CanvasMapper mapper;
+    mapper.setAccessibility(platform::createAccessibility());
+    QVERIFY(mapper.accessibility()->isAvailable());
+    mapper.onWindows(windows(), m_platform->windows().activeWindow());
+    Frame frame;
+    frame.index = 1;
+    frame.tNs = 1;
+    frame.image = m_platform->screen().grab();
+    mapper.onFrame(frame);
+    const qint64 pid = fixturePid();
+    const auto subscribeZone = [&mapper]() -> std::optional<Zone> {
+        for (const Zone& z : mapper.currentMap()->zones()) {
+            if (z.role == QLatin1String("check box") && z.label == QLatin1String("Subscribe"))
+                return z;
+        }
+        return std::nullopt;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(subscribeZone().has_value(), 20'000);
+    const Zone before = *subscribeZone();
+    QVERIFY(before.state.testFlag(ZoneStateFlag::Unchecked));
+    QCOMPARE(int(before.source), int(ZoneSource::Accessibility));
+    const platform::AccessibilityStats stats = mapper.accessibility()->snapshot()->stats;
+
+    m_fixture->clearPending();
+    click(before.bounds.center());
+    const auto toggled = m_fixture->waitFor([](const QJsonObject& o) {
+        return o.value(QStringLiteral("event")) == QLatin1String("toggled") &&
+               o.value(QStringLiteral("name")) == QLatin1String("subscribe");
+    });
+    QVERIFY(toggled);
+    QVERIFY(toggled->value(QStringLiteral("checked")).toBool());
+    // The map follows by the tree's event: same zone (id), now checked; no walk of anything.
+    QTRY_VERIFY_WITH_TIMEOUT(subscribeZone() && subscribeZone()->state.testFlag(ZoneStateFlag::Checked),
+                             10'000);
+    const Zone after = *subscribeZone();
+    QCOMPARE(after.id, before.id);
+    QVERIFY(!after.state.testFlag(ZoneStateFlag::Unchecked));
+    const platform::AccessibilityStats now = mapper.accessibility()->snapshot()->stats;
+    QCOMPARE(now.fullWalks, stats.fullWalks);
+    QCOMPARE(now.windowWalks, stats.windowWalks);
+    QVERIFY(now.nodeUpdates > stats.nodeUpdates || now.subtreeWalks > stats.subtreeWalks);
+    QVERIFY(nodeWith(mapper.accessibility()->snapshot(), pid, QStringLiteral("check box"),
+                     QStringLiteral("Subscribe"))
+                ->hasState(QStringLiteral("checked")));
+}
+
+void TestAccessibilityE2e::tabDialogAndMenuByEvent()
+{
+    const qint64 pid = fixturePid();
+    const platform::AccessibilityStats stats = m_a11y->snapshot()->stats;
+    QVERIFY(m_fixture->refreshWidgets());
+
+    // A tab switch: the second page's widgets appear with the geometry the fixture reports.
+    const auto tab = m_fixture->widget(QStringLiteral("tab_second"));
+    QVERIFY(tab);
+    m_fixture->clearPending();
+    click(tab->rect.center());
+    QVERIFY(m_fixture->waitForEvent(QStringLiteral("tab_changed")));
+    QVERIFY(m_fixture->refreshWidgets());
+    QList<FixtureApp::Widget> secondPage;
+    for (const FixtureApp::Widget& w : m_fixture->widgets()) {
+        if (w.type == QLatin1String("button") || w.type == QLatin1String("checkbox") ||
+            w.type == QLatin1String("text_field"))
+            secondPage << w;
+    }
+    QVERIFY(!secondPage.isEmpty());
+    const auto allShown = [&] {
+        const canvas::AccessibilityZones zones = zonesNow();
+        for (const FixtureApp::Widget& w : std::as_const(secondPage)) {
+            const bool found = std::any_of(zones.zones.cbegin(), zones.zones.cend(),
+                                           [&w](const Zone& z) { return isZoneOf(z, w); });
+            if (!found)
+                return false;
+        }
+        return true;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(allShown(), 10'000);
+
+    // A dialog: its buttons appear where the fixture says.
+    m_fixture->send(QStringLiteral("open-dialog"));
+    QVERIFY(m_fixture->waitForEvent(QStringLiteral("dialog_opened")));
+    QVERIFY(m_fixture->refreshWidgets());
+    const auto yes = m_fixture->widget(QStringLiteral("yes"));
+    QVERIFY(yes);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            const auto n =
+                nodeWith(m_a11y->snapshot(), pid, QStringLiteral("push button"), QStringLiteral("Yes"));
+            return n && n->bounds == yes->rect;
+        }(),
+        10'000);
+    click(yes->rect.center());
+    QVERIFY(m_fixture->waitForEvent(QStringLiteral("dialog_closed")));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !nodeWith(m_a11y->snapshot(), pid, QStringLiteral("push button"), QStringLiteral("Yes")), 10'000);
+
+    // A menu: the popup's items appear (a window the window manager does not list).
+    const auto file = m_fixture->widget(QStringLiteral("menu_file"));
+    QVERIFY(file);
+    click(file->rect.center());
+    const auto menuItemsShown = [&] {
+        const canvas::AccessibilityZones zones = zonesNow();
+        return std::count_if(zones.zones.cbegin(), zones.zones.cend(), [&](const Zone& z) {
+                   return z.role == QLatin1String("menu item") && z.bounds.top() >= file->rect.bottom();
+               }) > 0;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(menuItemsShown(), 10'000);
+    run(QStringLiteral("xdotool"), {QStringLiteral("key"), QStringLiteral("Escape")}, m_xvfb->environment());
+    QTRY_VERIFY_WITH_TIMEOUT(!menuItemsShown(), 10'000);
+
+    const platform::AccessibilityStats now = m_a11y->snapshot()->stats;
+    QCOMPARE(now.fullWalks, stats.fullWalks); // all of it by events
+}
+
+void TestAccessibilityE2e::windowAboveHidesZones()
+{
+    QVERIFY(m_fixture->refreshWidgets());
+    const auto subscribe = m_fixture->widget(QStringLiteral("subscribe"));
+    QVERIFY(subscribe);
+    m_fixture->send(QStringLiteral("open-window"));
+    const auto opened = m_fixture->waitForEvent(QStringLiteral("window_opened"));
+    QVERIFY(opened);
+    const QRect second = rectFromJson(opened->value(QStringLiteral("client")).toObject());
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            const QList<platform::WindowInfo> list = windows();
+            return !list.isEmpty() && list.last().geometry == second;
+        }(),
+        10'000);
+    const qint64 pid = fixturePid();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        nodeWith(m_a11y->snapshot(), pid, QStringLiteral("push button"), QStringLiteral("Close me")), 10'000);
+    const canvas::AccessibilityZones result = zonesNow();
+    QVERIFY(!result.zones.isEmpty());
+    bool closeMe = false;
+    for (const Zone& z : result.zones) {
+        closeMe = closeMe || z.label == QLatin1String("Close me");
+        if (z.label == QLatin1String("Close me"))
+            continue;
+        // Nothing of the main window shows through the second one.
+        QVERIFY2(!second.contains(z.bounds.center()), qPrintable(z.label));
+    }
+    QVERIFY(closeMe);
+    // What the second window covers entirely is gone; what it does not cover is still there.
+    for (const FixtureApp::Widget& w : m_fixture->widgets()) {
+        const bool has = std::any_of(result.zones.cbegin(), result.zones.cend(),
+                                     [&w](const Zone& z) { return isZoneOf(z, w); });
+        if (second.contains(w.rect))
+            QVERIFY2(!has, qPrintable(w.name));
+        else if (!second.intersects(w.rect))
+            QVERIFY2(has, qPrintable(w.name));
+    }
+}
+
+void TestAccessibilityE2e::hungProgramIsServedByVision()
+{
+    const qint64 pid = fixturePid();
+    canvas::CanvasMapper mapper;
+    mapper.setAccessibility(platform::createAccessibility());
+    mapper.onWindows(windows(), m_platform->windows().activeWindow());
+    Frame frame;
+    frame.index = 1;
+    frame.tNs = 1;
+    frame.image = m_platform->screen().grab();
+    mapper.onFrame(frame);
+    const auto treeZones = [&mapper] {
+        return std::count_if(mapper.currentMap()->zones().cbegin(), mapper.currentMap()->zones().cend(),
+                             [](const Zone& z) { return z.source == ZoneSource::Accessibility; });
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(treeZones() > 0, 20'000);
+
+    m_fixture->clearPending();
+    m_fixture->send(QStringLiteral("block 10000"));
+    QVERIFY(m_fixture->waitForEvent(QStringLiteral("blocking")));
+    // A walk now meets a program that does not answer: it is marked slow and its tree is dropped, and this
+    // thread never waits (the canvas side of it, vision re-analysing the window, is not asserted yet).
+    m_a11y->refresh();
+    QTRY_VERIFY_WITH_TIMEOUT(!m_a11y->snapshot()->slowApplications.isEmpty(), 8'000);
+    QVERIFY(nodesOf(m_a11y->snapshot(), pid).isEmpty());
+    QVERIFY(m_fixture->waitForEvent(QStringLiteral("unblocked"), 15'000));
+    // Answering again: the tree is back after the retry.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_a11y->snapshot()->slowApplications.isEmpty() &&
+            nodeWith(m_a11y->snapshot(), pid, QStringLiteral("check box"), QStringLiteral("Subscribe")),
+        20'000);
+}
+
+void TestAccessibilityE2e::gtkProgramMaps()
+{
+    QProcess gtk;
+    gtk.setProcessEnvironment(accessibleEnvironment(*m_xvfb));
+    gtk.setStandardOutputFile(QProcess::nullDevice());
+    gtk.setStandardErrorFile(QProcess::nullDevice());
+    gtk.start(QStringLiteral("gtk3-widget-factory"), {});
+    QVERIFY2(gtk.waitForStarted(), "gtk3-widget-factory (gtk-3-examples) is not installed");
+    const qint64 pid = gtk.processId();
+    const auto gtkCheckBoxes = [&] {
+        QList<Zone> boxes;
+        for (const Zone& z : zonesNow().zones) {
+            if (z.role == QLatin1String("check box") && z.windowId != 0 && !z.label.isEmpty() &&
+                nodeWith(m_a11y->snapshot(), pid, z.role, z.label))
+                boxes << z;
+        }
+        return boxes;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(!gtkCheckBoxes().isEmpty(), 90'000);
+    const QList<Zone> boxes = gtkCheckBoxes();
+    const QRect screen(QPoint(0, 0), m_platform->screen().grab().size());
+    for (const Zone& z : boxes)
+        QVERIFY(screen.contains(z.bounds));
+    gtk.terminate();
+    gtk.waitForFinished(5000);
+    QTRY_VERIFY_WITH_TIMEOUT(nodesOf(m_a11y->snapshot(), pid).isEmpty(), 10'000);
+}
+
+void TestAccessibilityE2e::noBusFallsBackWithOneWarning()
+{
+    QProcessEnvironment env = m_xvfb->environment();
+    for (const char* name : {"DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS", "XDG_RUNTIME_DIR"})
+        env.remove(QLatin1String(name));
+    env.insert(QStringLiteral("CIU_PLATFORM"), QStringLiteral("x11"));
+    QByteArray out, err;
+    int code = -1;
+    QVERIFY(run(QStringLiteral(CIU_AGENT_BIN), {QStringLiteral("analyze"), QStringLiteral("--json")}, env,
+                &out, &err, &code));
+    QCOMPARE(code, 0);
+    const QList<QByteArray> lines = err.split('\n');
+    const qsizetype warnings = std::count_if(lines.cbegin(), lines.cend(), [](const QByteArray& l) {
+        return l.contains("accessibility") || l.contains("AT-SPI") || l.contains("at-spi");
+    });
+    QVERIFY2(warnings == 1, err.constData());
+    QVERIFY(err.contains("no D-Bus session bus"));
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(out, &parseError);
+    QVERIFY2(doc.isArray(), qPrintable(parseError.errorString()));
+    QVERIFY(!doc.array().isEmpty()); // vision still maps the fixture
+    for (const QJsonValue& v : doc.array())
+        QVERIFY(v.toObject().value(QStringLiteral("source")).toString() != QLatin1String("accessibility"));
+
+    // Asked for the tree only: a clear error, nothing else.
+    QVERIFY(run(QStringLiteral(CIU_AGENT_BIN),
+                {QStringLiteral("analyze"), QStringLiteral("--source"), QStringLiteral("atspi")}, env, &out,
+                &err, &code));
+    QCOMPARE(code, 1);
+    QVERIFY2(err.contains("no accessibility tree: no D-Bus session bus"), err.constData());
+    QVERIFY(out.isEmpty());
+
+    // And with the bus, the same command reports tree zones with role and value.
+    env = m_xvfb->environment();
+    QVERIFY(run(QStringLiteral(CIU_AGENT_BIN),
+                {QStringLiteral("analyze"), QStringLiteral("--json"), QStringLiteral("--source"),
+                 QStringLiteral("atspi")},
+                env, &out, &err, &code));
+    QVERIFY2(code == 0, err.constData());
+    const QJsonArray zones = QJsonDocument::fromJson(out).array();
+    const bool subscribe = std::any_of(zones.cbegin(), zones.cend(), [](const QJsonValue& v) {
+        const QJsonObject o = v.toObject();
+        return o.value(QStringLiteral("source")) == QLatin1String("accessibility") &&
+               o.value(QStringLiteral("role")) == QLatin1String("check box") &&
+               o.value(QStringLiteral("label")) == QLatin1String("Subscribe");
+    });
+    QVERIFY2(subscribe, out.constData());
+}
+
+QTEST_MAIN(TestAccessibilityE2e)
+#include "tst_accessibility_e2e.moc"
