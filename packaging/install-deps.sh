@@ -23,9 +23,13 @@ packages=(
   # running and testing under a virtual X server
   xvfb xauth openbox x11-apps x11-utils x11-xserver-utils xdotool xterm imagemagick xclip
   fonts-dejavu-core
-  # the MCP server's end-to-end test drives it with the official MCP TypeScript SDK client (tests/mcp-client)
-  nodejs npm
 )
+# The MCP server's end-to-end test drives it with the official MCP TypeScript SDK client (tests/mcp-client):
+# Node and npm. A machine that already has a Node with its own npm (NodeSource's package bundles it, and then
+# Debian's npm cannot be installed beside it) keeps that one.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  packages+=(nodejs npm)
+fi
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi

@@ -48,6 +48,8 @@ RunState::Outcome runOutcome(const TaskOutcome& outcome)
     case TaskOutcome::Result::Failed:
     case TaskOutcome::Result::Impossible:
         return RunState::Outcome::Failed;
+    case TaskOutcome::Result::Unverified:
+        return outcome.dryRun ? RunState::Outcome::Preview : RunState::Outcome::Unverified;
     }
     return RunState::Outcome::Failed;
 }
@@ -66,6 +68,8 @@ QString outcomeText(const TaskOutcome& outcome)
         return tr("Stopped at the limit: %1").arg(outcome.message);
     case RunState::Outcome::Failed:
         return tr("Failed: %1").arg(outcome.message);
+    case RunState::Outcome::Unverified:
+        return tr("Not verified: %1").arg(outcome.message);
     case RunState::Outcome::None:
         break;
     }

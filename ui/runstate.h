@@ -37,6 +37,7 @@ public:
         Stopped,      // the user stopped it
         Failed,       // failed, impossible, refused, declined, or the engine failed
         LimitReached, // the iteration or cost limit
+        Unverified,   // every step ran, but an effect was not seen on the screen: not a success
     };
     Q_ENUM(Outcome)
 

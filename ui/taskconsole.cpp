@@ -265,6 +265,7 @@ void TaskConsole::updateFromState()
         break;
     case RunState::Outcome::Failed:
     case RunState::Outcome::LimitReached:
+    case RunState::Outcome::Unverified:
         color = QStringLiteral("#c62828");
         break;
     case RunState::Outcome::Stopped:

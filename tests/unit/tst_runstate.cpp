@@ -208,6 +208,9 @@ void TestRunState::outcomes_data()
     QTest::newRow("iterations") << int(TaskOutcome::Result::IterationLimit) << false
                                 << int(RunState::Outcome::LimitReached)
                                 << QStringLiteral("Stopped at the limit: all 3 steps done");
+    QTest::newRow("unverified") << int(TaskOutcome::Result::Unverified) << false
+                                << int(RunState::Outcome::Unverified)
+                                << QStringLiteral("Not verified: all 3 steps done");
     QTest::newRow("cost") << int(TaskOutcome::Result::CostLimit) << false
                           << int(RunState::Outcome::LimitReached)
                           << QStringLiteral("Stopped at the limit: all 3 steps done");
