@@ -9,6 +9,7 @@
 #include "core/engine/engine.h"
 #include "core/model/metatypes.h"
 #include "tests/support/fixtureapp.h"
+#include "tests/support/guitestmain.h"
 #include "tests/support/xvfbserver.h"
 #include "ui/confirmationdialog.h"
 #include "ui/controllers/inputforwarding.h"
@@ -323,23 +324,7 @@ void TestMainWindowE2e::confirmationInTheWindow()
 
 int main(int argc, char** argv)
 {
-    // The window must be on a real X server: start one before the application connects.
-    std::unique_ptr<XvfbServer> own;
-    if (xvfbAvailable()) {
-        own = std::make_unique<XvfbServer>(XvfbServer::Options{{1920, 1080}, 24, true, {}});
-        if (!own->start()) {
-            qWarning("cannot start Xvfb: %s", qPrintable(own->errorString()));
-            return 1;
-        }
-        qputenv("DISPLAY", own->displayName().toLocal8Bit());
-        qputenv("QT_QPA_PLATFORM", "xcb");
-    }
-    QTemporaryDir xdg;
-    qputenv("XDG_DATA_HOME", xdg.filePath(QStringLiteral("data")).toLocal8Bit());
-    qputenv("XDG_CONFIG_HOME", xdg.filePath(QStringLiteral("config")).toLocal8Bit());
-    QApplication app(argc, argv);
-    TestMainWindowE2e test(own.get());
-    return QTest::qExec(&test, argc, argv);
+    return execOnOwnDisplay<TestMainWindowE2e>(argc, argv);
 }
 
 #include "tst_mainwindow_e2e.moc"
