@@ -141,9 +141,11 @@ private:
     void afterExecution(ActionFlight flight, const ActionResult& result);
     void afterRecovery(const ActionResult& result); // of the pending recovery move
     void verify(ActionFlight flight, const ActionResult& result);
-    // What the text field `field` reads in the latest frame (OCR of its box); nullopt when it cannot be
-    // read: no frame, not a text field, or a password field (never read).
+    // What the text field or drop-down `field` reads now: its text in the accessibility tree when it comes
+    // from there, else OCR of its box in the latest frame; nullopt when it cannot be read: no frame, neither
+    // a field nor a drop-down, or a password field (never read).
     std::optional<QString> readFieldText(const Zone& field);
+    bool fromTree(const Zone& field) const; // the field is in the current map as a tree zone
     // Reads the field `flight` typed into from each new frame until it holds the expected text or the
     // settle time is over; `done` gets the last reading (nullopt: the field cannot be read).
     void readFieldTextSettled(const ActionFlight& flight,

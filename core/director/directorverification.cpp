@@ -71,9 +71,12 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
         finishAction(o, cut);
     };
     const Expectation::Kind kind = flight.proposed.expect.kind;
-    if (kind == Expectation::Kind::TextEquals || kind == Expectation::Kind::TextEndsWith) {
-        // Typed text is read back from the screen at every speed: a wrong "completed" costs more than this.
-        setPhase(Phase::Verifying, QStringLiteral("reading the typed text back"));
+    if (kind == Expectation::Kind::TextEquals || kind == Expectation::Kind::TextEndsWith ||
+        kind == Expectation::Kind::ShowsText) {
+        // Typed text and a chosen option are read back at every speed: a wrong "completed" costs more.
+        setPhase(Phase::Verifying, kind == Expectation::Kind::ShowsText
+                                       ? QStringLiteral("reading the chosen option back")
+                                       : QStringLiteral("reading the typed text back"));
         readFieldTextSettled(flight,
                              [complete](const std::optional<QString>& text) mutable { complete(text); });
         return;
@@ -171,8 +174,12 @@ void Director::readFieldTextSettled(const ActionFlight& flight,
         }
         state->last = text;
         QString why;
-        if (m_lastFrame.index > state->frameAtStart &&
-            ActionVerifier::fieldTextMatches(proposed.expect, proposed.focusZoneId, *text, &why)) {
+        const bool shows =
+            proposed.expect.kind == Expectation::Kind::ShowsText
+                ? ActionVerifier::showsText(proposed.expect, proposed.focusZoneId, *text, &why)
+                : ActionVerifier::fieldTextMatches(proposed.expect, proposed.focusZoneId, *text, &why);
+        // The tree's text is the program's own: it needs no new frame. A reading of pixels does.
+        if (shows && (m_lastFrame.index > state->frameAtStart || fromTree(*field))) {
             finish(text);
             return;
         }
@@ -184,15 +191,36 @@ void Director::readFieldTextSettled(const ActionFlight& flight,
                            if (generation != m_generation || state->finished)
                                return;
                            m_frameWaiter = nullptr;
+                           // One last reading: the tree may have changed since the last frame.
+                           if (auto again = attempt; again && *again && !state->finished)
+                               (*again)();
                            finish(state->last);
                        });
     (*attempt)();
 }
 
+bool Director::fromTree(const Zone& field) const
+{
+    const Zone* now = ActionVerifier::sameZone(m_map.get(), field);
+    return now && now->source == ZoneSource::Accessibility;
+}
+
 std::optional<QString> Director::readFieldText(const Zone& field)
 {
+    if (field.isPassword)
+        return std::nullopt;
+    // The program's own text, from the accessibility tree (kept current by its events): a field's text, a
+    // drop-down's chosen item (its value, else its name).
+    if (const Zone* now = ActionVerifier::sameZone(m_map.get(), field);
+        now && now->source == ZoneSource::Accessibility && !now->isPassword) {
+        if (now->type == ZoneType::TextField)
+            return now->value;
+        if (now->type == ZoneType::Dropdown)
+            return now->value.isEmpty() ? now->label : now->value;
+    }
     const Zone* zone = &field;
-    if (zone->type != ZoneType::TextField || zone->isPassword || !m_lastFrame.isValid())
+    const bool readable = zone->type == ZoneType::TextField || zone->type == ZoneType::Dropdown;
+    if (!readable || !m_lastFrame.isValid())
         return std::nullopt;
     const QRect box = zone->bounds.translated(-m_lastFrame.origin).intersected(m_lastFrame.image.rect());
     if (box.width() < 8 || box.height() < 8)

@@ -29,8 +29,16 @@ Expectation expectFor(const Zone& zone)
         e.description = QStringLiteral("menu dropdown");
         break;
     case ZoneType::Tab:
-        e.kind = Expectation::Kind::AnyChange;
+        e.kind = Expectation::Kind::Selected;
         e.description = QStringLiteral("page switch");
+        break;
+    case ZoneType::Button:
+    case ZoneType::Link:
+        // Its effect is not known here: a change in it, its window or a new window, never a focus ring
+        // elsewhere.
+        e.kind = Expectation::Kind::AnyChange;
+        e.description = zone.type == ZoneType::Link ? QStringLiteral("the link's effect")
+                                                    : QStringLiteral("the button's effect");
         break;
     case ZoneType::CheckBox:
         e.kind = Expectation::Kind::AnyChange;
@@ -39,6 +47,17 @@ Expectation expectFor(const Zone& zone)
     default:
         break;
     }
+    return e;
+}
+
+// Choosing `option`: the drop-down then shows it (read from the tree, else from its pixels).
+// The drop-down is the action's focus zone.
+Expectation showsOption(const QString& option)
+{
+    Expectation e;
+    e.kind = Expectation::Kind::ShowsText;
+    e.text = option;
+    e.description = QStringLiteral("the drop-down showing \"%1\"").arg(option);
     return e;
 }
 
@@ -392,7 +411,7 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
             const auto z = resolveOrDecide(c.target, map, ZoneResolver::Purpose::Dropdown, &decision);
             if (!z)
                 return decision;
-            if (labelsMatch(z->label, c.text))
+            if (labelsMatch(z->label, c.text) || (!z->value.isEmpty() && labelsMatch(z->value, c.text)))
                 return skip(QStringLiteral("\"%1\" already shows \"%2\"").arg(c.target, c.text));
             st.zoneId = z->id;
             p.expect.kind = Expectation::Kind::AnyChange;
@@ -414,6 +433,8 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
             if (r.zone && labelsMatch(r.zone->label, c.text)) {
                 st.phase = 3; // clicking the option finishes the step
                 p.undoable = false;
+                p.expect = showsOption(c.text);
+                p.focusZoneId = st.zoneId;
                 return onZone(Action::Type::LeftClick, *r.zone);
             }
             // Not visible as a zone: choose it with the keyboard in the open list.
@@ -426,6 +447,8 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
         p.action.type = Action::Type::Key;
         p.action.text = QStringLiteral("Return");
         p.undoable = false;
+        p.expect = showsOption(c.text);
+        p.focusZoneId = st.zoneId;
         return act(p);
     }
     }

@@ -24,6 +24,8 @@ struct Expectation
         ZoneAppears,  // a zone labelled `text` appears
         TextEquals,   // typing into a field: the field (focusZoneId) reads `text`
         TextEndsWith, // appending to a field: the field's text ends with `text`
+        ShowsText,    // choosing an option: the drop-down (focusZoneId) shows `text` as its value
+        Selected,     // the target (a tab, a list item) ends selected
     };
     Kind kind = Kind::None;
     QString text;
@@ -37,7 +39,8 @@ struct ProposedAction
     QString toolUseId;   // model planners: the tool_use to answer
     QString toolName;    // the tool the model called ("click_zone", "computer")
     int planStep = 0;    // 1-based step of the plan this belongs to (0: none)
-    QString focusZoneId; // typing: the zone that should receive the text (wrong-zone detection)
+    QString focusZoneId; // typing: the zone that should receive the text (wrong-zone detection); a choice:
+                         // its drop-down
     Expectation expect;
     bool checkpoint = false; // a verification point the plan names (SPEED-MAX)
     bool undoable = true;    // a wrong-zone recovery may press ctrl+z / Escape

@@ -58,15 +58,20 @@ QString expectationName(Expectation::Kind kind)
         return QStringLiteral("text_equals");
     case Expectation::Kind::TextEndsWith:
         return QStringLiteral("text_ends_with");
+    case Expectation::Kind::ShowsText:
+        return QStringLiteral("shows_text");
+    case Expectation::Kind::Selected:
+        return QStringLiteral("selected");
     }
     return {};
 }
 
 std::optional<Expectation::Kind> expectationFromName(const QString& name)
 {
-    for (auto kind : {Expectation::Kind::None, Expectation::Kind::AnyChange, Expectation::Kind::StateChecked,
-                      Expectation::Kind::StateUnchecked, Expectation::Kind::ZoneAppears,
-                      Expectation::Kind::TextEquals, Expectation::Kind::TextEndsWith}) {
+    for (auto kind :
+         {Expectation::Kind::None, Expectation::Kind::AnyChange, Expectation::Kind::StateChecked,
+          Expectation::Kind::StateUnchecked, Expectation::Kind::ZoneAppears, Expectation::Kind::TextEquals,
+          Expectation::Kind::TextEndsWith, Expectation::Kind::ShowsText, Expectation::Kind::Selected}) {
         if (expectationName(kind) == name)
             return kind;
     }

@@ -2,6 +2,7 @@
 
 #include "core/director/directorlog.h"
 #include "core/director/zoneresolver.h"
+#include "core/model/geometry.h"
 
 #include <algorithm>
 
@@ -46,7 +47,11 @@ QString ActionVerifier::wrongZone(const ActionFlight& flight, const ActionResult
                 z ? z->id : QStringLiteral("(%1, %2)").arg(result.pointUsed.x()).arg(result.pointUsed.y());
         }
     }
-    if (flight.sent.type == Action::Type::TypeText && !flight.proposed.focusZoneId.isEmpty()) {
+    // Typing into a field that is read back afterwards: the reading decides. The canvas' attribution of the
+    // typing to another zone is often that field's focus ring going away, not the text.
+    const Expectation::Kind kind = flight.proposed.expect.kind;
+    const bool readBack = kind == Expectation::Kind::TextEquals || kind == Expectation::Kind::TextEndsWith;
+    if (flight.sent.type == Action::Type::TypeText && !flight.proposed.focusZoneId.isEmpty() && !readBack) {
         for (const SpatialEvent& e : eventsSinceDispatch) {
             if (e.kind == SpatialEvent::Kind::ZoneType && !e.zoneId.isEmpty() &&
                 e.zoneId != flight.proposed.focusZoneId)
@@ -106,68 +111,186 @@ bool ActionVerifier::fieldTextMatches(const Expectation& e, const QString& zoneI
     return ok;
 }
 
+const Zone* ActionVerifier::sameZone(const ZoneMap* after, const Zone& was)
+{
+    if (!after)
+        return nullptr;
+    if (const Zone* z = after->find(was.id))
+        return z;
+    if (was.accessibleRef.isEmpty())
+        return nullptr;
+    for (const Zone& z : after->zones()) {
+        if (z.accessibleRef == was.accessibleRef)
+            return &z;
+    }
+    return nullptr;
+}
+
+bool ActionVerifier::isOutlineOfOtherZone(const ChangeRegion& region, const ZoneMap& map,
+                                          const QString& targetId)
+{
+    // A ring is a few pixels wide: of the box around a zone, only a small share changes.
+    constexpr double kMaxRingPercent = 40;
+    constexpr int kRingReach = 6; // how far a focus ring or shadow reaches outside the zone's box
+    if (region.changedPercent >= kMaxRingPercent)
+        return false;
+    const Zone* target = targetId.isEmpty() ? nullptr : map.find(targetId);
+    for (const Zone* z : map.zonesIntersecting(region.rect)) {
+        if (z->id == targetId || !z->isInteractive())
+            continue;
+        if (target && (z->bounds.contains(target->bounds) || target->bounds.contains(z->bounds)))
+            continue; // the target's parent or child: a change there may be the target's own
+        const QRect reach = z->bounds.adjusted(-kRingReach, -kRingReach, kRingReach, kRingReach);
+        if (reach.contains(region.rect) && region.rect.width() * 5 >= z->bounds.width() * 4 &&
+            region.rect.height() * 5 >= z->bounds.height() * 4)
+            return true;
+    }
+    return false;
+}
+
+QString ActionVerifier::changeEvidence(const ProposedAction& p, const ActionResult& result,
+                                       const ZoneMapPtr& before, const ZoneMapPtr& after)
+{
+    const QString targetId = p.action.zoneId.isEmpty() ? p.focusZoneId : p.action.zoneId;
+    const Zone* target = before && !targetId.isEmpty() ? before->find(targetId) : nullptr;
+    const ZoneMap* outlines = before ? before.get() : after.get();
+    for (const ChangeRegion& r : result.changes) {
+        if (target && r.rect.intersects(target->bounds.adjusted(-3, -3, 3, 3)))
+            return QStringLiteral("a change in %1").arg(targetId);
+    }
+    for (const ChangeRegion& r : result.changes) {
+        if (r.animating || r.rect.isEmpty())
+            continue;
+        if (outlines && isOutlineOfOtherZone(r, *outlines, targetId))
+            continue;
+        return QStringLiteral("a change at (%1, %2) %3x%4")
+            .arg(r.rect.x())
+            .arg(r.rect.y())
+            .arg(r.rect.width())
+            .arg(r.rect.height());
+    }
+    if (!before && after && !after->isEmpty())
+        return QStringLiteral("the first zone map");
+    if (!before || !after || before->version() == after->version())
+        return {};
+    if (target) {
+        if (const Zone* now = sameZone(after.get(), *target)) {
+            // Focus and hover move with the pointer and the keyboard: not an effect of their own.
+            const ZoneState transient = ZoneStateFlag::Focused | ZoneStateFlag::Hovered;
+            if ((now->state & ~transient) != (target->state & ~transient) || now->label != target->label ||
+                now->value != target->value)
+                return QStringLiteral("%1 changed").arg(targetId);
+        }
+    }
+    // Zones that appeared or went away: a menu, a dialog, a page. A zone re-detected at its old place with
+    // its old label is the same zone.
+    auto findLike = [](const ZoneMap& map, const Zone& z) {
+        if (map.find(z.id))
+            return true;
+        for (const Zone* other : map.zonesIntersecting(z.bounds)) {
+            if (other->label == z.label && other->type == z.type &&
+                intersectionOverUnion(other->bounds, z.bounds) > 0.8)
+                return true;
+        }
+        return false;
+    };
+    for (const Zone& z : after->zones()) {
+        if (!findLike(*before, z))
+            return QStringLiteral("%1 appeared").arg(z.id);
+    }
+    for (const Zone& z : before->zones()) {
+        if (!findLike(*after, z))
+            return QStringLiteral("%1 went away").arg(z.id);
+    }
+    return {};
+}
+
+bool ActionVerifier::showsText(const Expectation& e, const QString& zoneId, const QString& seen, QString* why)
+{
+    const QString want = collapsed(e.text);
+    const QString got = collapsed(seen);
+    // The best window of the reading as long as the option (a drop-down also draws an arrow, read as "v").
+    double best = closeness(want, got);
+    for (qsizetype length = std::max<qsizetype>(1, want.size() - 1); length <= want.size() + 1; ++length) {
+        for (qsizetype start = 0; start + length <= got.size(); ++start)
+            best = std::max(best, closeness(want, got.mid(start, length)));
+    }
+    if (best >= kReadingTolerance)
+        return true;
+    *why = got.isEmpty()
+               ? QStringLiteral("%1 does not show \"%2\"; it reads nothing").arg(zoneId, e.text)
+               : QStringLiteral("%1 does not show \"%2\"; it reads \"%3\"").arg(zoneId, e.text, got.left(80));
+    return false;
+}
+
 bool ActionVerifier::expectationMet(const ProposedAction& p, const ActionResult& result,
                                     const ZoneMapPtr& before, const ZoneMapPtr& after, QString* why,
                                     const std::optional<QString>& fieldText)
 {
+    const QString subjectId = p.action.zoneId.isEmpty() ? p.focusZoneId : p.action.zoneId;
     const bool textKind =
         p.expect.kind == Expectation::Kind::TextEquals || p.expect.kind == Expectation::Kind::TextEndsWith;
     if (textKind && fieldText)
         return fieldTextMatches(p.expect, p.focusZoneId.isEmpty() ? p.action.zoneId : p.focusZoneId,
                                 *fieldText, why);
-    const bool changed = result.changeObserved || !result.changes.isEmpty() ||
-                         (before && after && before->version() != after->version()) || (!before && after);
+    if (p.expect.kind == Expectation::Kind::ShowsText && fieldText)
+        return showsText(p.expect, p.focusZoneId, *fieldText, why);
+
+    // The target as it is now. A zone from the accessibility tree carries the program's own state.
+    const Zone* was = before && !subjectId.isEmpty() ? before->find(subjectId) : nullptr;
+    const Zone* now = was ? sameZone(after.get(), *was) : after ? after->find(subjectId) : nullptr;
+    const bool fromTree = now && now->source == ZoneSource::Accessibility;
+
+    const QString evidence = changeEvidence(p, result, before, after);
+    const bool changed = !evidence.isEmpty();
+    if (changed)
+        qCDebug(lcDirector) << p.action.describe() << "had an effect:" << evidence;
     const QString expected =
         p.expect.description.isEmpty() ? QStringLiteral("a change") : p.expect.description;
-    // Tier 0 reports nothing below its threshold (0.5 % of the screen by default): a change confined to a
-    // small zone (a check mark, a few typed letters) cannot be seen, so its absence proves nothing.
-    if (!changed && p.expect.kind != Expectation::Kind::ZoneAppears) {
-        const QString id = p.action.zoneId.isEmpty() ? p.focusZoneId : p.action.zoneId;
-        const ZoneMap* map = after ? after.get() : before.get();
-        const Zone* z = map && !id.isEmpty() ? map->find(id) : nullptr;
-        const QSize screen = map ? map->screenSize() : QSize();
-        const qint64 screenArea = qint64(screen.width()) * screen.height();
-        const bool small =
-            !z || screenArea <= 0 || qint64(z->bounds.width()) * z->bounds.height() * 200 < screenArea;
-        const bool opensSomething =
-            z && (z->type == ZoneType::Dropdown || z->type == ZoneType::MenuItem || z->type == ZoneType::Tab);
-        const bool partial = p.action.type == Action::Type::TypeText || p.action.type == Action::Type::Key ||
-                             (z && (z->type == ZoneType::CheckBox || z->type == ZoneType::TextField));
-        if ((small || partial) && !opensSomething) {
-            qCDebug(lcDirector) << "no change seen after" << p.action.describe()
-                                << "but the zone is too small to tell";
-            return true;
-        }
-    }
+    auto noChange = [&] {
+        *why = QStringLiteral("nothing changed that %1 explains (%2 expected)")
+                   .arg(subjectId.isEmpty() ? p.action.describe() : subjectId, expected);
+        return false;
+    };
     switch (p.expect.kind) {
     case Expectation::Kind::None:
         return true;
     case Expectation::Kind::TextEquals: // the field could not be read (a password): a change is all there is
     case Expectation::Kind::TextEndsWith:
+    case Expectation::Kind::ShowsText:
+        return changed || noChange();
     case Expectation::Kind::AnyChange:
-        if (!changed)
-            *why = QStringLiteral("no canvas change (%1 expected)").arg(expected);
-        return changed;
+        // A menu or drop-down from the tree says itself that it opened.
+        if (fromTree && now->state.testFlag(ZoneStateFlag::Expanded) && was &&
+            !was->state.testFlag(ZoneStateFlag::Expanded))
+            return true;
+        return changed || noChange();
+    case Expectation::Kind::Selected:
+        if (fromTree) {
+            if (now->state.testFlag(ZoneStateFlag::Selected))
+                return true;
+            *why = QStringLiteral("%1 is not selected").arg(now->id);
+            return false;
+        }
+        return changed || noChange();
     case Expectation::Kind::StateChecked:
     case Expectation::Kind::StateUnchecked: {
-        const Zone* z = after ? after->find(p.action.zoneId) : nullptr;
-        const Zone* was = before ? before->find(p.action.zoneId) : nullptr;
+        const bool wantChecked = p.expect.kind == Expectation::Kind::StateChecked;
         // The canvas' check state is trusted only when it moved: a state that did not follow a visible
-        // change of the box is more likely a detection miss than a missed click.
+        // change of the box is more likely a detection miss than a missed click. The tree's is always
+        // trusted.
         const bool stateMoved =
-            z && was && hasCheckState(*z) && hasCheckState(*was) && z->state != was->state;
-        if (z && hasCheckState(*z) && (stateMoved || !changed)) {
-            const bool wantChecked = p.expect.kind == Expectation::Kind::StateChecked;
-            if (z->state.testFlag(ZoneStateFlag::Checked) != wantChecked) {
-                *why = QStringLiteral("zone %1 is still %2")
-                           .arg(z->id, wantChecked ? QStringLiteral("unchecked") : QStringLiteral("checked"));
+            now && was && hasCheckState(*now) && hasCheckState(*was) && now->state != was->state;
+        if (now && hasCheckState(*now) && (fromTree || stateMoved || !changed)) {
+            if (now->state.testFlag(ZoneStateFlag::Checked) != wantChecked) {
+                *why =
+                    QStringLiteral("zone %1 is still %2")
+                        .arg(now->id, wantChecked ? QStringLiteral("unchecked") : QStringLiteral("checked"));
                 return false;
             }
             return true;
         }
-        if (!changed)
-            *why = QStringLiteral("no canvas change (%1 expected)").arg(expected);
-        return changed;
+        return changed || noChange();
     }
     case Expectation::Kind::ZoneAppears:
         if (after) {

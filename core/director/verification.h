@@ -35,6 +35,26 @@ public:
                                const ZoneMapPtr& before, const ZoneMapPtr& after, QString* why,
                                const std::optional<QString>& fieldText = std::nullopt);
 
+    // What shows that the action had an effect of its own, in words ("a change in z3", "z7 appeared"); empty
+    // when nothing does. Counted: a changed region in the target, or anywhere that is not the focus ring or
+    // hover highlight of another zone and not an animation; a zone that appeared or went away; the target's
+    // own state, label or value moving. Not counted: a new map version alone (a focus ring moving re-maps).
+    static QString changeEvidence(const ProposedAction& proposed, const ActionResult& result,
+                                  const ZoneMapPtr& before, const ZoneMapPtr& after);
+
+    // Whether the changed region is the outline of a zone other than `targetId` (a focus ring leaving it or a
+    // hover highlight): it covers that zone's box, reaches only a little past it, and only a small share of
+    // its pixels changed.
+    static bool isOutlineOfOtherZone(const ChangeRegion& region, const ZoneMap& map, const QString& targetId);
+
+    // The zone `was` as it is in `after`: by id, else by its accessible (a tree zone re-identified).
+    static const Zone* sameZone(const ZoneMap* after, const Zone& was);
+
+    // Whether a drop-down that reads `seen` shows the option `expectation.text` (its words in order, allowing
+    // for a reading slip and an arrow read as a letter); `why` tells what it shows.
+    static bool showsText(const Expectation& expectation, const QString& zoneId, const QString& seen,
+                          QString* why);
+
     // Whether a field that reads `seen` holds the typed text of `expectation` (TextEquals: the whole text,
     // TextEndsWith: its end), allowing for a reading slip (1 character in 6); `why` tells what it shows.
     static bool fieldTextMatches(const Expectation& expectation, const QString& zoneId, const QString& seen,

@@ -74,7 +74,18 @@ public:
             if (!answer)
                 return;
             QTimer::singleShot(0, this, [this, id, a] {
-                const ActionResult r = answer(a);
+                ActionResult r = answer(a);
+                if (r.changeObserved && r.changes.isEmpty()) {
+                    // As the real brush reports it: the change it saw, here in the zone acted on.
+                    ChangeRegion region;
+                    region.rect = QRect(600, 700, 40, 20);
+                    for (const Zone& z : m_zones) {
+                        if (z.id == a.zoneId)
+                            region.rect = z.bounds;
+                    }
+                    region.changedPercent = 60;
+                    r.changes << region;
+                }
                 if (r.changeObserved)
                     publish();
                 director.onActionFinished(id, r);
@@ -151,6 +162,12 @@ ActionResult okResult(bool changed = true)
     ActionResult r;
     r.success = true;
     r.changeObserved = changed;
+    if (changed) { // as the real brush reports it: the region that changed
+        ChangeRegion region;
+        region.rect = QRect(600, 700, 40, 20);
+        region.changedPercent = 60;
+        r.changes << region;
+    }
     return r;
 }
 
@@ -164,6 +181,9 @@ private slots:
     void localTaskCompletes();
     void typedTextReadBack_data();
     void typedTextReadBack();
+    void choiceReadBack_data();
+    void choiceReadBack();
+    void treeCheckStateDecides();
     void dryRunExecutesNothing();
     void zoneNotFoundReanalyzesAndReplans();
     void impossibleWhenStillMissing();
@@ -286,6 +306,106 @@ void TestDirector::typedTextReadBack()
         QVERIFY2(h.outcome->message.contains(QLatin1String("Untitled")), qPrintable(h.outcome->message));
     } else {
         QCOMPARE(typed, 1);
+    }
+}
+
+void TestDirector::choiceReadBack_data()
+{
+    QTest::addColumn<bool>("tree");    // the drop-down comes from the accessibility tree
+    QTest::addColumn<bool>("honours"); // the program takes the clicked option
+    QTest::addColumn<int>("result");
+    QTest::newRow("pixels, taken") << false << true << int(TaskOutcome::Result::Completed);
+    // A drop-down that stays on its first item is never "completed" (the GTK combo trace).
+    QTest::newRow("pixels, ignored") << false << false << int(TaskOutcome::Result::Unverified);
+    // The tree's value wins over the pixels (which keep showing "Red" in both rows).
+    QTest::newRow("tree, taken") << true << true << int(TaskOutcome::Result::Completed);
+    QTest::newRow("tree, ignored") << true << false << int(TaskOutcome::Result::Unverified);
+}
+
+void TestDirector::choiceReadBack()
+{
+    QFETCH(bool, tree);
+    QFETCH(bool, honours);
+    QFETCH(int, result);
+    QList<Zone> zones = formZones();
+    Zone& color = zones[3]; // z4, the drop-down showing "Red"
+    if (tree) {
+        color.source = ZoneSource::Accessibility;
+        color.accessibleRef = QStringLiteral(":1.9:/org/a11y/atspi/accessible/4");
+        color.value = QStringLiteral("Red");
+    }
+    const QRect box = color.bounds;
+    Harness h(zones);
+    Frame frame;
+    frame.index = 1;
+    frame.image = QImage(1280, 800, QImage::Format_RGB32);
+    frame.image.fill(Qt::lightGray);
+    const auto draw = [&](const QString& text) {
+        QPainter painter(&frame.image);
+        painter.fillRect(box, Qt::white);
+        painter.setPen(Qt::black);
+        QFont font(QStringLiteral("DejaVu Sans"));
+        font.setPixelSize(14);
+        painter.setFont(font);
+        painter.drawText(box.adjusted(6, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+        painter.end();
+        ++frame.index;
+        h.director.onFrame(frame);
+    };
+    draw(QStringLiteral("Red"));
+    QList<Zone> open = zones;
+    const QStringList options = {QStringLiteral("Red"), QStringLiteral("Green"), QStringLiteral("Blue")};
+    for (int i = 0; i < options.size(); ++i)
+        open << zone(QStringLiteral("z3%1").arg(i), ZoneType::MenuItem, options[i],
+                     QRect(box.x(), box.bottom() + 1 + 24 * i, box.width(), 24));
+    h.answer = [&](const Action& a) {
+        if (a.type == Action::Type::LeftClick && a.zoneId == QLatin1String("z4")) {
+            h.setZones(open);
+        } else if (a.type == Action::Type::LeftClick && a.zoneId == QLatin1String("z32")) {
+            QList<Zone> closed = zones;
+            if (honours && tree)
+                closed[3].value = QStringLiteral("Blue");
+            h.setZones(closed);
+            draw(honours && !tree ? QStringLiteral("Blue") : QStringLiteral("Red"));
+        }
+        return okResult();
+    };
+    QVERIFY(h.run(QStringLiteral("select Blue in Color")));
+    QCOMPARE(int(h.outcome->result), result);
+    // The option was clicked, never typed into the drop-down.
+    QVERIFY(std::any_of(h.requested.cbegin(), h.requested.cend(),
+                        [](const Action& a) { return a.zoneId == QLatin1String("z32"); }));
+    QVERIFY(std::none_of(h.requested.cbegin(), h.requested.cend(),
+                         [](const Action& a) { return a.type == Action::Type::TypeText; }));
+    if (result == int(TaskOutcome::Result::Unverified))
+        QVERIFY2(h.outcome->message.contains(QLatin1String("z4 does not show \"Blue\"; it reads \"Red\"")),
+                 qPrintable(h.outcome->message));
+}
+
+void TestDirector::treeCheckStateDecides()
+{
+    // A check box from the tree: the program's own state decides. One that ignores the click ends
+    // unverified however much the screen changed around it.
+    for (const bool honours : {true, false}) {
+        QList<Zone> zones = formZones();
+        zones[4].source = ZoneSource::Accessibility;
+        zones[4].accessibleRef = QStringLiteral(":1.9:/org/a11y/atspi/accessible/5");
+        zones[4].state = ZoneStateFlag::Enabled | ZoneStateFlag::Unchecked;
+        Harness h(zones);
+        h.answer = [&](const Action& a) {
+            if (a.zoneId == QLatin1String("z5") && honours) {
+                QList<Zone> checked = zones;
+                checked[4].state = ZoneStateFlag::Enabled | ZoneStateFlag::Checked;
+                h.setZones(checked);
+            }
+            return okResult(); // something changed on the screen either way
+        };
+        QVERIFY(h.run(QStringLiteral("check Subscribe")));
+        QCOMPARE(int(h.outcome->result),
+                 int(honours ? TaskOutcome::Result::Completed : TaskOutcome::Result::Unverified));
+        if (!honours)
+            QVERIFY2(h.outcome->message.contains(QLatin1String("zone z5 is still unchecked")),
+                     qPrintable(h.outcome->message));
     }
 }
 
@@ -1083,28 +1203,50 @@ TaskOutcome runScenario(const Scenario& s, const Director::BackendFactory& facto
     h.director.setBackendFactory(factory);
     const auto after = s.after;
     // The fake brush's screen: text typed after a click on a field shows in that field (the Director reads
-    // it back), replacing it as ctrl+a selected it.
+    // it back), replacing it as ctrl+a selected it; an option clicked in an open drop-down shows in the
+    // drop-down.
     QString clicked;
-    h.answer = [&h, after, &frame, &clicked, zones = s.zones](const Action& a) {
-        if (a.type == Action::Type::LeftClick)
+    QString openDropdown;
+    QList<Zone> current = s.zones;
+    auto drawInto = [&frame](const QRect& box, const QString& text) {
+        QPainter painter(&frame.image);
+        painter.fillRect(box, Qt::white);
+        painter.setPen(Qt::black);
+        QFont font(QStringLiteral("DejaVu Sans"));
+        font.setPixelSize(14);
+        painter.setFont(font);
+        painter.drawText(box.adjusted(6, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+    };
+    h.answer = [&h, after, &frame, &clicked, &openDropdown, &current, drawInto,
+                zones = s.zones](const Action& a) {
+        if (a.type == Action::Type::LeftClick) {
             clicked = a.zoneId;
+            const auto z = std::find_if(current.cbegin(), current.cend(),
+                                        [&a](const Zone& z) { return z.id == a.zoneId; });
+            if (z != current.cend() && z->type == ZoneType::Dropdown) {
+                openDropdown = z->id;
+            } else if (z != current.cend() && !openDropdown.isEmpty()) {
+                for (const Zone& d : zones) {
+                    if (d.id == openDropdown)
+                        drawInto(d.bounds, z->label);
+                }
+                openDropdown.clear();
+                ++frame.index;
+                h.director.onFrame(frame);
+            }
+        }
         if (a.type == Action::Type::TypeText) {
             for (const Zone& z : zones) {
-                if (z.id != clicked || z.type != ZoneType::TextField)
-                    continue;
-                QPainter painter(&frame.image);
-                painter.fillRect(z.bounds, Qt::white);
-                painter.setPen(Qt::black);
-                QFont font(QStringLiteral("DejaVu Sans"));
-                font.setPixelSize(14);
-                painter.setFont(font);
-                painter.drawText(z.bounds.adjusted(6, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft, a.text);
+                if (z.id == clicked && z.type == ZoneType::TextField)
+                    drawInto(z.bounds, a.text);
             }
             ++frame.index;
             h.director.onFrame(frame);
         }
-        if (auto next = after(a))
+        if (auto next = after(a)) {
+            current = *next;
             QTimer::singleShot(0, &h, [&h, zones = *next] { h.setZones(zones); });
+        }
         return okResult();
     };
     h.run(s.task, 15000);

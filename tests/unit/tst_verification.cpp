@@ -1,0 +1,322 @@
+// The ActionVerifier's postconditions without a Director: what counts as the effect of an action (a change
+// in the target, a zone appearing) and what does not (a focus ring or hover highlight of another zone, an
+// animation, a map re-versioned with the same zones); the accessibility tree's states trusted over pixels
+// (a check box, a tab, a drop-down that opened); a drop-down read back showing the chosen option; typing
+// read back rather than blamed on a focus ring.
+
+#include "core/director/verification.h"
+
+#include <QTest>
+
+using namespace ciu;
+
+class TestVerification : public QObject
+{
+    Q_OBJECT
+private slots:
+    void focusRingElsewhereIsNoEffect();
+    void changeInTheTargetIsTheEffect();
+    void changeAwayFromOtherZonesIsTheEffect();
+    void animationIsNoEffect();
+    void sameZonesReversionedIsNoEffect();
+    void zoneAppearingIsTheEffect();
+    void targetStateMovingIsTheEffect();
+    void treeCheckStateDecides_data();
+    void treeCheckStateDecides();
+    void treeTabSelectedDecides();
+    void treeDropdownExpandedIsOpen();
+    void sameZoneFoundByAccessible();
+    void showsText_data();
+    void showsText();
+    void typingReadBackIsNotBlamedOnAFocusRing();
+};
+
+namespace {
+
+Zone zone(const QString& id, ZoneType type, const QString& label, QRect bounds,
+          ZoneState state = ZoneStateFlag::Enabled)
+{
+    Zone z;
+    z.id = id;
+    z.type = type;
+    z.label = label;
+    z.bounds = bounds;
+    z.state = state;
+    return z;
+}
+
+QList<Zone> form()
+{
+    return {
+        zone(QStringLiteral("z1"), ZoneType::TextField, QStringLiteral("First name"), QRect(90, 58, 300, 24)),
+        zone(QStringLiteral("z2"), ZoneType::TextField, QStringLiteral("Last name"), QRect(90, 98, 300, 24)),
+        zone(QStringLiteral("z3"), ZoneType::CheckBox, QStringLiteral("Subscribe"), QRect(20, 200, 120, 22),
+             ZoneStateFlag::Enabled | ZoneStateFlag::Unchecked),
+        zone(QStringLiteral("z4"), ZoneType::Button, QStringLiteral("OK"), QRect(20, 500, 80, 30)),
+        zone(QStringLiteral("z5"), ZoneType::Tab, QStringLiteral("Advanced"), QRect(200, 20, 90, 24))};
+}
+
+ZoneMapPtr mapOf(quint64 version, QList<Zone> zones)
+{
+    return std::make_shared<const ZoneMap>(version, 0, QSize(1280, 800), std::move(zones));
+}
+
+ProposedAction clickOn(const QString& id, Expectation::Kind kind = Expectation::Kind::AnyChange)
+{
+    ProposedAction p;
+    p.action.type = Action::Type::LeftClick;
+    p.action.zoneId = id;
+    p.expect.kind = kind;
+    p.expect.description = QStringLiteral("the button's effect");
+    return p;
+}
+
+ActionResult changedAt(QRect rect, double percent, bool animating = false)
+{
+    ActionResult r;
+    r.success = true;
+    r.changeObserved = true;
+    ChangeRegion region;
+    region.rect = rect;
+    region.changedPercent = percent;
+    region.animating = animating;
+    r.changes << region;
+    return r;
+}
+
+Zone fromTree(Zone z, const QString& ref)
+{
+    z.source = ZoneSource::Accessibility;
+    z.accessibleRef = ref;
+    return z;
+}
+
+} // namespace
+
+void TestVerification::focusRingElsewhereIsNoEffect()
+{
+    // Clicking OK did nothing but take the focus ring off "First name": the ring's box is the field grown by
+    // 2 px, and only its outline changed.
+    const ZoneMapPtr before = mapOf(1, form());
+    const ZoneMapPtr after = mapOf(2, form());
+    const ActionResult r = changedAt(QRect(88, 56, 304, 28), 12);
+    QString why;
+    QVERIFY(ActionVerifier::isOutlineOfOtherZone(r.changes.first(), *before, QStringLiteral("z4")));
+    QVERIFY(ActionVerifier::changeEvidence(clickOn(QStringLiteral("z4")), r, before, after).isEmpty());
+    QVERIFY(!ActionVerifier::expectationMet(clickOn(QStringLiteral("z4")), r, before, after, &why));
+    QCOMPARE(why, QStringLiteral("nothing changed that z4 explains (the button's effect expected)"));
+    // The same box, but most of it changed: the field's content, not a ring.
+    const ActionResult content = changedAt(QRect(88, 56, 304, 28), 70);
+    QVERIFY(!ActionVerifier::isOutlineOfOtherZone(content.changes.first(), *before, QStringLiteral("z4")));
+    QVERIFY(ActionVerifier::expectationMet(clickOn(QStringLiteral("z4")), content, before, after, &why));
+}
+
+void TestVerification::changeInTheTargetIsTheEffect()
+{
+    const ZoneMapPtr before = mapOf(1, form());
+    // The button's own outline changing (pressed, released) is the target's change.
+    const ActionResult r = changedAt(QRect(19, 499, 82, 32), 10);
+    QCOMPARE(ActionVerifier::changeEvidence(clickOn(QStringLiteral("z4")), r, before, before),
+             QStringLiteral("a change in z4"));
+    QString why;
+    QVERIFY(ActionVerifier::expectationMet(clickOn(QStringLiteral("z4")), r, before, before, &why));
+}
+
+void TestVerification::changeAwayFromOtherZonesIsTheEffect()
+{
+    // A status line that is no zone yet changed: the click had an effect.
+    const ZoneMapPtr before = mapOf(1, form());
+    const ActionResult r = changedAt(QRect(20, 600, 200, 16), 30);
+    QCOMPARE(ActionVerifier::changeEvidence(clickOn(QStringLiteral("z4")), r, before, before),
+             QStringLiteral("a change at (20, 600) 200x16"));
+}
+
+void TestVerification::animationIsNoEffect()
+{
+    const ZoneMapPtr before = mapOf(1, form());
+    const ActionResult r = changedAt(QRect(1200, 0, 80, 20), 40, true); // a clock, a spinner
+    QVERIFY(ActionVerifier::changeEvidence(clickOn(QStringLiteral("z4")), r, before, before).isEmpty());
+}
+
+void TestVerification::sameZonesReversionedIsNoEffect()
+{
+    // The canvas re-mapped after a focus change: same zones, one focused now. No effect of the click.
+    QList<Zone> focused = form();
+    focused[0].state |= ZoneStateFlag::Focused;
+    const ZoneMapPtr before = mapOf(1, form());
+    const ZoneMapPtr after = mapOf(2, focused);
+    ActionResult r;
+    r.success = true;
+    QVERIFY(ActionVerifier::changeEvidence(clickOn(QStringLiteral("z4")), r, before, after).isEmpty());
+    // A zone re-detected at nearly its old place with its old label and a new id is the same zone.
+    QList<Zone> redetected = form();
+    redetected[3].id = QStringLiteral("z40");
+    redetected[3].bounds.translate(1, 0);
+    QVERIFY(ActionVerifier::changeEvidence(clickOn(QStringLiteral("z1")), r, before, mapOf(3, redetected))
+                .isEmpty());
+}
+
+void TestVerification::zoneAppearingIsTheEffect()
+{
+    QList<Zone> dialog = form();
+    dialog << zone(QStringLiteral("z9"), ZoneType::Button, QStringLiteral("Close"), QRect(600, 400, 80, 30));
+    ActionResult r;
+    r.success = true;
+    QCOMPARE(
+        ActionVerifier::changeEvidence(clickOn(QStringLiteral("z4")), r, mapOf(1, form()), mapOf(2, dialog)),
+        QStringLiteral("z9 appeared"));
+    QCOMPARE(
+        ActionVerifier::changeEvidence(clickOn(QStringLiteral("z4")), r, mapOf(2, dialog), mapOf(3, form())),
+        QStringLiteral("z9 went away"));
+}
+
+void TestVerification::targetStateMovingIsTheEffect()
+{
+    QList<Zone> checked = form();
+    checked[2].state = ZoneStateFlag::Enabled | ZoneStateFlag::Checked;
+    ActionResult r;
+    r.success = true;
+    QCOMPARE(
+        ActionVerifier::changeEvidence(clickOn(QStringLiteral("z3")), r, mapOf(1, form()), mapOf(2, checked)),
+        QStringLiteral("z3 changed"));
+}
+
+void TestVerification::treeCheckStateDecides_data()
+{
+    QTest::addColumn<bool>("wantChecked");
+    QTest::addColumn<bool>("treeChecked");
+    QTest::addColumn<bool>("pixelsChanged");
+    QTest::addColumn<bool>("met");
+    QTest::newRow("checked, no pixel change seen") << true << true << false << true;
+    QTest::newRow("still unchecked despite a change") << true << false << true << false;
+    QTest::newRow("unchecked as asked") << false << false << true << true;
+}
+
+void TestVerification::treeCheckStateDecides()
+{
+    QFETCH(bool, wantChecked);
+    QFETCH(bool, treeChecked);
+    QFETCH(bool, pixelsChanged);
+    QFETCH(bool, met);
+    QList<Zone> before = form();
+    before[2] = fromTree(before[2], QStringLiteral(":1.5:/org/a11y/atspi/accessible/7"));
+    before[2].state =
+        ZoneStateFlag::Enabled | (wantChecked ? ZoneStateFlag::Unchecked : ZoneStateFlag::Checked);
+    QList<Zone> after = before;
+    after[2].state =
+        ZoneStateFlag::Enabled | (treeChecked ? ZoneStateFlag::Checked : ZoneStateFlag::Unchecked);
+    ActionResult r = pixelsChanged ? changedAt(QRect(20, 200, 20, 22), 40) : ActionResult();
+    r.success = true;
+    const ProposedAction p = clickOn(QStringLiteral("z3"), wantChecked ? Expectation::Kind::StateChecked
+                                                                       : Expectation::Kind::StateUnchecked);
+    QString why;
+    QCOMPARE(ActionVerifier::expectationMet(p, r, mapOf(1, before), mapOf(2, after), &why), met);
+    if (!met)
+        QCOMPARE(why, QStringLiteral("zone z3 is still unchecked"));
+}
+
+void TestVerification::treeTabSelectedDecides()
+{
+    QList<Zone> before = form();
+    before[4] = fromTree(before[4], QStringLiteral(":1.5:/tab/2"));
+    QList<Zone> selected = before;
+    selected[4].state |= ZoneStateFlag::Selected;
+    // The page repainted (a change) but the tab the program reports as selected is another one.
+    const ActionResult r = changedAt(QRect(0, 50, 1280, 700), 60);
+    const ProposedAction p = clickOn(QStringLiteral("z5"), Expectation::Kind::Selected);
+    QString why;
+    QVERIFY(!ActionVerifier::expectationMet(p, r, mapOf(1, before), mapOf(2, before), &why));
+    QCOMPARE(why, QStringLiteral("z5 is not selected"));
+    ActionResult none;
+    none.success = true;
+    QVERIFY(ActionVerifier::expectationMet(p, none, mapOf(1, before), mapOf(2, selected), &why));
+    // From pixels alone a tab's selection is not known: the page switching is the evidence.
+    const ProposedAction vision = clickOn(QStringLiteral("z5"), Expectation::Kind::Selected);
+    QVERIFY(ActionVerifier::expectationMet(vision, r, mapOf(1, form()), mapOf(2, form()), &why));
+    QVERIFY(!ActionVerifier::expectationMet(vision, none, mapOf(1, form()), mapOf(2, form()), &why));
+}
+
+void TestVerification::treeDropdownExpandedIsOpen()
+{
+    QList<Zone> before = form();
+    before << fromTree(zone(QStringLiteral("z6"), ZoneType::Dropdown, QStringLiteral("Country"),
+                            QRect(90, 140, 200, 24), ZoneStateFlag::Enabled | ZoneStateFlag::Collapsed),
+                       QStringLiteral(":1.5:/combo"));
+    QList<Zone> open = before;
+    open.last().state = ZoneStateFlag::Enabled | ZoneStateFlag::Expanded;
+    ActionResult r;
+    r.success = true;
+    QString why;
+    const ProposedAction p = clickOn(QStringLiteral("z6"));
+    QVERIFY(ActionVerifier::expectationMet(p, r, mapOf(1, before), mapOf(2, open), &why));
+    QVERIFY(!ActionVerifier::expectationMet(p, r, mapOf(1, before), mapOf(2, before), &why));
+}
+
+void TestVerification::sameZoneFoundByAccessible()
+{
+    const Zone was = fromTree(form()[2], QStringLiteral(":1.5:/check"));
+    Zone renamed = was;
+    renamed.id = QStringLiteral("z77");
+    const ZoneMapPtr after = mapOf(2, {form()[0], renamed});
+    const Zone* same = ActionVerifier::sameZone(after.get(), was);
+    QVERIFY(same);
+    QCOMPARE(same->id, QStringLiteral("z77"));
+    QVERIFY(!ActionVerifier::sameZone(after.get(), form()[3]));
+}
+
+void TestVerification::showsText_data()
+{
+    QTest::addColumn<QString>("option");
+    QTest::addColumn<QString>("seen");
+    QTest::addColumn<bool>("shows");
+    QTest::newRow("exact") << "Japan"
+                           << "Japan" << true;
+    QTest::newRow("arrow read as a letter") << "Japan"
+                                            << "Japan v" << true;
+    QTest::newRow("a reading slip") << "United Kingdom"
+                                    << "United Kingdon" << true;
+    QTest::newRow("another option") << "Japan"
+                                    << "France" << false;
+    QTest::newRow("the first item stayed") << "Japan"
+                                           << "Afghanistan" << false;
+    QTest::newRow("nothing") << "Japan"
+                             << "" << false;
+}
+
+void TestVerification::showsText()
+{
+    QFETCH(QString, option);
+    QFETCH(QString, seen);
+    QFETCH(bool, shows);
+    Expectation e;
+    e.kind = Expectation::Kind::ShowsText;
+    e.text = option;
+    QString why;
+    QCOMPARE(ActionVerifier::showsText(e, QStringLiteral("z6"), seen, &why), shows);
+    if (!shows)
+        QVERIFY2(why.startsWith(QStringLiteral("z6 does not show \"%1\"").arg(option)), qPrintable(why));
+}
+
+void TestVerification::typingReadBackIsNotBlamedOnAFocusRing()
+{
+    // "Lovelace" typed into Last name; the canvas attributes a change to First name (its focus ring went).
+    ActionFlight flight;
+    flight.sent.type = Action::Type::TypeText;
+    flight.sent.text = QStringLiteral("Lovelace");
+    flight.proposed.action = flight.sent;
+    flight.proposed.focusZoneId = QStringLiteral("z2");
+    flight.proposed.expect.kind = Expectation::Kind::TextEquals;
+    flight.proposed.expect.text = QStringLiteral("Lovelace");
+    SpatialEvent typed;
+    typed.kind = SpatialEvent::Kind::ZoneType;
+    typed.zoneId = QStringLiteral("z1");
+    ActionResult r;
+    r.success = true;
+    QVERIFY(ActionVerifier::wrongZone(flight, r, {typed}).isEmpty()); // the read-back decides
+    // Typing with nothing to read back: the attribution is all there is.
+    flight.proposed.expect.kind = Expectation::Kind::AnyChange;
+    QCOMPARE(ActionVerifier::wrongZone(flight, r, {typed}), QStringLiteral("z1"));
+}
+
+QTEST_GUILESS_MAIN(TestVerification)
+#include "tst_verification.moc"
