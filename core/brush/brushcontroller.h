@@ -147,6 +147,8 @@ private:
     void emitEvents(const QList<SpatialEvent>& events);
     void emitEvent(const SpatialEvent& event);
     QString zoneIdAt(QPoint pos) const;
+    void noteWindowAt(QPoint pos); // remembers the window an action aimed at
+    void focusWindowForKeys();     // no window focused: activates the one acted on last, or the topmost
     bool isPasswordZone(const QString& zoneId) const;
     QRect screenRect() const;
     void applySettings();
@@ -172,6 +174,7 @@ private:
     bool m_paused = false;
     bool m_runActive = false;
     bool m_haveChangeFeed = false;
+    quint64 m_lastWindowId = 0; // the top-level window the last aimed action went to
 };
 
 } // namespace ciu

@@ -6,6 +6,10 @@
 #include "core/brush/brushlog.h"
 #include "platform/inputactions.h"
 #include "platform/keys.h"
+#include "platform/windowsystem.h"
+
+#include <QCoreApplication>
+#include <QThread>
 
 namespace ciu {
 namespace {
@@ -88,9 +92,14 @@ void BrushController::act()
         clickEvent(button, count);
         return true;
     };
-    // Keyboard actions aimed at a zone: focus it first.
+    // Keyboard actions aimed at a zone: focus it first. Aimed at nothing: they go to the focused window,
+    // and when none is, to the window acted on last (or the topmost), raised first.
     if (targeted && focusesTarget(a.type) && !click(platform::MouseButton::Left, 1, {}))
         return;
+    if (targeted)
+        noteWindowAt(*pos);
+    else if (focusesTarget(a.type))
+        focusWindowForKeys();
 
     bool ok = true;
     QString error;
@@ -238,6 +247,50 @@ void BrushController::holdKeyDone()
     if (!m_held.releaseKeys(input))
         return fail(QStringLiteral("releasing the held keys failed: %1").arg(input.errorString()));
     watchForChange();
+}
+
+void BrushController::noteWindowAt(QPoint pos)
+{
+    const QList<platform::WindowInfo> windows = m_platform->windows().topLevelWindows();
+    for (auto it = windows.crbegin(); it != windows.crend(); ++it) { // topmost first
+        if (it->geometry.contains(pos)) {
+            m_lastWindowId = it->id;
+            return;
+        }
+    }
+}
+
+void BrushController::focusWindowForKeys()
+{
+    platform::WindowSystem& ws = m_platform->windows();
+    if (ws.activeWindow())
+        return;
+    const QList<platform::WindowInfo> windows = ws.topLevelWindows();
+    const qint64 self = QCoreApplication::applicationPid();
+    const platform::WindowInfo* pick = nullptr;
+    for (const platform::WindowInfo& w : windows) {
+        if (w.pid == self)
+            continue; // never the agent's own window
+        if (w.id == m_lastWindowId) {
+            pick = &w;
+            break;
+        }
+        pick = &w; // stacking order, bottom first: the last one is the topmost
+    }
+    if (!pick)
+        return; // no window manager or no window: the keys go where the X server sends them
+    qCInfo(lcBrush) << "no window has the focus; activating" << pick->title << "before the keys";
+    if (!ws.activate(pick->id)) {
+        qCWarning(lcBrush) << "could not activate" << pick->title << ":" << ws.errorString();
+        return;
+    }
+    // The window manager activates it asynchronously: wait for its report, briefly.
+    for (int i = 0; i < 50; ++i) {
+        if (const auto active = ws.activeWindow(); active && active->id == pick->id)
+            return;
+        QThread::msleep(10);
+    }
+    qCWarning(lcBrush) << "the window manager did not report" << pick->title << "active";
 }
 
 void BrushController::watchForChange()

@@ -1,5 +1,7 @@
 #include "core/director/zoneresolver.h"
 
+#include "core/model/geometry.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -198,7 +200,21 @@ ZoneResolver::Result ZoneResolver::resolve(const QString& name, const ZoneMap& m
                     inner = true;
             }
         }
-        if (!inner)
+        if (inner)
+            continue;
+        // The same thing seen twice (the tree's label and the OCR'd text of it, or two analyses a pixel
+        // apart): one candidate, the tree's when there is one.
+        bool duplicate = false;
+        for (Candidate& m : matches) {
+            if (m.zone.type == c.zone.type && normalize(m.zone.label) == normalize(c.zone.label) &&
+                intersectionOverUnion(m.zone.bounds, c.zone.bounds) >= kSameBoxIou) {
+                if (c.zone.source == ZoneSource::Accessibility && m.zone.source != ZoneSource::Accessibility)
+                    m = c;
+                duplicate = true;
+                break;
+            }
+        }
+        if (!duplicate)
             matches.push_back(c);
     }
     for (qsizetype i = 0; i < qsizetype(all.size()) && r.candidates.size() < 5; ++i)

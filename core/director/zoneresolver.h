@@ -55,6 +55,7 @@ public:
 
     static constexpr double kMinScore = 0.72;
     static constexpr double kTieMargin = 0.03;
+    static constexpr double kSameBoxIou = 0.6; // two boxes this alike with one label are one zone
 };
 
 } // namespace ciu

@@ -28,6 +28,7 @@ private slots:
     void resolve_data();
     void resolve();
     void ambiguous();
+    void sameZoneSeenTwiceIsOne();
     void exactLabelWinsATie();
     void symbolNames();
     void missing();
@@ -36,6 +37,9 @@ private slots:
     void formSequence();
     void checkAlreadyChecked();
     void selectWithoutVisibleOption();
+    void expectationPerZoneType_data();
+    void expectationPerZoneType();
+    void selectShowingTheOptionIsSkipped();
     void missingZoneReanalyzesThenGivesUp();
     void failedActionRetriesThenFails();
     void dryRunOutcomesAdvance();
@@ -405,6 +409,26 @@ void TestLocalPlanner::ambiguous()
     QVERIFY(r.error.contains(QStringLiteral("#")));
 }
 
+void TestLocalPlanner::sameZoneSeenTwiceIsOne()
+{
+    // A label read from the tree and OCR'd again a pixel off: one label, and the field beside it is found.
+    QList<Zone> zones = formMap().zones();
+    Zone tree = zones[0]; // "Name:"
+    tree.id = QStringLiteral("z50");
+    tree.bounds.translate(1, 0);
+    tree.source = ZoneSource::Accessibility;
+    zones << tree;
+    const ZoneResolver::Result r = ZoneResolver::resolve(
+        QStringLiteral("Name"), ZoneMap(1, 0, QSize(1280, 800), zones), ZoneResolver::Purpose::TypeInto);
+    QVERIFY2(r.zone, qPrintable(r.error));
+    QCOMPARE(r.zone->id, QStringLiteral("z2"));
+    // Two labels apart from each other stay ambiguous.
+    zones.last().bounds.translate(0, 300);
+    QVERIFY(ZoneResolver::resolve(QStringLiteral("Name"), ZoneMap(1, 0, QSize(1280, 800), zones),
+                                  ZoneResolver::Purpose::Click)
+                .ambiguous);
+}
+
 void TestLocalPlanner::exactLabelWinsATie()
 {
     // A window with "Page 2" and four tabs "page 2": the name written exactly wins before "ambiguous".
@@ -553,8 +577,52 @@ void TestLocalPlanner::selectWithoutVisibleOption()
     d = decideOnce(planner, map);
     QCOMPARE(int(d.actions[0].action.type), int(Action::Type::Key));
     QCOMPARE(d.actions[0].action.text, QStringLiteral("Return"));
+    // The choice is checked on the drop-down: it must show the option afterwards.
+    QCOMPARE(int(d.actions[0].expect.kind), int(Expectation::Kind::ShowsText));
+    QCOMPARE(d.actions[0].expect.text, QStringLiteral("Blue"));
+    QCOMPARE(d.actions[0].focusZoneId, QStringLiteral("z4"));
     planner.report(d.actions[0], ok());
     QCOMPARE(int(decideOnce(planner, map).kind), int(Decision::Kind::Complete));
+}
+
+void TestLocalPlanner::expectationPerZoneType_data()
+{
+    QTest::addColumn<QString>("task");
+    QTest::addColumn<int>("kind");
+    QTest::newRow("button") << "click OK" << int(Expectation::Kind::AnyChange);
+    QTest::newRow("tab") << "click Advanced" << int(Expectation::Kind::Selected);
+    QTest::newRow("check") << "check Subscribe" << int(Expectation::Kind::StateChecked);
+    QTest::newRow("drop-down") << "click Red" << int(Expectation::Kind::AnyChange);
+}
+
+void TestLocalPlanner::expectationPerZoneType()
+{
+    QFETCH(QString, task);
+    QFETCH(int, kind);
+    QList<Zone> zones = formMap().zones();
+    zones << zone(QStringLiteral("z40"), ZoneType::Tab, QStringLiteral("Advanced"), QRect(400, 20, 90, 24));
+    const ZoneMap map(1, 0, QSize(1280, 800), zones);
+    LocalPlanner planner;
+    QString error;
+    QVERIFY(planner.begin(task, &error));
+    const Decision d = decideOnce(planner, map);
+    QCOMPARE(int(d.kind), int(Decision::Kind::Act));
+    QCOMPARE(int(d.actions[0].expect.kind), kind);
+}
+
+void TestLocalPlanner::selectShowingTheOptionIsSkipped()
+{
+    // A drop-down from the tree names itself ("Country") and holds its choice as its value.
+    QList<Zone> zones = formMap().zones();
+    zones[3].label = QStringLiteral("Color");
+    zones[3].value = QStringLiteral("Blue");
+    zones[3].source = ZoneSource::Accessibility;
+    const ZoneMap map(1, 0, QSize(1280, 800), zones);
+    LocalPlanner planner;
+    QString error;
+    QVERIFY(planner.begin(QStringLiteral("select Blue in Color"), &error));
+    QCOMPARE(int(decideOnce(planner, map).kind), int(Decision::Kind::Complete));
+    QCOMPARE(planner.plan().count(PlanStep::Status::Skipped), 1);
 }
 
 void TestLocalPlanner::missingZoneReanalyzesThenGivesUp()

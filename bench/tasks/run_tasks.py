@@ -1,0 +1,309 @@
+#!/usr/bin/env python3
+"""The task suite of the verified-outcomes issue: simple tasks on real programs from Debian (GTK 3, Qt 5,
+Tk, Athena/Xt), run headless with the offline planner, each checked by the program's own output or a file
+on disk, never by the agent's report.
+
+For every task: a private Xvfb with a window manager and an AT-SPI bus, the program started with
+accessibility on, `ciu-agent run --execute --json`, then the evidence. It prints one JSON line per task
+and a summary: tasks completed and verified, false completions (the agent said "completed" and the
+evidence says otherwise: the worst bug), median time per task and the time spent verifying.
+
+    python3 bench/tasks/run_tasks.py build/release/app/ciu-agent [--only NAME[,NAME]] [--keep DIR]
+
+Programs it needs (not in install-deps.sh: a benchmark, not the test suite): zenity mousepad featherpad
+xterm xedit (x11-apps) tk (wish), openbox, xdotool, at-spi2-core.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+TK_SAVE = r"""
+wm withdraw .
+set f [tk_getSaveFile -initialdir $env(TASK_DIR) -initialfile Untitled.txt -title "Save note"]
+puts $f
+exit
+"""
+TK_ASK = r"""
+wm withdraw .
+puts [tk_messageBox -type yesno -title "Draft" -message "Keep the draft?"]
+exit
+"""
+
+
+def task_list():
+    """Each task: the program, the task for the local planner, and how to read the outcome."""
+    forms = ["zenity", "--forms", "--title=Person", "--add-entry=First name", "--add-entry=Last name"]
+    return [
+        dict(name="zenity-form", program=forms,
+             task='type "Ada" into "First name"; type "Lovelace" into "Last name"; click OK',
+             expect=dict(stdout="Ada|Lovelace")),
+        dict(name="zenity-form-combo",
+             program=forms + ["--add-combo=Country", "--combo-values=France|Japan|Peru"],
+             task='type "Ada" into "First name"; type "Lovelace" into "Last name"; '
+                  'select Japan in Country; click OK',
+             expect=dict(stdout="Ada|Lovelace|Japan")),
+        dict(name="zenity-form-password",
+             program=["zenity", "--forms", "--title=Login", "--add-entry=User", "--add-password=PIN"],
+             task='type "ada" into User; type "2468" into PIN; click OK',
+             expect=dict(stdout="ada|2468")),
+        dict(name="zenity-entry-prefilled",
+             program=["zenity", "--entry", "--title=Save", "--text=File name:", "--entry-text=Untitled"],
+             task='type "qt.txt" into "File name"; click OK',
+             expect=dict(stdout="qt.txt")),
+        dict(name="zenity-question-no",
+             program=["zenity", "--question", "--title=Draft", "--text=Keep the draft?"],
+             task="click No", expect=dict(exit=1)),
+        dict(name="zenity-question-yes",
+             program=["zenity", "--question", "--title=Draft", "--text=Keep the draft?"],
+             task="click Yes", expect=dict(exit=0)),
+        dict(name="zenity-list",
+             program=["zenity", "--list", "--title=Fruit", "--column=Fruit", "Apple", "Banana", "Cherry"],
+             task="click Cherry; click OK", expect=dict(stdout="Cherry")),
+        dict(name="zenity-checklist",
+             program=["zenity", "--list", "--checklist", "--title=Fruit", "--column=Pick", "--column=Fruit",
+                      "FALSE", "Apple", "FALSE", "Banana", "FALSE", "Cherry"],
+             task="check Banana; click OK", expect=dict(stdout="Banana")),
+        dict(name="mousepad-save",
+             program=["mousepad"],
+             task='type "hello"; press ctrl+s; type "note.txt" into Name; click Save',
+             expect=dict(file="{home}/note.txt", content="hello")),
+        dict(name="featherpad-save",
+             program=["featherpad"],
+             task='type "hello qt"; press ctrl+s; type "qt.txt" into "File name"; click Save',
+             expect=dict(file="{home}/qt.txt", content="hello qt")),
+        dict(name="xterm-echo",
+             program=["xterm", "-geometry", "100x30+40+40"],
+             task='type "echo hello-ciu > out.txt"; press Return',
+             expect=dict(file="{dir}/out.txt", content="hello-ciu")),
+        dict(name="xterm-arithmetic",
+             program=["xterm", "-geometry", "100x30+40+40"],
+             task='type "echo $((6*7)) > calc.txt"; press Return',
+             expect=dict(file="{dir}/calc.txt", content="42")),
+        dict(name="xedit-save",
+             program=["xedit", "{dir}/xedit.txt"],
+             task='type "hello xedit"; click Save',
+             expect=dict(file="{dir}/xedit.txt", content="hello xedit")),
+        dict(name="tk-save-dialog",
+             program=["wish"], stdin=TK_SAVE,
+             task='type "tk.txt" into "File name"; click Save',
+             expect=dict(stdout="{dir}/tk.txt")),
+        dict(name="tk-messagebox",
+             program=["wish"], stdin=TK_ASK,
+             task="click No", expect=dict(stdout="no")),
+    ]
+
+
+def wait_for(predicate, timeout, step=0.1):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(step)
+    return predicate()
+
+
+class Desktop:
+    """A private Xvfb with openbox and an AT-SPI bus inside this process' D-Bus session."""
+
+    def __init__(self, display):
+        self.display = display
+        self.procs = []
+
+    def start(self):
+        self.procs.append(subprocess.Popen(
+            ["Xvfb", self.display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        env = dict(os.environ, DISPLAY=self.display)
+        if not wait_for(lambda: subprocess.run(["xdpyinfo"], env=env, stdout=subprocess.DEVNULL,
+                                               stderr=subprocess.DEVNULL).returncode == 0, 20):
+            raise RuntimeError("Xvfb %s did not start" % self.display)
+        self.procs.append(subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL,
+                                           stderr=subprocess.DEVNULL))
+        launcher = "/usr/libexec/at-spi-bus-launcher"
+        if os.path.exists(launcher):
+            self.procs.append(subprocess.Popen([launcher, "--launch-immediately"], env=env,
+                                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        time.sleep(1)  # openbox takes the screen; nothing to wait on that it reports
+
+    def stop(self):
+        for p in reversed(self.procs):
+            p.terminate()
+        for p in reversed(self.procs):
+            try:
+                p.wait(5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+def window_count(env, pid):
+    r = subprocess.run(["xdotool", "search", "--onlyvisible", "--pid", str(pid), "--name", ""], env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return len(r.stdout.split())
+
+
+def any_window(env):
+    r = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "."], env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return len(r.stdout.split()) > 0
+
+
+def verification_ms(session):
+    """Time spent verifying, from the session's director.jsonl: from the end of each action (its result's
+    start plus duration) to its verification record."""
+    path = os.path.join(session or "", "director.jsonl")
+    if not session or not os.path.exists(path):
+        return None
+    total = 0.0
+    verified_at = None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            try:
+                d = json.loads(line)
+            except ValueError:
+                continue
+            if d.get("type") == "verification":
+                verified_at = d.get("t_ns")
+            elif d.get("type") == "action_outcome" and verified_at is not None:
+                r = d.get("result") or {}
+                if "start_ns" in r and "duration_ms" in r:
+                    total += max(0.0, verified_at - r["start_ns"] - r["duration_ms"] * 1e6)
+                verified_at = None
+    return total / 1e6
+
+
+def run_task(agent, task, display, workdir, keep):
+    tdir = tempfile.mkdtemp(prefix="task-", dir=workdir)
+    home = os.path.join(tdir, "home")
+    os.makedirs(os.path.join(home, ".config"))
+    fmt = dict(dir=tdir, home=home)
+    env = dict(os.environ, DISPLAY=display, HOME=home, TASK_DIR=tdir, GNOME_ACCESSIBILITY="1",
+               QT_LINUX_ACCESSIBILITY_ALWAYS_ON="1", QT_ACCESSIBILITY="1", NO_AT_BRIDGE="0",
+               XDG_CONFIG_HOME=os.path.join(home, ".config"), XDG_DATA_HOME=os.path.join(home, ".local"))
+    program = [a.format(**fmt) for a in task["program"]]
+    prog = subprocess.Popen(program, cwd=tdir, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    if task.get("stdin"):
+        prog.stdin.write(task["stdin"])
+        prog.stdin.flush()
+    record = dict(name=task["name"], task=task["task"])
+    if not wait_for(lambda: any_window(env), 20):
+        record.update(outcome="setup_failed", correct=False, detail="no window appeared")
+        os.killpg(prog.pid, signal.SIGKILL)
+        return record
+    time.sleep(1.0)  # the program's first paint and its accessibility registration
+    sessions = os.path.join(tdir, "sessions")
+    start = time.monotonic()
+    # The agent's own folders are fresh too: no stored sequence of an earlier run is replayed.
+    agent_env = dict(env, XDG_DATA_HOME=os.path.join(tdir, "agent-data"),
+                     XDG_CONFIG_HOME=os.path.join(tdir, "agent-config"))
+    try:
+        r = subprocess.run([agent, "run", "--display", display, "--execute", "--provider", "local", "--json",
+                            "--session-dir", sessions, task["task"]],
+                           env=agent_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=300, stdin=subprocess.DEVNULL)
+        seconds = time.monotonic() - start
+        summary = {}
+        for line in reversed(r.stdout.splitlines()):
+            try:
+                summary = json.loads(line)
+                break
+            except ValueError:
+                continue
+        outcome = summary.get("outcome") or summary.get("result") or "exit %d" % r.returncode
+        if isinstance(outcome, dict):
+            outcome = outcome.get("result", "?")
+        record.update(outcome=outcome, exit=r.returncode, seconds=round(seconds, 2),
+                      message=(summary.get("message") or r.stderr.strip().splitlines()[-1:] or [""])
+                      if isinstance(summary.get("message"), str) else str(summary.get("message", ""))[:300])
+        session = summary.get("session") or summary.get("session_dir")
+        record["verify_ms"] = verification_ms(session)
+    except subprocess.TimeoutExpired:
+        record.update(outcome="timeout", exit=None, seconds=300.0)
+    # The evidence: the program's own output, exit status or file.
+    expect = task["expect"]
+    out = ""
+    code = None
+    if "file" not in expect:
+        try:
+            out, _ = prog.communicate(timeout=10)
+            code = prog.returncode
+        except subprocess.TimeoutExpired:
+            os.killpg(prog.pid, signal.SIGKILL)
+            out, _ = prog.communicate()
+            code = None
+    if "stdout" in expect:
+        want = expect["stdout"].format(**fmt)
+        got = (out or "").strip()
+        record.update(correct=got == want, evidence="stdout %r" % got)
+    elif "exit" in expect:
+        record.update(correct=code == expect["exit"], evidence="exit %s" % code)
+    else:
+        path = expect["file"].format(**fmt)
+        got = open(path, encoding="utf-8", errors="replace").read().strip() if os.path.exists(path) else None
+        record.update(correct=got == expect["content"],
+                      evidence="%s: %r" % (os.path.basename(path), got) if got is not None
+                      else "%s missing" % os.path.basename(path))
+    if prog.poll() is None:
+        os.killpg(prog.pid, signal.SIGTERM)
+        try:
+            prog.wait(5)
+        except subprocess.TimeoutExpired:
+            os.killpg(prog.pid, signal.SIGKILL)
+    record["false_completion"] = record.get("outcome") == "completed" and not record["correct"]
+    if not keep:
+        shutil.rmtree(tdir, ignore_errors=True)
+    return record
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("agent")
+    parser.add_argument("--only", default="")
+    parser.add_argument("--display", default=":91")
+    parser.add_argument("--keep", default="")
+    args = parser.parse_args()
+    if "DBUS_SESSION_BUS_ADDRESS" not in os.environ:
+        os.execvp("dbus-run-session", ["dbus-run-session", "--", sys.executable] + sys.argv)
+    agent = os.path.abspath(args.agent)
+    only = set(filter(None, args.only.split(",")))
+    tasks = [t for t in task_list() if not only or t["name"] in only]
+    workdir = args.keep or tempfile.mkdtemp(prefix="ciu-tasks-")
+    os.makedirs(workdir, exist_ok=True)
+    desktop = Desktop(args.display)
+    desktop.start()
+    records = []
+    try:
+        for t in tasks:
+            rec = run_task(agent, t, args.display, workdir, bool(args.keep))
+            records.append(rec)
+            print(json.dumps(rec), flush=True)
+    finally:
+        desktop.stop()
+    done = [r for r in records if r.get("outcome") == "completed" and r.get("correct")]
+    false = [r for r in records if r.get("false_completion")]
+    honest = [r for r in records if r.get("outcome") != "completed" and not r.get("correct")]
+    secs = [r["seconds"] for r in records if r.get("seconds") is not None]
+    verify = [r["verify_ms"] for r in records if r.get("verify_ms") is not None]
+    summary = dict(tasks=len(records), completed_and_verified=len(done), false_completions=len(false),
+                   honest_failures=len(honest),
+                   correct_but_not_completed=len([r for r in records if r.get("correct")
+                                                  and r.get("outcome") != "completed"]),
+                   median_seconds=round(statistics.median(secs), 2) if secs else None,
+                   median_verify_ms=round(statistics.median(verify), 1) if verify else None,
+                   total_verify_s=round(sum(verify) / 1000, 2) if verify else None)
+    print(json.dumps(dict(summary=summary)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
