@@ -218,9 +218,9 @@ std::optional<QString> Director::readFieldText(const Zone& field)
         if (now->type == ZoneType::Dropdown)
             return now->value.isEmpty() ? now->label : now->value;
     }
+    // Any zone typed into is read, whatever vision took it for (a field drawn like a tab is still a field).
     const Zone* zone = &field;
-    const bool readable = zone->type == ZoneType::TextField || zone->type == ZoneType::Dropdown;
-    if (!readable || !m_lastFrame.isValid())
+    if (!m_lastFrame.isValid())
         return std::nullopt;
     const QRect box = zone->bounds.translated(-m_lastFrame.origin).intersected(m_lastFrame.image.rect());
     if (box.width() < 8 || box.height() < 8)

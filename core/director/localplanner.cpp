@@ -330,9 +330,13 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
         if (!c.target.isEmpty() && st.phase == 1) {
             // "type X into F" sets F to X: select what is there, so the typing replaces it (a pre-filled
             // "Untitled", or this step's own text when it is retried). "append" goes to the end instead.
+            // A retry selects another way: not every toolkit takes ctrl+a as "select all" (Tk and Emacs-style
+            // bindings move to the line's start), while End then shift+Home selects a one-line field
+            // anywhere.
             p.action.type = Action::Type::Key;
-            p.action.text =
-                c.verb == ScriptCommand::Verb::Append ? QStringLiteral("ctrl+End") : QStringLiteral("ctrl+a");
+            p.action.text = c.verb == ScriptCommand::Verb::Append ? QStringLiteral("ctrl+End")
+                            : st.retries == 0                     ? QStringLiteral("ctrl+a")
+                                                                  : QStringLiteral("End shift+Home");
             p.focusZoneId = st.zoneId;
             p.undoable = false;
             return act(p);

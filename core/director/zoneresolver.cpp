@@ -8,6 +8,16 @@
 namespace ciu {
 namespace {
 
+// Two boxes of one thing: nearly the same box, or the smaller (a text's tight box) almost all inside the
+// larger (the label widget's box from the tree).
+bool sameBox(const QRect& a, const QRect& b)
+{
+    if (intersectionOverUnion(a, b) >= ZoneResolver::kSameBoxIou)
+        return true;
+    const bool aSmaller = area(a) <= area(b);
+    return shareInside(aSmaller ? a : b, aSmaller ? b : a) >= 0.8;
+}
+
 double typeBonus(const Zone& zone, ZoneResolver::Purpose purpose)
 {
     const bool interactive = zone.isInteractive();
@@ -207,7 +217,7 @@ ZoneResolver::Result ZoneResolver::resolve(const QString& name, const ZoneMap& m
         bool duplicate = false;
         for (Candidate& m : matches) {
             if (m.zone.type == c.zone.type && normalize(m.zone.label) == normalize(c.zone.label) &&
-                intersectionOverUnion(m.zone.bounds, c.zone.bounds) >= kSameBoxIou) {
+                sameBox(m.zone.bounds, c.zone.bounds)) {
                 if (c.zone.source == ZoneSource::Accessibility && m.zone.source != ZoneSource::Accessibility)
                     m = c;
                 duplicate = true;

@@ -532,6 +532,9 @@ void TestCanvasE2E::typingReanalysesOnlyTheField()
         return o.value(QLatin1String("event")).toString() == QLatin1String("text_changed") &&
                o.value(QLatin1String("text")).toString() == QLatin1String("Alice Smith");
     }));
+    // The app reports the text before it paints it: wait until the repaint reached the X server, or the
+    // frames may settle on the field as it was (a flake under load).
+    QVERIFY(m_app.sync());
     settle();
     const ZoneMapPtr after = m_mapper->currentMap();
     QVERIFY(after->version() > before->version());

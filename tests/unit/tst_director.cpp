@@ -242,16 +242,21 @@ void TestDirector::initTestCase()
 void TestDirector::typedTextReadBack_data()
 {
     QTest::addColumn<QString>("task");
-    QTest::addColumn<QString>("prefilled");   // what the field holds before
-    QTest::addColumn<bool>("selectAllWorks"); // the program honours ctrl+a
+    QTest::addColumn<QString>("prefilled");    // what the field holds before
+    QTest::addColumn<bool>("selectAllWorks");  // the program honours ctrl+a
+    QTest::addColumn<bool>("selectLineWorks"); // the program honours End, shift+Home
     QTest::addColumn<int>("result");
     QTest::newRow("replaced") << "type \"qt.txt\" into Name"
-                              << "Untitled" << true << int(TaskOutcome::Result::Completed);
+                              << "Untitled" << true << true << int(TaskOutcome::Result::Completed);
     // A program that ignores the selection appends: the field reads "Untitledqt.txt", never "completed".
     QTest::newRow("appended instead") << "type \"qt.txt\" into Name"
-                                      << "Untitled" << false << int(TaskOutcome::Result::Unverified);
+                                      << "Untitled" << false << false << int(TaskOutcome::Result::Unverified);
+    // ctrl+a moves to the line's start there (Tk, Emacs bindings): the retry selects the line instead.
+    QTest::newRow("ctrl+a is not select-all")
+        << "type \"qt.txt\" into Name"
+        << "Untitled" << false << true << int(TaskOutcome::Result::Completed);
     QTest::newRow("append") << "append \"qt.txt\" to Name"
-                            << "Untitled" << false << int(TaskOutcome::Result::Completed);
+                            << "Untitled" << false << false << int(TaskOutcome::Result::Completed);
 }
 
 void TestDirector::typedTextReadBack()
@@ -259,6 +264,7 @@ void TestDirector::typedTextReadBack()
     QFETCH(QString, task);
     QFETCH(QString, prefilled);
     QFETCH(bool, selectAllWorks);
+    QFETCH(bool, selectLineWorks);
     QFETCH(int, result);
     // The fake program draws its field into the frame the Director reads the text back from.
     Harness h;
@@ -286,6 +292,8 @@ void TestDirector::typedTextReadBack()
     h.answer = [&](const Action& a) {
         if (a.type == Action::Type::Key && a.text == QLatin1String("ctrl+a"))
             selected = selectAllWorks;
+        if (a.type == Action::Type::Key && a.text == QLatin1String("End shift+Home"))
+            selected = selectLineWorks;
         if (a.type == Action::Type::TypeText) {
             ++typed;
             text = selected ? a.text : text + a.text;
@@ -305,7 +313,10 @@ void TestDirector::typedTextReadBack()
         QVERIFY2(h.outcome->message.contains(QLatin1String("z2")), qPrintable(h.outcome->message));
         QVERIFY2(h.outcome->message.contains(QLatin1String("Untitled")), qPrintable(h.outcome->message));
     } else {
-        QCOMPARE(typed, 1);
+        QCOMPARE(typed, selectAllWorks || task.startsWith(QLatin1String("append")) ? 1 : 2);
+        QCOMPARE(
+            text,
+            QStringLiteral("%1qt.txt").arg(task.startsWith(QLatin1String("append")) ? prefilled : QString()));
     }
 }
 

@@ -422,6 +422,12 @@ void TestLocalPlanner::sameZoneSeenTwiceIsOne()
         QStringLiteral("Name"), ZoneMap(1, 0, QSize(1280, 800), zones), ZoneResolver::Purpose::TypeInto);
     QVERIFY2(r.zone, qPrintable(r.error));
     QCOMPARE(r.zone->id, QStringLiteral("z2"));
+    // The tree's label widget is wider than the OCR'd text in it.
+    zones.last().bounds = QRect(18, 58, 64, 24);
+    const ZoneResolver::Result wide = ZoneResolver::resolve(
+        QStringLiteral("Name"), ZoneMap(1, 0, QSize(1280, 800), zones), ZoneResolver::Purpose::TypeInto);
+    QVERIFY2(wide.zone, qPrintable(wide.error));
+    QCOMPARE(wide.zone->id, QStringLiteral("z2"));
     // Two labels apart from each other stay ambiguous.
     zones.last().bounds.translate(0, 300);
     QVERIFY(ZoneResolver::resolve(QStringLiteral("Name"), ZoneMap(1, 0, QSize(1280, 800), zones),
