@@ -120,9 +120,18 @@ class Desktop:
         self.procs = []
 
     def start(self):
-        self.procs.append(subprocess.Popen(
-            ["Xvfb", self.display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        # Xvfb picks a free display itself and writes its number: never someone else's display.
+        read, write = os.pipe()
+        xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24",
+                                 "-nolisten", "tcp"], pass_fds=(write,), stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        os.close(write)
+        self.procs.append(xvfb)
+        with os.fdopen(read) as f:
+            number = f.readline().strip()
+        if not number or xvfb.poll() is not None:
+            raise RuntimeError("Xvfb did not start")
+        self.display = ":" + number
         env = dict(os.environ, DISPLAY=self.display)
         if not wait_for(lambda: subprocess.run(["xdpyinfo"], env=env, stdout=subprocess.DEVNULL,
                                                stderr=subprocess.DEVNULL).returncode == 0, 20):
@@ -269,7 +278,6 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("agent")
     parser.add_argument("--only", default="")
-    parser.add_argument("--display", default=":91")
     parser.add_argument("--keep", default="")
     args = parser.parse_args()
     if "DBUS_SESSION_BUS_ADDRESS" not in os.environ:
@@ -279,12 +287,12 @@ def main():
     tasks = [t for t in task_list() if not only or t["name"] in only]
     workdir = args.keep or tempfile.mkdtemp(prefix="ciu-tasks-")
     os.makedirs(workdir, exist_ok=True)
-    desktop = Desktop(args.display)
+    desktop = Desktop(None)
     desktop.start()
     records = []
     try:
         for t in tasks:
-            rec = run_task(agent, t, args.display, workdir, bool(args.keep))
+            rec = run_task(agent, t, desktop.display, workdir, bool(args.keep))
             records.append(rec)
             print(json.dumps(rec), flush=True)
     finally:

@@ -381,9 +381,13 @@ void Director::onDecided(const Decision& decision)
         setPhase(Phase::AwaitingMap, decision.message);
         emitInfo(QStringLiteral("reanalysis"), decision.message);
         emit analysisRequested(decision.message);
+        // A window still opening (a file dialog) is mapped in pieces: after the first new map, wait until the
+        // maps stop coming, within the re-analysis time.
         const quint64 version = m_map ? m_map->version() : 0;
+        const qint64 deadlineNs = m_clock.nowNs() + qint64(m_options.reanalysisTimeoutMs) * 1'000'000;
         waitForMap([version](const ZoneMap& m) { return m.version() > version; },
-                   m_options.reanalysisTimeoutMs, [this](bool) { scheduleProceed(); });
+                   m_options.reanalysisTimeoutMs,
+                   [this, deadlineNs](bool) { waitForQuietMaps(deadlineNs, [this] { scheduleProceed(); }); });
         return;
     }
     case Decision::Kind::Fallback:
@@ -395,6 +399,24 @@ void Director::onDecided(const Decision& decision)
         scheduleProceed();
         return;
     }
+}
+
+void Director::waitForQuietMaps(qint64 deadlineNs, std::function<void()> then)
+{
+    const quint64 now = m_map ? m_map->version() : 0;
+    const qint64 leftMs = (deadlineNs - m_clock.nowNs()) / 1'000'000;
+    const int quietMs = std::max(100, m_options.settleTimeoutMs / 3);
+    if (leftMs <= 0) {
+        then();
+        return;
+    }
+    waitForMap([now](const ZoneMap& m) { return m.version() > now; }, int(std::min<qint64>(quietMs, leftMs)),
+               [this, deadlineNs, then = std::move(then)](bool arrived) mutable {
+                   if (arrived)
+                       waitForQuietMaps(deadlineNs, std::move(then));
+                   else
+                       then();
+               });
 }
 
 void Director::finishAction(ActionOutcome outcome, bool cutBatch)

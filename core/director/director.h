@@ -153,6 +153,8 @@ private:
     void finishAction(ActionOutcome outcome, bool cutBatch = false);
     void skipRemaining(const QString& why);
     void waitForMap(const MapPredicate& predicate, int timeoutMs, std::function<void(bool)> then);
+    // Calls `then` once no new map came for a quiet period (a third of the settle time), or at `deadlineNs`.
+    void waitForQuietMaps(qint64 deadlineNs, std::function<void()> then);
     void checkMapWaiter();
     void finish(TaskOutcome::Result result, const QString& message);
     void emitEvent(SpatialEvent::Kind kind, const QVariantMap& data, const QString& zoneId = {});
