@@ -279,8 +279,9 @@ void DesktopTools::onPlanUpdated(const Plan& plan)
             running = &step;
     }
     const int total = int(plan.steps.size());
-    const QString message = running ? QStringLiteral("step %1 of %2: %3").arg(ended + 1).arg(total).arg(running->text())
-                                    : QStringLiteral("%1 of %2 steps done").arg(ended).arg(total);
+    const QString message =
+        running ? QStringLiteral("step %1 of %2: %3").arg(ended + 1).arg(total).arg(running->text())
+                : QStringLiteral("%1 of %2 steps done").arg(ended).arg(total);
     m_running->context->progress(ended + (running ? 0.5 : 0.0), total, message);
 }
 

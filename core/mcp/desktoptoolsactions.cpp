@@ -248,7 +248,8 @@ ToolResult DesktopTools::getZones(const QJsonObject& args)
         lines << zoneLine(z);
     }
     QString text =
-        QStringLiteral("%1 of %2 zones (zone map version %3; id type \"label\" [x,y,w,h] state = \"value\"):\n")
+        QStringLiteral(
+            "%1 of %2 zones (zone map version %3; id type \"label\" [x,y,w,h] state = \"value\"):\n")
             .arg(zones.size())
             .arg(total)
             .arg(m_map->version());
@@ -432,9 +433,10 @@ std::optional<ToolResult> DesktopTools::actionScript(const QString& name, const 
     };
     auto failure = [&]() -> std::optional<ToolResult> {
         // Shaped as the tools' output schema's error alternative: {error, resolved}.
-        return ToolResult::error(error, resolved->isEmpty() ? QJsonObject()
-                                                            : QJsonObject{{QStringLiteral("error"), error},
-                                                                          {QStringLiteral("resolved"), *resolved}});
+        return ToolResult::error(error, resolved->isEmpty()
+                                            ? QJsonObject()
+                                            : QJsonObject{{QStringLiteral("error"), error},
+                                                          {QStringLiteral("resolved"), *resolved}});
     };
 
     if (name == QLatin1String("click")) {

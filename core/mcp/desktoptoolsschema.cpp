@@ -112,8 +112,8 @@ QJsonObject windowSchema()
                    {QStringLiteral("pid"), typed("integer")},
                    {QStringLiteral("geometry"), rectArray()},
                    {QStringLiteral("active"), typed("boolean")}},
-                  {QStringLiteral("id"), QStringLiteral("title"), QStringLiteral("class"), QStringLiteral("pid"),
-                   QStringLiteral("geometry"), QStringLiteral("active")});
+                  {QStringLiteral("id"), QStringLiteral("title"), QStringLiteral("class"),
+                   QStringLiteral("pid"), QStringLiteral("geometry"), QStringLiteral("active")});
 }
 
 // A schema that is `base` with one of several sets of required properties.
@@ -148,33 +148,33 @@ QJsonObject taskResultSchema()
                                 {QStringLiteral("to"), zoneSchema(false)},
                                 {QStringLiteral("candidates"), arrayOf(candidate)}});
     QStringList outcomes;
-    for (const auto r : {TaskOutcome::Result::Completed, TaskOutcome::Result::Failed,
-                         TaskOutcome::Result::Impossible, TaskOutcome::Result::Stopped,
-                         TaskOutcome::Result::IterationLimit, TaskOutcome::Result::CostLimit,
-                         TaskOutcome::Result::Unverified})
+    for (const auto r :
+         {TaskOutcome::Result::Completed, TaskOutcome::Result::Failed, TaskOutcome::Result::Impossible,
+          TaskOutcome::Result::Stopped, TaskOutcome::Result::IterationLimit, TaskOutcome::Result::CostLimit,
+          TaskOutcome::Result::Unverified})
         outcomes << toString(r);
-    const QJsonObject base = object(
-        {{QStringLiteral("outcome"),
-          QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
-                      {QStringLiteral("enum"), QJsonArray::fromStringList(outcomes)}}},
-         {QStringLiteral("success"), typed("boolean")},
-         {QStringLiteral("message"), typed("string")},
-         {QStringLiteral("plan"), typed("object")},
-         {QStringLiteral("usage"), typed("object")},
-         {QStringLiteral("dry_run"), typed("boolean")},
-         {QStringLiteral("planner"), typed("string")},
-         {QStringLiteral("tool"), typed("string")},
-         {QStringLiteral("script"), typed("string")},
-         {QStringLiteral("resolved"), resolved},
-         {QStringLiteral("verified"), arrayOf(verification)},
-         {QStringLiteral("problems"), arrayOf(typed("string"))},
-         {QStringLiteral("session"), typed("string")},
-         {QStringLiteral("error"), typed("string")}},
-        {});
-    return anyOfRequired(base, {{QStringLiteral("outcome"), QStringLiteral("success"), QStringLiteral("message"),
-                                 QStringLiteral("plan"), QStringLiteral("dry_run"), QStringLiteral("tool"),
-                                 QStringLiteral("script"), QStringLiteral("resolved"), QStringLiteral("verified"),
-                                 QStringLiteral("problems")},
+    const QJsonObject base =
+        object({{QStringLiteral("outcome"),
+                 QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+                             {QStringLiteral("enum"), QJsonArray::fromStringList(outcomes)}}},
+                {QStringLiteral("success"), typed("boolean")},
+                {QStringLiteral("message"), typed("string")},
+                {QStringLiteral("plan"), typed("object")},
+                {QStringLiteral("usage"), typed("object")},
+                {QStringLiteral("dry_run"), typed("boolean")},
+                {QStringLiteral("planner"), typed("string")},
+                {QStringLiteral("tool"), typed("string")},
+                {QStringLiteral("script"), typed("string")},
+                {QStringLiteral("resolved"), resolved},
+                {QStringLiteral("verified"), arrayOf(verification)},
+                {QStringLiteral("problems"), arrayOf(typed("string"))},
+                {QStringLiteral("session"), typed("string")},
+                {QStringLiteral("error"), typed("string")}},
+               {});
+    return anyOfRequired(base, {{QStringLiteral("outcome"), QStringLiteral("success"),
+                                 QStringLiteral("message"), QStringLiteral("plan"), QStringLiteral("dry_run"),
+                                 QStringLiteral("tool"), QStringLiteral("script"), QStringLiteral("resolved"),
+                                 QStringLiteral("verified"), QStringLiteral("problems")},
                                 {QStringLiteral("error"), QStringLiteral("resolved")}});
 }
 
@@ -197,9 +197,9 @@ QJsonArray DesktopTools::tools() const
         {QStringLiteral("required"), QJsonArray{QStringLiteral("x"), QStringLiteral("y"),
                                                 QStringLiteral("width"), QStringLiteral("height")}}};
     const QJsonObject task = taskResultSchema();
-    const QJsonObject windowsOut = object(
-        {{QStringLiteral("windows"), arrayOf(windowSchema())}, {QStringLiteral("untrusted"), typed("boolean")}},
-        {QStringLiteral("windows"), QStringLiteral("untrusted")});
+    const QJsonObject windowsOut = object({{QStringLiteral("windows"), arrayOf(windowSchema())},
+                                           {QStringLiteral("untrusted"), typed("boolean")}},
+                                          {QStringLiteral("windows"), QStringLiteral("untrusted")});
     // Focused (or would be, in a dry run), or how many windows matched when not exactly one did.
     const QJsonObject focusOut = anyOfRequired(object({{QStringLiteral("window"), windowSchema()},
                                                        {QStringLiteral("verified"), typed("boolean")},
@@ -212,8 +212,8 @@ QJsonArray DesktopTools::tools() const
                                          {QStringLiteral("zones"), arrayOf(zoneSchema(false))},
                                          {QStringLiteral("untrusted"), typed("boolean")},
                                          {QStringLiteral("note"), typed("string")}},
-                                        {QStringLiteral("version"), QStringLiteral("total"), QStringLiteral("zones"),
-                                         QStringLiteral("untrusted")});
+                                        {QStringLiteral("version"), QStringLiteral("total"),
+                                         QStringLiteral("zones"), QStringLiteral("untrusted")});
     const QJsonObject findOut = object({{QStringLiteral("candidates"), arrayOf(zoneSchema(true))},
                                         {QStringLiteral("best"), typed("string")},
                                         {QStringLiteral("untrusted"), typed("boolean")}},
@@ -222,8 +222,8 @@ QJsonArray DesktopTools::tools() const
                                         {QStringLiteral("width"), typed("integer")},
                                         {QStringLiteral("height"), typed("integer")},
                                         {QStringLiteral("bytes"), typed("integer")}},
-                                       {QStringLiteral("region"), QStringLiteral("width"), QStringLiteral("height"),
-                                        QStringLiteral("bytes")});
+                                       {QStringLiteral("region"), QStringLiteral("width"),
+                                        QStringLiteral("height"), QStringLiteral("bytes")});
     const QStringList directions{QStringLiteral("up"), QStringLiteral("down"), QStringLiteral("left"),
                                  QStringLiteral("right")};
     return {

@@ -13,8 +13,8 @@ namespace {
 
 QByteArray sseBytes(const QString& streamId, qint64 number, const QByteArray& data)
 {
-    return "id: " + streamId.toLatin1() + '/' + QByteArray::number(number) + "\nevent: message\ndata: " + data +
-           "\n\n";
+    return "id: " + streamId.toLatin1() + '/' + QByteArray::number(number) +
+           "\nevent: message\ndata: " + data + "\n\n";
 }
 
 QByteArray sseHead(const QList<QPair<QByteArray, QByteArray>>& headers)
@@ -28,8 +28,9 @@ QByteArray sseHead(const QList<QPair<QByteArray, QByteArray>>& headers)
 
 } // namespace
 
-std::shared_ptr<HttpTransport::Stream> HttpTransport::openSse(Session& session, QTcpSocket* socket,
-                                                              const QList<QPair<QByteArray, QByteArray>>& headers)
+std::shared_ptr<HttpTransport::Stream>
+HttpTransport::openSse(Session& session, QTcpSocket* socket,
+                       const QList<QPair<QByteArray, QByteArray>>& headers)
 {
     auto stream = std::make_shared<Stream>();
     stream->socket = socket;
@@ -166,7 +167,8 @@ void HttpTransport::onGet(QTcpSocket* socket, const HttpRequest& request)
     watchDisconnect(sessionId, stream);
 }
 
-void HttpTransport::onOutgoing(const QString& sessionId, const QJsonObject& message, const QJsonValue& related)
+void HttpTransport::onOutgoing(const QString& sessionId, const QJsonObject& message,
+                               const QJsonValue& related)
 {
     const auto session = m_sessions.value(sessionId);
     if (!session)

@@ -95,11 +95,11 @@ private:
     {
         QPointer<QTcpSocket> socket; // null while the client is away (an SSE stream to resume)
         bool sse = false;
-        QString key;        // the request it answers (idKey); empty: a standalone GET stream
-        QString sseId;      // the stream's part of the event ids
+        QString key;   // the request it answers (idKey); empty: a standalone GET stream
+        QString sseId; // the stream's part of the event ids
         qint64 nextEvent = 1;
         std::deque<std::pair<qint64, QByteArray>> sent; // event number, event bytes
-        bool done = false;  // the response was sent (an SSE stream waits for its resumption to deliver it)
+        bool done = false; // the response was sent (an SSE stream waits for its resumption to deliver it)
     };
     struct Session
     {

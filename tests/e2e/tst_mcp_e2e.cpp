@@ -114,12 +114,9 @@ void TestMcpE2e::stdioToolsOnTheFixture()
          r.value(QStringLiteral("result")).toObject().value(QStringLiteral("tools")).toArray()) {
         names << t.toObject().value(QStringLiteral("name")).toString();
         for (const char* schema : {"inputSchema", "outputSchema"})
-            QCOMPARE(t.toObject()
-                         .value(QLatin1String(schema))
-                         .toObject()
-                         .value(QStringLiteral("type"))
-                         .toString(),
-                     QStringLiteral("object"));
+            QCOMPARE(
+                t.toObject().value(QLatin1String(schema)).toObject().value(QStringLiteral("type")).toString(),
+                QStringLiteral("object"));
     }
     const QStringList expected{
         QStringLiteral("list_windows"), QStringLiteral("focus_window"), QStringLiteral("launch_app"),

@@ -105,7 +105,8 @@ void TestMcpE2eTools::windowsLaunchAndFocus()
     bool ok = false;
     // The fixture's window as X knows it.
     const QString fixtureId =
-        x11Tool(QStringLiteral("xdotool"), {QStringLiteral("search"), QStringLiteral("--name"), QStringLiteral("^CIU Fixture$")}, &ok);
+        x11Tool(QStringLiteral("xdotool"),
+                {QStringLiteral("search"), QStringLiteral("--name"), QStringLiteral("^CIU Fixture$")}, &ok);
     QVERIFY2(ok && !fixtureId.isEmpty() && !fixtureId.contains(QLatin1Char('\n')), qPrintable(fixtureId));
 
     auto windowsNamed = [&](const QString& title) {
@@ -127,17 +128,17 @@ void TestMcpE2eTools::windowsLaunchAndFocus()
 
     // launch_app starts a second X client: X has its window, and list_windows lists it.
     const QString title = QStringLiteral("CIU Second Client");
-    QJsonObject r = client.call(QStringLiteral("launch_app"),
-                                {{QStringLiteral("command"),
-                                  QStringLiteral("xmessage -title \"%1\" -geometry +700+200 Hello from MCP")
-                                      .arg(title)}});
+    QJsonObject r = client.call(
+        QStringLiteral("launch_app"),
+        {{QStringLiteral("command"),
+          QStringLiteral("xmessage -title \"%1\" -geometry +700+200 Hello from MCP").arg(title)}});
     QVERIFY2(r.value(QStringLiteral("ok")).toBool(), dump(r).constData());
     QCOMPARE(structured(r).value(QStringLiteral("tool")).toString(), QStringLiteral("launch_app"));
     // --sync: xdotool waits until such a window exists.
-    const QString secondId = x11Tool(
-        QStringLiteral("xdotool"),
-        {QStringLiteral("search"), QStringLiteral("--sync"), QStringLiteral("--name"), QLatin1Char('^') + title + QLatin1Char('$')},
-        &ok);
+    const QString secondId = x11Tool(QStringLiteral("xdotool"),
+                                     {QStringLiteral("search"), QStringLiteral("--sync"),
+                                      QStringLiteral("--name"), QLatin1Char('^') + title + QLatin1Char('$')},
+                                     &ok);
     QVERIFY2(ok && !secondId.isEmpty(), qPrintable(secondId));
     QList<QJsonObject> second;
     QTRY_VERIFY_WITH_TIMEOUT((second = windowsNamed(title)).size() == 1, 20'000);
@@ -151,13 +152,15 @@ void TestMcpE2eTools::windowsLaunchAndFocus()
              secondId);
     QTRY_COMPARE_WITH_TIMEOUT(x11Tool(QStringLiteral("xdotool"), {QStringLiteral("getactivewindow")}, &ok),
                               secondId, 10'000);
-    r = client.call(QStringLiteral("focus_window"), {{QStringLiteral("target"), QStringLiteral("CIU Fixture")}});
+    r = client.call(QStringLiteral("focus_window"),
+                    {{QStringLiteral("target"), QStringLiteral("CIU Fixture")}});
     QVERIFY2(!isError(r), qPrintable(text(r)));
     QTRY_COMPARE_WITH_TIMEOUT(x11Tool(QStringLiteral("xdotool"), {QStringLiteral("getactivewindow")}, &ok),
                               fixtureId, 10'000);
 
     // A name no window has: an error result that lists the windows, and the active window stays.
-    r = client.call(QStringLiteral("focus_window"), {{QStringLiteral("target"), QStringLiteral("No Such Window")}});
+    r = client.call(QStringLiteral("focus_window"),
+                    {{QStringLiteral("target"), QStringLiteral("No Such Window")}});
     QVERIFY(r.value(QStringLiteral("ok")).toBool());
     QVERIFY(isError(r));
     QVERIFY2(text(r).contains(QStringLiteral("No window matches \"No Such Window\"")), qPrintable(text(r)));
@@ -178,18 +181,21 @@ void TestMcpE2eTools::findScrollAndDrag()
     QVERIFY(submit && okButton && items);
 
     // find_zones: a near miss finds the Submit button first, where the fixture has it.
-    QJsonObject r = client.call(QStringLiteral("find_zones"), {{QStringLiteral("query"), QStringLiteral("Submt")}});
+    QJsonObject r =
+        client.call(QStringLiteral("find_zones"), {{QStringLiteral("query"), QStringLiteral("Submt")}});
     QVERIFY2(!isError(r), qPrintable(text(r)));
     const QJsonArray candidates = structured(r).value(QStringLiteral("candidates")).toArray();
     QVERIFY2(!candidates.isEmpty(), qPrintable(text(r)));
     const QJsonObject best = candidates.at(0).toObject();
     QCOMPARE(best.value(QStringLiteral("label")).toString(), QStringLiteral("Submit"));
-    QCOMPARE(structured(r).value(QStringLiteral("best")).toString(), best.value(QStringLiteral("id")).toString());
+    QCOMPARE(structured(r).value(QStringLiteral("best")).toString(),
+             best.value(QStringLiteral("id")).toString());
     const QJsonArray b = best.value(QStringLiteral("bounds")).toArray();
     const QRect bounds(b.at(0).toInt(), b.at(1).toInt(), b.at(2).toInt(), b.at(3).toInt());
     QVERIFY2(submit->rect.contains(bounds.center()), dump(best).constData());
     // Nothing resembles a made-up name.
-    r = client.call(QStringLiteral("find_zones"), {{QStringLiteral("query"), QStringLiteral("Quantum flux capacitor")}});
+    r = client.call(QStringLiteral("find_zones"),
+                    {{QStringLiteral("query"), QStringLiteral("Quantum flux capacitor")}});
     QVERIFY(!isError(r));
     QVERIFY2(structured(r).value(QStringLiteral("candidates")).toArray().isEmpty(), qPrintable(text(r)));
 
@@ -206,15 +212,18 @@ void TestMcpE2eTools::findScrollAndDrag()
         },
         10'000);
     QVERIFY2(scrolled, qPrintable(text(r)));
-    const QJsonObject wheel = structured(r).value(QStringLiteral("resolved")).toObject().value(QStringLiteral("target")).toObject();
-    QVERIFY2(wheel.value(QStringLiteral("label")).toString().contains(QStringLiteral("Item")), qPrintable(text(r)));
+    const QJsonObject wheel =
+        structured(r).value(QStringLiteral("resolved")).toObject().value(QStringLiteral("target")).toObject();
+    QVERIFY2(wheel.value(QStringLiteral("label")).toString().contains(QStringLiteral("Item")),
+             qPrintable(text(r)));
 
     // drag Submit onto OK: the button goes down on Submit and comes up on OK (so neither is clicked).
     m_app->clearPending();
     r = client.call(QStringLiteral("drag"), {{QStringLiteral("from"), QStringLiteral("Submit")},
                                              {QStringLiteral("to"), QStringLiteral("OK")}});
     QVERIFY2(r.value(QStringLiteral("ok")).toBool(), dump(r).constData());
-    const auto press = fixtureEvent(QStringLiteral("mouse_press"), QStringLiteral("button"), QStringLiteral("left"));
+    const auto press =
+        fixtureEvent(QStringLiteral("mouse_press"), QStringLiteral("button"), QStringLiteral("left"));
     QVERIFY2(press, qPrintable(text(r)));
     QCOMPARE(press->value(QStringLiteral("widget")).toString(), QStringLiteral("submit"));
     const auto release =
@@ -225,7 +234,8 @@ void TestMcpE2eTools::findScrollAndDrag()
              dump(*release).constData());
     QVERIFY(m_app->sync());
     for (const QJsonObject& line : m_app->pending())
-        QVERIFY2(line.value(QStringLiteral("event")).toString() != QLatin1String("clicked"), dump(line).constData());
+        QVERIFY2(line.value(QStringLiteral("event")).toString() != QLatin1String("clicked"),
+                 dump(line).constData());
 }
 
 void TestMcpE2eTools::runTaskWithProgress()
@@ -235,12 +245,13 @@ void TestMcpE2eTools::runTaskWithProgress()
     if (QTest::currentTestFailed())
         return;
     m_app->clearPending();
-    const QJsonObject r = client.send({{QStringLiteral("op"), QStringLiteral("call")},
-                                       {QStringLiteral("name"), QStringLiteral("run_task")},
-                                       {QStringLiteral("progress"), true},
-                                       {QStringLiteral("arguments"),
-                                        QJsonObject{{QStringLiteral("task"), QStringLiteral("click OK\nclick Cancel")},
-                                                    {QStringLiteral("provider"), QStringLiteral("local")}}}});
+    const QJsonObject r =
+        client.send({{QStringLiteral("op"), QStringLiteral("call")},
+                     {QStringLiteral("name"), QStringLiteral("run_task")},
+                     {QStringLiteral("progress"), true},
+                     {QStringLiteral("arguments"),
+                      QJsonObject{{QStringLiteral("task"), QStringLiteral("click OK\nclick Cancel")},
+                                  {QStringLiteral("provider"), QStringLiteral("local")}}}});
     QVERIFY2(r.value(QStringLiteral("ok")).toBool() && !isError(r), dump(r).constData());
     QCOMPARE(structured(r).value(QStringLiteral("planner")).toString(), QStringLiteral("local"));
     QVERIFY(fixtureEvent(QStringLiteral("clicked"), QStringLiteral("name"), QStringLiteral("ok")));
@@ -259,7 +270,8 @@ void TestMcpE2eTools::runTaskWithProgress()
         const QJsonObject p = v.toObject();
         QVERIFY2(p.value(QStringLiteral("progress")).toDouble() > last, dump(progress).constData());
         last = p.value(QStringLiteral("progress")).toDouble();
-        sawStep = sawStep || p.value(QStringLiteral("message")).toString().contains(QStringLiteral("zone \"Cancel\""));
+        sawStep = sawStep ||
+                  p.value(QStringLiteral("message")).toString().contains(QStringLiteral("zone \"Cancel\""));
     }
     QVERIFY2(sawStep, dump(progress).constData());
     const QJsonObject final = progress.last().toObject();
@@ -268,7 +280,8 @@ void TestMcpE2eTools::runTaskWithProgress()
 
     // A call without a progressToken gets none.
     const qsizetype before = progress.size();
-    const QJsonObject quiet = client.call(QStringLiteral("click"), {{QStringLiteral("target"), QStringLiteral("Submit")}});
+    const QJsonObject quiet =
+        client.call(QStringLiteral("click"), {{QStringLiteral("target"), QStringLiteral("Submit")}});
     QVERIFY2(!isError(quiet), qPrintable(text(quiet)));
     QVERIFY(fixtureEvent(QStringLiteral("clicked"), QStringLiteral("name"), QStringLiteral("submit")));
     QCOMPARE(client.send({{QStringLiteral("op"), QStringLiteral("info")}})
@@ -288,26 +301,30 @@ void TestMcpE2eTools::cancelStopsTheTask()
         return;
     m_app->clearPending();
     // A slow step, then a click that must never happen.
-    QJsonObject r = client.send(
-        {{QStringLiteral("op"), QStringLiteral("start")},
-         {QStringLiteral("handle"), QStringLiteral("slow")},
-         {QStringLiteral("name"), QStringLiteral("run_steps")},
-         {QStringLiteral("progress"), true},
-         {QStringLiteral("arguments"),
-          QJsonObject{{QStringLiteral("steps"), QJsonArray{QStringLiteral("wait 30"), QStringLiteral("click OK")}}}}});
+    QJsonObject r =
+        client.send({{QStringLiteral("op"), QStringLiteral("start")},
+                     {QStringLiteral("handle"), QStringLiteral("slow")},
+                     {QStringLiteral("name"), QStringLiteral("run_steps")},
+                     {QStringLiteral("progress"), true},
+                     {QStringLiteral("arguments"),
+                      QJsonObject{{QStringLiteral("steps"),
+                                   QJsonArray{QStringLiteral("wait 30"), QStringLiteral("click OK")}}}}});
     QVERIFY2(r.value(QStringLiteral("ok")).toBool(), dump(r).constData());
     // The wait is running (the server says so in a progress notification), then the client cancels.
-    r = client.send({{QStringLiteral("op"), QStringLiteral("waitProgress")}, {QStringLiteral("contains"), QStringLiteral("Wait 30 s")}},
+    r = client.send({{QStringLiteral("op"), QStringLiteral("waitProgress")},
+                     {QStringLiteral("contains"), QStringLiteral("Wait 30 s")}},
                     60'000);
     QVERIFY2(r.value(QStringLiteral("ok")).toBool(), qPrintable(dump(r) + client.log()));
     r = client.send({{QStringLiteral("op"), QStringLiteral("cancel")},
                      {QStringLiteral("handle"), QStringLiteral("slow")},
                      {QStringLiteral("reason"), QStringLiteral("the test changed its mind")}});
     QVERIFY(r.value(QStringLiteral("ok")).toBool());
-    r = client.send({{QStringLiteral("op"), QStringLiteral("await")}, {QStringLiteral("handle"), QStringLiteral("slow")}});
+    r = client.send({{QStringLiteral("op"), QStringLiteral("await")},
+                     {QStringLiteral("handle"), QStringLiteral("slow")}});
     QVERIFY2(!r.value(QStringLiteral("ok")).toBool(), dump(r).constData());
-    QVERIFY2(r.value(QStringLiteral("error")).toString().contains(QStringLiteral("the test changed its mind")),
-             dump(r).constData());
+    QVERIFY2(
+        r.value(QStringLiteral("error")).toString().contains(QStringLiteral("the test changed its mind")),
+        dump(r).constData());
 
     // The next call runs at once (the director is free again) and acts.
     r = client.call(QStringLiteral("click"), {{QStringLiteral("target"), QStringLiteral("Submit")}});
@@ -317,13 +334,15 @@ void TestMcpE2eTools::cancelStopsTheTask()
     // The recording: the cancelled task finished as stopped by the client, its click never run.
     r = client.send({{QStringLiteral("op"), QStringLiteral("listResources")}});
     QString directorUri;
-    for (const QJsonValue& res : r.value(QStringLiteral("result")).toObject().value(QStringLiteral("resources")).toArray()) {
+    for (const QJsonValue& res :
+         r.value(QStringLiteral("result")).toObject().value(QStringLiteral("resources")).toArray()) {
         const QString uri = res.toObject().value(QStringLiteral("uri")).toString();
         if (uri.endsWith(QStringLiteral("/director.jsonl")))
             directorUri = uri;
     }
     QVERIFY2(!directorUri.isEmpty(), dump(r).constData());
-    r = client.send({{QStringLiteral("op"), QStringLiteral("readResource")}, {QStringLiteral("uri"), directorUri}});
+    r = client.send(
+        {{QStringLiteral("op"), QStringLiteral("readResource")}, {QStringLiteral("uri"), directorUri}});
     const QString records = r.value(QStringLiteral("result"))
                                 .toObject()
                                 .value(QStringLiteral("contents"))
@@ -336,12 +355,15 @@ void TestMcpE2eTools::cancelStopsTheTask()
     for (const QString& line : records.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
         const QJsonObject o = QJsonDocument::fromJson(line.toUtf8()).object();
         if (o.value(QStringLiteral("type")).toString() == QLatin1String("finished") &&
-            o.value(QStringLiteral("message")).toString().contains(QStringLiteral("cancelled by the MCP client")))
+            o.value(QStringLiteral("message"))
+                .toString()
+                .contains(QStringLiteral("cancelled by the MCP client")))
             cancelled = o;
     }
     QVERIFY2(cancelled, qPrintable(records.right(3000)));
     QCOMPARE(cancelled->value(QStringLiteral("outcome")).toString(), QStringLiteral("stopped"));
-    const QJsonArray steps = cancelled->value(QStringLiteral("plan")).toObject().value(QStringLiteral("steps")).toArray();
+    const QJsonArray steps =
+        cancelled->value(QStringLiteral("plan")).toObject().value(QStringLiteral("steps")).toArray();
     QCOMPARE(steps.size(), 2);
     QVERIFY2(steps.at(1).toObject().value(QStringLiteral("status")).toString() != QLatin1String("done"),
              dump(steps).constData());

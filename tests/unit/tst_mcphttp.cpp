@@ -339,9 +339,9 @@ void TestMcpHttp::progressAndCancellationOnTheStream()
     const QByteArray sessionId = initialize();
     QVERIFY(!sessionId.isEmpty());
     // Progress notifications travel on the tool call's own stream, before its result.
-    auto stream =
-        open(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"count","_meta":{"progressToken":"p"}}})",
-             {{"Mcp-Session-Id", sessionId}});
+    auto stream = open(
+        R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"count","_meta":{"progressToken":"p"}}})",
+        {{"Mcp-Session-Id", sessionId}});
     QByteArray raw;
     QTRY_VERIFY_WITH_TIMEOUT((raw += stream->readAll(), stream->state() == QAbstractSocket::UnconnectedState),
                              10000);
@@ -349,9 +349,11 @@ void TestMcpHttp::progressAndCancellationOnTheStream()
     const QList<QJsonObject> events = parse(raw).events();
     QCOMPARE(events.size(), 4);
     for (int i = 0; i < 3; ++i) {
-        QCOMPARE(events[i].value(QStringLiteral("method")).toString(), QStringLiteral("notifications/progress"));
-        QCOMPARE(events[i].value(QStringLiteral("params")).toObject().value(QStringLiteral("progress")).toDouble(),
-                 double(i + 1));
+        QCOMPARE(events[i].value(QStringLiteral("method")).toString(),
+                 QStringLiteral("notifications/progress"));
+        QCOMPARE(
+            events[i].value(QStringLiteral("params")).toObject().value(QStringLiteral("progress")).toDouble(),
+            double(i + 1));
     }
     QCOMPARE(events[3].value(QStringLiteral("id")).toInt(), 5);
 
@@ -422,8 +424,8 @@ void TestMcpHttp::getStreamAndResumption()
     raw.clear();
     QTRY_VERIFY_WITH_TIMEOUT((raw += resumed->readAll(), raw.contains("second")), 10000);
     m_host.held(ToolResult::text(QStringLiteral("held result")));
-    QTRY_VERIFY_WITH_TIMEOUT((raw += resumed->readAll(), resumed->state() == QAbstractSocket::UnconnectedState),
-                             10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (raw += resumed->readAll(), resumed->state() == QAbstractSocket::UnconnectedState), 10000);
     raw += resumed->readAll();
     reply = parse(raw);
     QCOMPARE(reply.status, 200);

@@ -335,8 +335,9 @@ void TestMcpSession::cancellationReachesTheHost()
     QCOMPARE(host.cancellations, 0);
     QVERIFY(!host.heldContext->isCancelled());
     QCOMPARE(cancelled.count(), 0);
-    exchange(session,
-             R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a","reason":"no"}})");
+    exchange(
+        session,
+        R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a","reason":"no"}})");
     QCOMPARE(host.cancellations, 1);
     QVERIFY(host.heldContext->isCancelled());
     QCOMPARE(cancelled.count(), 1);
@@ -361,7 +362,9 @@ void TestMcpSession::progressNotifications()
     // With a progressToken: increasing notifications tied to the request, then the result.
     QList<QPair<QJsonObject, QJsonValue>> out;
     const auto c = connect(&session, &McpSession::outgoing, this,
-                           [&out](const QJsonObject& m, const QJsonValue& related) { out.append({m, related}); });
+                           [&out](const QJsonObject& m, const QJsonValue& related) {
+                               out.append({m, related});
+                           });
     session.receive(QByteArray(
         R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"count","_meta":{"progressToken":"tok"}}})"));
     QVERIFY(host.wantedProgress);
@@ -391,10 +394,11 @@ void TestMcpSession::progressNotifications()
     QCOMPARE(out[0].first.value(QStringLiteral("params")).toObject().value(QStringLiteral("progressToken")),
              QJsonValue(42));
     // Without one (or with one that is not a string or number): only the result.
-    for (const QByteArray& call :
-         {QByteArray(R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"count"}})"),
-          QByteArray(
-              R"({"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"count","_meta":{"progressToken":{}}}})")}) {
+    for (
+        const QByteArray& call :
+        {QByteArray(R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"count"}})"),
+         QByteArray(
+             R"({"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"count","_meta":{"progressToken":{}}}})")}) {
         out.clear();
         session.receive(call);
         QVERIFY(!host.wantedProgress);
