@@ -11,6 +11,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <tuple>
+
 using namespace ciu::mcp;
 using ciu::mcp::test::TestHost;
 
