@@ -77,7 +77,7 @@ void TestMcpE2eA11y::zonesCarryValues()
         QStringLiteral("run_steps"),
         {{QStringLiteral("steps"), QJsonArray{QStringLiteral("type \"Ada Lovelace\" into Name"),
                                               QStringLiteral("type \"hunter2secret\" into Password")}}});
-    QVERIFY2(r.value(QStringLiteral("ok")).toBool(), qPrintable(dump(r)));
+    QVERIFY2(r.value(QStringLiteral("ok")).toBool(), dump(r).constData());
     QVERIFY(m_app->waitFor(
         [](const QJsonObject& o) {
             return o.value(QStringLiteral("event")).toString() == QLatin1String("text_changed") &&

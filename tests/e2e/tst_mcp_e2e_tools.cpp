@@ -324,7 +324,7 @@ void TestMcpE2eTools::cancelStopsTheTask()
     r = client.send({{QStringLiteral("op"), QStringLiteral("waitProgress")},
                      {QStringLiteral("contains"), QStringLiteral("Wait 30 s")}},
                     60'000);
-    QVERIFY2(r.value(QStringLiteral("ok")).toBool(), qPrintable(dump(r) + client.log()));
+    QVERIFY2(r.value(QStringLiteral("ok")).toBool(), QByteArray(dump(r) + client.log().toUtf8()).constData());
     r = client.send({{QStringLiteral("op"), QStringLiteral("cancel")},
                      {QStringLiteral("handle"), QStringLiteral("slow")},
                      {QStringLiteral("reason"), QStringLiteral("the test changed its mind")}});
