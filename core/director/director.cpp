@@ -209,11 +209,11 @@ void Director::step()
         scheduleProceed();
 }
 
-void Director::stop()
+void Director::stop(const QString& reason)
 {
     if (!isRunning())
         return;
-    finish(TaskOutcome::Result::Stopped, QStringLiteral("stopped by the user"));
+    finish(TaskOutcome::Result::Stopped, reason.isEmpty() ? QStringLiteral("stopped by the user") : reason);
 }
 
 void Director::answerConfirmation(quint64 id, bool approved)

@@ -73,7 +73,8 @@ public slots:
     void pause();
     void resume();
     void step(); // one action, then paused again
-    void stop();
+    // Ends the task as stopped; `reason` is the outcome's message (empty: "stopped by the user").
+    void stop(const QString& reason = QString());
     void onZoneMap(const ciu::ZoneMapPtr& map);
     void onEvent(const ciu::SpatialEvent& event);
     void onFrame(const ciu::Frame& frame);

@@ -297,10 +297,11 @@ void Engine::step()
         QMetaObject::invokeMethod(m_director, &Director::step, Qt::QueuedConnection);
 }
 
-void Engine::stop()
+void Engine::stop(const QString& reason)
 {
     if (m_director)
-        QMetaObject::invokeMethod(m_director, &Director::stop, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_director, [d = m_director, reason] { d->stop(reason); }, Qt::QueuedConnection);
 }
 
 void Engine::answerConfirmation(quint64 id, bool approved)

@@ -85,7 +85,8 @@ public slots:
     void pause();
     void resume();
     void step();
-    void stop();
+    // Stops the running task; `reason` becomes its outcome message (empty: "stopped by the user").
+    void stop(const QString& reason = QString());
     void answerConfirmation(quint64 id, bool approved);
     // The agent's own windows on the target display (root coordinates): masked out of the analysis and
     // never acted on. May be called before start().

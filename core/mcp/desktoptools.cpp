@@ -99,6 +99,7 @@ void DesktopTools::start()
         connect(director, &Director::confirmationRequested, this, &DesktopTools::onConfirmation);
         connect(director, &Director::eventOccurred, this, &DesktopTools::onDirectorEvent);
         connect(director, &Director::decisionRecorded, this, &DesktopTools::onDecision);
+        connect(director, &Director::planUpdated, this, &DesktopTools::onPlanUpdated);
     }
 }
 
@@ -241,9 +242,47 @@ void DesktopTools::runNext()
         qCInfo(lcMcpTools) << job.tool << "→ task:" << job.task;
         const QString task = job.task;
         const DirectorOptions options = job.options;
+        if (job.context) {
+            // notifications/cancelled stops the task (the session then drops its result).
+            QPointer<DesktopTools> self(this);
+            job.context->onCancelled([self, context = job.context.get()] {
+                if (self)
+                    self->onCallCancelled(context);
+            });
+            job.context->progress(0, 0, QStringLiteral("started: %1").arg(job.tool));
+        }
         m_running = std::move(job);
         m_engine->runTask(task, options);
     }
+}
+
+void DesktopTools::onCallCancelled(const ToolCallContext* context)
+{
+    if (!m_running || m_running->context.get() != context)
+        return; // a queued call: runNext() skips it
+    qCInfo(lcMcpTools) << "the client cancelled" << m_running->tool << "; stopping the task";
+    m_engine->stop(QStringLiteral("cancelled by the MCP client (notifications/cancelled)"));
+}
+
+void DesktopTools::onPlanUpdated(const Plan& plan)
+{
+    if (!m_running || !m_running->context || !m_running->context->wantsProgress())
+        return;
+    // Half a unit for a step that is running, one for each step that ended: increasing, as MCP wants.
+    int ended = 0;
+    const PlanStep* running = nullptr;
+    for (const PlanStep& step : plan.steps) {
+        if (step.status == PlanStep::Status::Done || step.status == PlanStep::Status::Failed ||
+            step.status == PlanStep::Status::Skipped)
+            ++ended;
+        else if (step.status == PlanStep::Status::Running && !running)
+            running = &step;
+    }
+    const int total = int(plan.steps.size());
+    const QString message =
+        running ? QStringLiteral("step %1 of %2: %3").arg(ended + 1).arg(total).arg(running->text())
+                : QStringLiteral("%1 of %2 steps done").arg(ended).arg(total);
+    m_running->context->progress(ended + (running ? 0.5 : 0.0), total, message);
 }
 
 void DesktopTools::onDirectorEvent(const SpatialEvent& event)

@@ -13,6 +13,7 @@
 #include "core/engine/engine.h"
 #include "core/mcp/toolhost.h"
 #include "core/model/frame.h"
+#include "core/model/plan.h"
 #include "core/model/spatialevent.h"
 #include "core/model/zonemap.h"
 #include "platform/platform.h"
@@ -57,6 +58,8 @@ public:
 
     // The zone map as get_zones shows it (exposed for the benchmark and tests).
     static QJsonObject zoneJson(const Zone& zone);
+    // One zone as a line of get_zones' and find_zones' text: id type "label" [x,y,w,h] state = "value".
+    static QString zoneLine(const Zone& zone);
 
 signals:
     void ready();
@@ -104,6 +107,8 @@ private:
     void onConfirmation(quint64 id, const Action& action, const QString& reason);
     void onDirectorEvent(const SpatialEvent& event);
     void onDecision(const QJsonObject& record);
+    void onPlanUpdated(const Plan& plan);
+    void onCallCancelled(const ToolCallContext* context);
     bool rateLimited(QString* why);
     platform::Platform* platform(QString* error);
     QString untrustedNote() const;

@@ -87,11 +87,33 @@ QJsonObject DesktopTools::zoneJson(const Zone& zone)
                   {QStringLiteral("state"), QJsonArray::fromStringList(zoneStateNames(zone.state))},
                   {QStringLiteral("bounds"), rectJson(zone.bounds)},
                   {QStringLiteral("source"), toString(zone.source)}};
+    // The content (a field's text, a slider's number, a list's selected item): a password's never.
+    if (!zone.value.isEmpty() && !zone.isPassword)
+        o.insert(QStringLiteral("value"), zone.value);
+    if (!zone.role.isEmpty())
+        o.insert(QStringLiteral("role"), zone.role);
     if (!zone.application.isEmpty())
         o.insert(QStringLiteral("application"), zone.application);
     if (zone.isPassword)
         o.insert(QStringLiteral("password"), true);
     return o;
+}
+
+QString DesktopTools::zoneLine(const Zone& zone)
+{
+    QStringList state = zoneStateNames(zone.state);
+    state.removeAll(QStringLiteral("enabled"));
+    QString line = QStringLiteral("%1 %2 \"%3\" [%4,%5,%6,%7]")
+                       .arg(zone.id, toString(zone.type), safety::defuseUntrusted(zone.label))
+                       .arg(zone.bounds.x())
+                       .arg(zone.bounds.y())
+                       .arg(zone.bounds.width())
+                       .arg(zone.bounds.height());
+    if (!state.isEmpty())
+        line += QLatin1Char(' ') + state.join(QLatin1Char(','));
+    if (!zone.value.isEmpty() && !zone.isPassword)
+        line += QStringLiteral(" = \"%1\"").arg(safety::defuseUntrusted(zone.value));
+    return line;
 }
 
 QString DesktopTools::zoneRef(const Zone& zone)
@@ -223,18 +245,11 @@ ToolResult DesktopTools::getZones(const QJsonObject& args)
         if (zones.size() >= limit)
             continue;
         zones.append(zoneJson(z));
-        QStringList state = zoneStateNames(z.state);
-        state.removeAll(QStringLiteral("enabled"));
-        lines << QStringLiteral("%1 %2 \"%3\" [%4,%5,%6,%7]%8")
-                     .arg(z.id, toString(z.type), safety::defuseUntrusted(z.label))
-                     .arg(z.bounds.x())
-                     .arg(z.bounds.y())
-                     .arg(z.bounds.width())
-                     .arg(z.bounds.height())
-                     .arg(state.isEmpty() ? QString() : QLatin1Char(' ') + state.join(QLatin1Char(',')));
+        lines << zoneLine(z);
     }
     QString text =
-        QStringLiteral("%1 of %2 zones (zone map version %3; id type \"label\" [x,y,w,h] state):\n")
+        QStringLiteral(
+            "%1 of %2 zones (zone map version %3; id type \"label\" [x,y,w,h] state = \"value\"):\n")
             .arg(zones.size())
             .arg(total)
             .arg(m_map->version());
@@ -273,9 +288,7 @@ ToolResult DesktopTools::findZones(const QJsonObject& args)
         QJsonObject o = zoneJson(*z);
         o.insert(QStringLiteral("score"), std::round(score * 1000) / 1000);
         candidates.append(o);
-        lines << QStringLiteral("%1 %2 \"%3\" score %4")
-                     .arg(z->id, toString(z->type), safety::defuseUntrusted(z->label))
-                     .arg(score, 0, 'f', 2);
+        lines << QStringLiteral("%1 score %2").arg(zoneLine(*z)).arg(score, 0, 'f', 2);
     }
     const ZoneResolver::Result best = ZoneResolver::resolve(query, *m_map, ZoneResolver::Purpose::Any);
     QString text =
@@ -419,9 +432,11 @@ std::optional<ToolResult> DesktopTools::actionScript(const QString& name, const 
         return zoneRef(*t.zone);
     };
     auto failure = [&]() -> std::optional<ToolResult> {
+        // Shaped as the tools' output schema's error alternative: {error, resolved}.
         return ToolResult::error(error, resolved->isEmpty()
                                             ? QJsonObject()
-                                            : QJsonObject{{QStringLiteral("resolved"), *resolved}});
+                                            : QJsonObject{{QStringLiteral("error"), error},
+                                                          {QStringLiteral("resolved"), *resolved}});
     };
 
     if (name == QLatin1String("click")) {

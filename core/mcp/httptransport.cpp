@@ -53,11 +53,6 @@ QByteArray reason(int status)
     }
 }
 
-QByteArray sseEvent(const QJsonObject& message)
-{
-    return "event: message\ndata: " + QJsonDocument(message).toJson(QJsonDocument::Compact) + "\n\n";
-}
-
 } // namespace
 
 HttpTransport::HttpTransport(SessionFactory factory, QString token, QObject* parent)
@@ -70,8 +65,10 @@ HttpTransport::HttpTransport(SessionFactory factory, QString token, QObject* par
 
 HttpTransport::~HttpTransport()
 {
-    for (const auto& s : std::as_const(m_sessions))
+    for (const auto& s : std::as_const(m_sessions)) {
         s->session->close();
+        closeStreams(*s);
+    }
 }
 
 bool HttpTransport::listen(const QHostAddress& address, quint16 port, QString* error)
@@ -248,10 +245,12 @@ void HttpTransport::onRequest(QTcpSocket* socket, const HttpRequest& request)
             return;
         }
         s->session->close();
+        closeStreams(*s);
         respond(socket, 204, {});
+    } else if (request.method == "GET") {
+        onGet(socket, request);
     } else {
-        // No standalone SSE stream: everything this server sends belongs to a request.
-        respond(socket, 405, {}, {{"Allow", "POST, DELETE"}});
+        respond(socket, 405, {}, {{"Allow", "GET, POST, DELETE"}});
     }
 }
 
@@ -290,6 +289,16 @@ void HttpTransport::onPost(QTcpSocket* socket, const HttpRequest& request)
                 [this, sessionId](const QJsonObject& message, const QJsonValue& related) {
                     onOutgoing(sessionId, message, related);
                 });
+        connect(session->session.get(), &McpSession::callCancelled, this,
+                [this, sessionId](const QJsonValue& requestId) {
+                    // No response will come: the request's SSE stream ends here.
+                    const auto s = m_sessions.value(sessionId);
+                    if (!s)
+                        return;
+                    const auto stream = s->streams.take(idKey(requestId));
+                    if (stream && stream->socket)
+                        stream->socket->disconnectFromHost();
+                });
         extra.append(qMakePair(QByteArray("Mcp-Session-Id"), sessionId.toLatin1()));
         qCInfo(lcMcpHttp) << "new session" << sessionId;
     } else {
@@ -315,63 +324,23 @@ void HttpTransport::onPost(QTcpSocket* socket, const HttpRequest& request)
         return;
     }
     const QString key = idKey(m.id);
-    Stream stream;
-    stream.socket = socket;
-    stream.sse = m.method == QLatin1String("tools/call");
-    if (stream.sse) {
-        QByteArray head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
-                          "Connection: close\r\n";
-        for (const auto& [name, value] : std::as_const(extra))
-            head += name + ": " + value + "\r\n";
-        socket->write(head + "\r\n");
+    std::shared_ptr<Stream> stream;
+    if (m.method == QLatin1String("tools/call")) {
+        stream = openSse(*session, socket, extra);
+        stream->key = key;
     } else {
+        stream = std::make_shared<Stream>();
+        stream->socket = socket;
+        stream->key = key;
         socket->setProperty("ciu_session_header", extra.isEmpty() ? QByteArray() : extra.constFirst().second);
     }
     session->streams.insert(key, stream);
-    // The stream is gone when the client closes it: a tool call's result then has nowhere to go.
-    connect(socket, &QTcpSocket::disconnected, this, [this, sessionId, key, socket] {
-        const auto s = m_sessions.value(sessionId);
-        if (s && s->streams.value(key).socket == socket)
-            s->streams.remove(key);
-    });
+    watchDisconnect(sessionId, stream);
     session->session->receive(request.body);
     // A refused initialize (no protocol version...) leaves no session behind.
     if (m.method == QLatin1String("initialize") && !session->session->initializeReceived() &&
         m_sessions.value(sessionId) == session && !extra.isEmpty())
         m_sessions.remove(sessionId);
-}
-
-void HttpTransport::onOutgoing(const QString& sessionId, const QJsonObject& message,
-                               const QJsonValue& related)
-{
-    const auto session = m_sessions.value(sessionId);
-    if (!session)
-        return;
-    const QString key = idKey(related);
-    const Stream stream = session->streams.value(key);
-    if (!stream.socket) {
-        qCInfo(lcMcpHttp) << "no open stream for a message of session" << sessionId << "(dropped)";
-        return;
-    }
-    // The response to the request ends its stream.
-    const bool isResponse =
-        !message.contains(QStringLiteral("method")) && idKey(message.value(QStringLiteral("id"))) == key;
-    if (stream.sse) {
-        stream.socket->write(sseEvent(message));
-        if (isResponse) {
-            session->streams.remove(key);
-            stream.socket->disconnectFromHost();
-        }
-        return;
-    }
-    if (!isResponse)
-        return; // a JSON response carries only the response
-    session->streams.remove(key);
-    QList<QPair<QByteArray, QByteArray>> headers;
-    const QByteArray sessionHeader = stream.socket->property("ciu_session_header").toByteArray();
-    if (!sessionHeader.isEmpty())
-        headers.append(qMakePair(QByteArray("Mcp-Session-Id"), sessionHeader));
-    respondJson(stream.socket, 200, message, headers);
 }
 
 } // namespace ciu::mcp

@@ -3,10 +3,12 @@
 // The Streamable HTTP transport of MCP (2025-06-18 / 2025-11-25 "basic/transports") on a loopback QTcpServer:
 // one endpoint, /mcp. POST carries one JSON-RPC message: a notification or a response is answered 202; a
 // request is answered with application/json, except tools/call, whose answer is an SSE stream so that an
-// elicitation can reach the client while the tool runs. GET (a standalone stream) is not offered (405);
-// DELETE ends a session. Every request needs "Authorization: Bearer TOKEN"; the session id is handed out in
-// the Mcp-Session-Id header of the initialize response; browsers' cross-site requests (a non-loopback Origin)
-// are refused.
+// elicitation or progress can reach the client while the tool runs. GET opens a standalone SSE stream for
+// messages not tied to a request, or, with Last-Event-ID, resumes a stream whose connection broke: the events
+// after that id are sent again and the stream goes on (httpstreams.cpp). Every SSE event has an id
+// "STREAM/N"; a 2025-11-25 client gets a priming event (an id and empty data) first. DELETE ends a session.
+// Every request needs "Authorization: Bearer TOKEN"; the session id is handed out in the Mcp-Session-Id
+// header of the initialize response; browsers' cross-site requests (a non-loopback Origin) are refused.
 
 #include "core/mcp/mcpsession.h"
 
@@ -17,6 +19,7 @@
 #include <QPointer>
 #include <QTcpServer>
 
+#include <deque>
 #include <functional>
 #include <memory>
 
@@ -82,22 +85,41 @@ public:
     // Writes `token` to `path` readable only by the user (0600; the folder is created 0700).
     static bool writeTokenFile(const QString& path, const QString& token, QString* error);
 
+    // Events kept per SSE stream for a resumption (the oldest are dropped beyond this).
+    static constexpr qsizetype kMaxKeptEvents = 256;
+
 private:
+    // An answer in progress: a JSON response to come, or an SSE stream (with the events sent on it, kept
+    // until the stream is done so that a broken connection can be resumed).
     struct Stream
     {
-        QPointer<QTcpSocket> socket;
+        QPointer<QTcpSocket> socket; // null while the client is away (an SSE stream to resume)
         bool sse = false;
+        QString key;   // the request it answers (idKey); empty: a standalone GET stream
+        QString sseId; // the stream's part of the event ids
+        qint64 nextEvent = 1;
+        std::deque<std::pair<qint64, QByteArray>> sent; // event number, event bytes
+        bool done = false; // the response was sent (an SSE stream waits for its resumption to deliver it)
     };
     struct Session
     {
         std::unique_ptr<McpSession> session;
-        QHash<QString, Stream> streams; // open POST responses by the request id they answer
+        QHash<QString, std::shared_ptr<Stream>> streams; // answers to requests, by the request id they answer
+        QList<std::shared_ptr<Stream>> standalone;       // GET streams (messages not tied to a request)
+        qint64 nextStreamId = 1;
     };
 
     void onNewConnection();
     void onRequest(QTcpSocket* socket, const HttpRequest& request);
     void onPost(QTcpSocket* socket, const HttpRequest& request);
+    // httpstreams.cpp: SSE streams, GET, resumption.
+    void onGet(QTcpSocket* socket, const HttpRequest& request);
     void onOutgoing(const QString& sessionId, const QJsonObject& message, const QJsonValue& related);
+    std::shared_ptr<Stream> openSse(Session& session, QTcpSocket* socket,
+                                    const QList<QPair<QByteArray, QByteArray>>& headers);
+    void sendEvent(Stream& stream, const QJsonObject& message);
+    void watchDisconnect(const QString& sessionId, const std::shared_ptr<Stream>& stream);
+    static void closeStreams(Session& session);
     bool authorized(const HttpRequest& request) const;
     static bool originAllowed(const QByteArray& origin);
     static QString idKey(const QJsonValue& id);

@@ -5,6 +5,8 @@
 #include <QJsonArray>
 #include <QPointer>
 
+#include <utility>
+
 namespace ciu::mcp {
 
 using jsonrpc::Message;
@@ -12,9 +14,10 @@ using jsonrpc::Message;
 class McpSession::CallContext final : public ToolCallContext
 {
 public:
-    CallContext(McpSession* session, QJsonValue requestId)
+    CallContext(McpSession* session, QJsonValue requestId, QJsonValue progressToken)
         : m_session(session)
         , m_requestId(std::move(requestId))
+        , m_progressToken(std::move(progressToken))
     {
     }
     bool canElicit() const override { return m_session && m_session->clientCanElicit(); }
@@ -47,12 +50,45 @@ public:
                                });
     }
     bool isCancelled() const override { return m_cancelled || !m_session; }
-    void cancel() { m_cancelled = true; }
+    void onCancelled(std::function<void()> handler) override
+    {
+        if (isCancelled()) {
+            handler();
+            return;
+        }
+        m_onCancelled = std::move(handler);
+    }
+    bool wantsProgress() const override { return m_progressToken.isString() || m_progressToken.isDouble(); }
+    void progress(double progress, double total, const QString& message) override
+    {
+        if (!wantsProgress() || isCancelled() || m_session->m_closed || progress <= m_lastProgress)
+            return;
+        m_lastProgress = progress;
+        QJsonObject params{{QStringLiteral("progressToken"), m_progressToken},
+                           {QStringLiteral("progress"), progress}};
+        if (total > 0)
+            params.insert(QStringLiteral("total"), total);
+        if (!message.isEmpty())
+            params.insert(QStringLiteral("message"), message);
+        emit m_session->outgoing(jsonrpc::notification(QStringLiteral("notifications/progress"), params),
+                                 m_requestId);
+    }
+    void cancel()
+    {
+        if (m_cancelled)
+            return;
+        m_cancelled = true;
+        if (auto handler = std::exchange(m_onCancelled, nullptr))
+            handler();
+    }
 
 private:
     QPointer<McpSession> m_session;
     QJsonValue m_requestId;
+    QJsonValue m_progressToken; // undefined: the client asked for no progress
+    double m_lastProgress = -1;
     bool m_cancelled = false;
+    std::function<void()> m_onCancelled;
 };
 
 QStringList McpSession::supportedProtocolVersions()
@@ -249,7 +285,9 @@ void McpSession::callTool(const Message& m)
                    QStringLiteral("Invalid Request: request id %1 is already in use").arg(key.mid(2)));
         return;
     }
-    auto context = std::make_shared<CallContext>(this, m.id);
+    const QJsonValue progressToken =
+        m.params.value(QStringLiteral("_meta")).toObject().value(QStringLiteral("progressToken"));
+    auto context = std::make_shared<CallContext>(this, m.id, progressToken);
     m_calls.insert(key, context);
     QPointer<McpSession> self(this);
     const QJsonValue id = m.id;
@@ -289,6 +327,7 @@ void McpSession::onNotification(const Message& m)
         if (const auto call = m_calls.take(idKey(id))) {
             qCInfo(lcMcp) << "client cancelled request" << id.toVariant().toString();
             call->cancel();
+            emit callCancelled(id);
         }
     }
     // Other notifications (progress, roots changed, ...) need nothing from this server.

@@ -60,6 +60,8 @@ signals:
     // A message for the client. `relatedRequestId` is the client request it belongs to (the response itself,
     // or an elicitation sent while that request runs); undefined: not tied to a request.
     void outgoing(const QJsonObject& message, const QJsonValue& relatedRequestId);
+    // The client cancelled a running tools/call: no response will follow (a transport closes its stream).
+    void callCancelled(const QJsonValue& requestId);
 
 private:
     class CallContext;

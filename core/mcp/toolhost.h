@@ -55,6 +55,13 @@ public:
                         std::function<void(const ElicitationAnswer&)> answered) = 0;
     // True once the client cancelled the call (notifications/cancelled) or went away.
     virtual bool isCancelled() const = 0;
+    // `handler` runs once when the call is cancelled (at once if it already is): the host stops the work.
+    virtual void onCancelled(std::function<void()> handler) = 0;
+    // True when the client asked for progress (a progressToken in the request's _meta).
+    virtual bool wantsProgress() const = 0;
+    // Sends notifications/progress when the client asked for it; `progress` must increase from one call to
+    // the next (a value not above the last one is not sent). `total` <= 0: unknown.
+    virtual void progress(double progress, double total, const QString& message) = 0;
 };
 
 class ToolHost

@@ -4,6 +4,7 @@
 // the right error codes; a high-risk action is refused without elicitation, and with it follows the user's
 // answer.
 
+#include "mcpsdkclient.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
 
@@ -23,108 +24,6 @@
 #include <sys/stat.h>
 
 using namespace ciu::test;
-
-namespace {
-
-// The SDK client as a child process: one JSON command a line in, one answer a line out.
-class SdkClient
-{
-public:
-    bool start(QString* error)
-    {
-        const QString dir = QStringLiteral(CIU_SOURCE_DIR "/tests/mcp-client");
-        if (!QFileInfo::exists(dir +
-                               QStringLiteral("/node_modules/@modelcontextprotocol/sdk/package.json"))) {
-            *error = QStringLiteral("the MCP SDK is not installed: run `npm ci` in tests/mcp-client "
-                                    "(packaging/setup.sh does)");
-            return false;
-        }
-        m_process.setWorkingDirectory(dir);
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("OMP_THREAD_LIMIT"), QStringLiteral("1"));
-        env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
-        env.remove(QStringLiteral("OPENAI_API_KEY"));
-        m_process.setProcessEnvironment(env);
-        m_process.start(QStandardPaths::findExecutable(QStringLiteral("node")),
-                        {QStringLiteral("driver.mjs")});
-        if (!m_process.waitForStarted()) {
-            *error = m_process.errorString();
-            return false;
-        }
-        return true;
-    }
-    ~SdkClient()
-    {
-        m_process.closeWriteChannel();
-        if (!m_process.waitForFinished(30000))
-            m_process.kill();
-        m_process.waitForFinished();
-    }
-    // Sends one command and waits for its answer (the test's event loop keeps running: the fixture's output
-    // is read meanwhile).
-    QJsonObject send(const QJsonObject& command, int timeoutMs = 240'000)
-    {
-        m_process.write(QJsonDocument(command).toJson(QJsonDocument::Compact) + '\n');
-        QByteArray line;
-        (void)QTest::qWaitFor(
-            [&] {
-                m_buffer += m_process.readAllStandardOutput();
-                m_stderr += m_process.readAllStandardError();
-                const qsizetype nl = m_buffer.indexOf('\n');
-                if (nl < 0)
-                    return m_process.state() == QProcess::NotRunning;
-                line = m_buffer.left(nl);
-                m_buffer.remove(0, nl + 1);
-                return true;
-            },
-            timeoutMs);
-        return QJsonDocument::fromJson(line).object();
-    }
-    QJsonObject call(const QString& name, const QJsonObject& arguments)
-    {
-        return send({{QStringLiteral("op"), QStringLiteral("call")},
-                     {QStringLiteral("name"), name},
-                     {QStringLiteral("arguments"), arguments}});
-    }
-    QString log() { return QString::fromUtf8(m_stderr + m_process.readAllStandardError()); }
-
-private:
-    QProcess m_process;
-    QByteArray m_buffer;
-    QByteArray m_stderr;
-};
-
-QByteArray dump(const QJsonValue& v)
-{
-    return v.isArray() ? QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)
-                       : QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact);
-}
-
-QString text(const QJsonObject& answer)
-{
-    QStringList parts;
-    for (const QJsonValue& c :
-         answer.value(QStringLiteral("result")).toObject().value(QStringLiteral("content")).toArray()) {
-        if (c.toObject().value(QStringLiteral("type")).toString() == QLatin1String("text"))
-            parts << c.toObject().value(QStringLiteral("text")).toString();
-    }
-    return parts.join(QLatin1Char('\n'));
-}
-
-bool isError(const QJsonObject& answer)
-{
-    return answer.value(QStringLiteral("result")).toObject().value(QStringLiteral("isError")).toBool();
-}
-
-QJsonObject structured(const QJsonObject& answer)
-{
-    return answer.value(QStringLiteral("result"))
-        .toObject()
-        .value(QStringLiteral("structuredContent"))
-        .toObject();
-}
-
-} // namespace
 
 class TestMcpE2e : public QObject
 {
@@ -207,18 +106,17 @@ void TestMcpE2e::stdioToolsOnTheFixture()
              QStringLiteral("ciu-agent"));
     QVERIFY(connected.value(QStringLiteral("instructions")).toString().contains(QStringLiteral("get_zones")));
 
-    // The tools, each with an input schema.
+    // The tools, each with an input schema and an output schema (the SDK client validates every
+    // structuredContent of the calls below against it).
     r = client.send({{QStringLiteral("op"), QStringLiteral("listTools")}});
     QStringList names;
     for (const QJsonValue& t :
          r.value(QStringLiteral("result")).toObject().value(QStringLiteral("tools")).toArray()) {
         names << t.toObject().value(QStringLiteral("name")).toString();
-        QCOMPARE(t.toObject()
-                     .value(QStringLiteral("inputSchema"))
-                     .toObject()
-                     .value(QStringLiteral("type"))
-                     .toString(),
-                 QStringLiteral("object"));
+        for (const char* schema : {"inputSchema", "outputSchema"})
+            QCOMPARE(
+                t.toObject().value(QLatin1String(schema)).toObject().value(QStringLiteral("type")).toString(),
+                QStringLiteral("object"));
     }
     const QStringList expected{
         QStringLiteral("list_windows"), QStringLiteral("focus_window"), QStringLiteral("launch_app"),

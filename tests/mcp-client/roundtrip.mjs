@@ -25,7 +25,13 @@ async function time(name, args) {
   return { last, median: times[Math.floor(times.length / 2)], min: times[0], max: times[times.length - 1] };
 }
 
-await time('get_zones', {}); // warm-up: the first map is in
+// Warm-up: until the first full analysis is in (the engine is ready with its first map, which may be empty).
+for (const t0 = Date.now(); Date.now() - t0 < 120000;) {
+  const r = await client.callTool({ name: 'get_zones', arguments: {} });
+  if (r.structuredContent?.total > 0)
+    break;
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}
 const zones = await time('get_zones', {});
 const click = await time('click', { target });
 const shot = await client.callTool({ name: 'screenshot', arguments: {} });

@@ -2,7 +2,8 @@
 
 // A small ToolHost for the protocol tests (tst_mcpsession, tst_mcphttp): "echo" answers at once, "ask"
 // asks the client through elicitation and answers with what it said, "hold" answers when the test
-// releases it. One resource, ciu://test/readme.
+// releases it (and counts its cancellations), "count" reports progress 1, 1 again, 2, 3 of 3 and answers.
+// One resource, ciu://test/readme.
 
 #include "core/mcp/toolhost.h"
 
@@ -23,6 +24,8 @@ public:
                 QJsonObject{{QStringLiteral("name"), QStringLiteral("ask")},
                             {QStringLiteral("inputSchema"), schema}},
                 QJsonObject{{QStringLiteral("name"), QStringLiteral("hold")},
+                            {QStringLiteral("inputSchema"), schema}},
+                QJsonObject{{QStringLiteral("name"), QStringLiteral("count")},
                             {QStringLiteral("inputSchema"), schema}}};
     }
     void call(const QString& name, const QJsonObject& arguments, std::shared_ptr<ToolCallContext> context,
@@ -46,8 +49,17 @@ public:
                 done(yes ? ToolResult::text(QStringLiteral("approved"))
                          : ToolResult::error(QStringLiteral("declined")));
             });
+        } else if (name == QLatin1String("count")) {
+            wantedProgress = context->wantsProgress();
+            context->progress(1, 3, QStringLiteral("one"));
+            context->progress(1, 3, QStringLiteral("one again")); // not above the last: not sent
+            context->progress(2, 3, QStringLiteral("two"));
+            context->progress(3, 0, QString());
+            done(ToolResult::text(QStringLiteral("counted")));
         } else {
             held = done;
+            heldContext = context;
+            context->onCancelled([this] { ++cancellations; });
         }
     }
     QJsonArray resources() const override
@@ -66,6 +78,9 @@ public:
     }
 
     Done held;
+    std::shared_ptr<ToolCallContext> heldContext;
+    int cancellations = 0;
+    bool wantedProgress = false;
 };
 
 } // namespace ciu::mcp::test

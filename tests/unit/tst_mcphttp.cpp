@@ -1,6 +1,7 @@
 // The Streamable HTTP transport on a real loopback socket: the bearer token (401 without it), the session id
 // handed out by initialize (400 without it, 404 for an unknown one), JSON answers for requests, 202 for
-// notifications, an SSE stream for tools/call that carries an elicitation and then the result, 405 for GET,
+// notifications, an SSE stream for tools/call that carries an elicitation or progress and then the result
+// (none once cancelled), a standalone GET stream and the resumption of a broken stream by Last-Event-ID,
 // DELETE ending the session, a non-loopback Origin refused, malformed bodies answered with JSON-RPC codes,
 // and the token file readable only by the user.
 
@@ -33,12 +34,12 @@ struct Reply
     QMap<QByteArray, QByteArray> headers; // lower-case names
     QByteArray body;
     QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
-    // The data lines of an SSE body, as JSON.
+    // The data lines of an SSE body, as JSON (a priming event's empty data is none).
     QList<QJsonObject> events() const
     {
         QList<QJsonObject> list;
         for (const QByteArray& line : body.split('\n')) {
-            if (line.startsWith("data: "))
+            if (line.startsWith("data: ") && !line.mid(6).trimmed().isEmpty())
                 list.append(QJsonDocument::fromJson(line.mid(6)).object());
         }
         return list;
@@ -58,6 +59,8 @@ private slots:
     void sessionLifecycle();
     void malformedBodies();
     void toolCallStreamsElicitation();
+    void progressAndCancellationOnTheStream();
+    void getStreamAndResumption();
     void onlyLoopback();
     void tokenFileIsPrivate();
 
@@ -68,7 +71,11 @@ private:
     // Opens a request whose reply is read later (an SSE stream).
     std::unique_ptr<QTcpSocket> open(const QByteArray& body,
                                      const QList<QPair<QByteArray, QByteArray>>& headers);
+    // Opens a GET stream (with Last-Event-ID when given).
+    std::unique_ptr<QTcpSocket> openGet(const QByteArray& sessionId, const QByteArray& lastEventId);
     static Reply parse(const QByteArray& raw);
+    // The ids of the SSE events in a body, in order.
+    static QList<QByteArray> eventIds(const QByteArray& body);
     QByteArray initialize(const QJsonObject& capabilities = {});
 
     TestHost m_host;
@@ -119,6 +126,29 @@ std::unique_ptr<QTcpSocket> TestMcpHttp::open(const QByteArray& body,
         request += name + ": " + value + "\r\n";
     socket->write(request + "\r\n" + body);
     return socket;
+}
+
+std::unique_ptr<QTcpSocket> TestMcpHttp::openGet(const QByteArray& sessionId, const QByteArray& lastEventId)
+{
+    auto socket = std::make_unique<QTcpSocket>();
+    socket->connectToHost(QHostAddress::LocalHost, m_http->serverPort());
+    QByteArray request = "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+                         "Authorization: Bearer " +
+                         m_token.toLatin1() + "\r\nMcp-Session-Id: " + sessionId + "\r\n";
+    if (!lastEventId.isEmpty())
+        request += "Last-Event-ID: " + lastEventId + "\r\n";
+    socket->write(request + "\r\n");
+    return socket;
+}
+
+QList<QByteArray> TestMcpHttp::eventIds(const QByteArray& body)
+{
+    QList<QByteArray> ids;
+    for (const QByteArray& line : body.split('\n')) {
+        if (line.startsWith("id: "))
+            ids.append(line.mid(4));
+    }
+    return ids;
 }
 
 Reply TestMcpHttp::send(const QByteArray& method, const QByteArray& body,
@@ -205,7 +235,7 @@ void TestMcpHttp::sessionLifecycle()
     QCOMPARE(r.headers.value("content-type"), QByteArray("application/json"));
     QCOMPARE(
         r.json().value(QStringLiteral("result")).toObject().value(QStringLiteral("tools")).toArray().size(),
-        3);
+        4);
     // Without the session id: 400; an unknown one: 404; an unsupported protocol version header: 400.
     r = send("POST", R"({"jsonrpc":"2.0","id":3,"method":"tools/list"})", base);
     QCOMPARE(r.status, 400);
@@ -218,9 +248,10 @@ void TestMcpHttp::sessionLifecycle()
     badVersion.append(h("MCP-Protocol-Version", "1999-01-01"));
     r = send("POST", R"({"jsonrpc":"2.0","id":5,"method":"tools/list"})", badVersion);
     QCOMPARE(r.status, 400);
-    // No standalone stream.
-    r = send("GET", {}, {{"Accept", "text/event-stream"}, {"Mcp-Session-Id", sessionId}});
+    // Methods other than GET, POST and DELETE: 405.
+    r = send("PUT", {}, {{"Mcp-Session-Id", sessionId}});
     QCOMPARE(r.status, 405);
+    QCOMPARE(r.headers.value("allow"), QByteArray("GET, POST, DELETE"));
     // DELETE ends the session.
     r = send("DELETE", {}, {{"Mcp-Session-Id", sessionId}});
     QCOMPARE(r.status, 204);
@@ -301,6 +332,129 @@ void TestMcpHttp::toolCallStreamsElicitation()
                  .value(QStringLiteral("text"))
                  .toString(),
              QStringLiteral("approved"));
+}
+
+void TestMcpHttp::progressAndCancellationOnTheStream()
+{
+    const QByteArray sessionId = initialize();
+    QVERIFY(!sessionId.isEmpty());
+    // Progress notifications travel on the tool call's own stream, before its result.
+    auto stream = open(
+        R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"count","_meta":{"progressToken":"p"}}})",
+        {{"Mcp-Session-Id", sessionId}});
+    QByteArray raw;
+    QTRY_VERIFY_WITH_TIMEOUT((raw += stream->readAll(), stream->state() == QAbstractSocket::UnconnectedState),
+                             10000);
+    raw += stream->readAll();
+    const QList<QJsonObject> events = parse(raw).events();
+    QCOMPARE(events.size(), 4);
+    for (int i = 0; i < 3; ++i) {
+        QCOMPARE(events[i].value(QStringLiteral("method")).toString(),
+                 QStringLiteral("notifications/progress"));
+        QCOMPARE(
+            events[i].value(QStringLiteral("params")).toObject().value(QStringLiteral("progress")).toDouble(),
+            double(i + 1));
+    }
+    QCOMPARE(events[3].value(QStringLiteral("id")).toInt(), 5);
+
+    // A cancelled call: the host is told, and the stream ends without a result.
+    stream = open(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"hold"}})",
+                  {{"Mcp-Session-Id", sessionId}});
+    raw.clear();
+    QTRY_VERIFY_WITH_TIMEOUT((raw += stream->readAll(), raw.contains("text/event-stream")), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_host.heldContext != nullptr, 10000);
+    QCOMPARE(m_host.cancellations, 0);
+    const Reply cancel =
+        send("POST", R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":6}})",
+             {{"Content-Type", "application/json"},
+              {"Accept", "application/json, text/event-stream"},
+              {"Mcp-Session-Id", sessionId}});
+    QCOMPARE(cancel.status, 202);
+    QCOMPARE(m_host.cancellations, 1);
+    QTRY_VERIFY_WITH_TIMEOUT((raw += stream->readAll(), stream->state() == QAbstractSocket::UnconnectedState),
+                             10000);
+    raw += stream->readAll();
+    QCOMPARE(parse(raw).events().size(), 0);
+    m_host.held(ToolResult::text(QStringLiteral("late"))); // goes nowhere
+}
+
+void TestMcpHttp::getStreamAndResumption()
+{
+    const QByteArray sessionId = initialize(); // 2025-11-25: streams begin with a priming event
+    QVERIFY(!sessionId.isEmpty());
+    // GET needs text/event-stream in Accept, and a known session.
+    Reply r = send("GET", {}, {{"Accept", "application/json"}, {"Mcp-Session-Id", sessionId}});
+    QCOMPARE(r.status, 406);
+    r = send("GET", {}, {{"Accept", "text/event-stream"}});
+    QCOMPARE(r.status, 400);
+    r = send("GET", {}, {{"Accept", "text/event-stream"}, {"Mcp-Session-Id", "no-such-session"}});
+    QCOMPARE(r.status, 404);
+
+    // A standalone stream: SSE, opened by a priming event (an id, empty data), and kept open.
+    auto standalone = openGet(sessionId, {});
+    QByteArray raw;
+    QTRY_VERIFY_WITH_TIMEOUT((raw += standalone->readAll(), raw.contains("data: \n\n")), 10000);
+    Reply reply = parse(raw);
+    QCOMPARE(reply.status, 200);
+    QCOMPARE(reply.headers.value("content-type"), QByteArray("text/event-stream"));
+    QCOMPARE(eventIds(reply.body).size(), 1);
+    QCOMPARE(reply.events().size(), 0);
+    QCOMPARE(standalone->state(), QAbstractSocket::ConnectedState);
+
+    // A tool call's stream: priming event, then a progress event; then its connection breaks.
+    m_host.heldContext.reset();
+    auto call = open(
+        R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"hold","_meta":{"progressToken":"t"}}})",
+        {{"Mcp-Session-Id", sessionId}});
+    QTRY_VERIFY_WITH_TIMEOUT(m_host.heldContext != nullptr, 10000);
+    m_host.heldContext->progress(1, 0, QStringLiteral("first"));
+    raw.clear();
+    QTRY_VERIFY_WITH_TIMEOUT((raw += call->readAll(), raw.contains("first")), 10000);
+    const QList<QByteArray> ids = eventIds(parse(raw).body);
+    QCOMPARE(ids.size(), 2);
+    QVERIFY(ids[0].endsWith("/0"));
+    QVERIFY(ids[1].endsWith("/1"));
+    QVERIFY(ids[0] != eventIds(reply.body).constFirst()); // another stream than the standalone one
+    call->abort();
+    // Sent while the client is away: kept for the resumption.
+    m_host.heldContext->progress(2, 0, QStringLiteral("second"));
+
+    // GET with Last-Event-ID: the events after it, then the result, and the stream ends.
+    auto resumed = openGet(sessionId, ids[1]);
+    raw.clear();
+    QTRY_VERIFY_WITH_TIMEOUT((raw += resumed->readAll(), raw.contains("second")), 10000);
+    m_host.held(ToolResult::text(QStringLiteral("held result")));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (raw += resumed->readAll(), resumed->state() == QAbstractSocket::UnconnectedState), 10000);
+    raw += resumed->readAll();
+    reply = parse(raw);
+    QCOMPARE(reply.status, 200);
+    const QList<QJsonObject> events = reply.events();
+    QCOMPARE(events.size(), 2);
+    QCOMPARE(events[0].value(QStringLiteral("params")).toObject().value(QStringLiteral("message")).toString(),
+             QStringLiteral("second"));
+    QCOMPARE(events[1].value(QStringLiteral("id")).toInt(), 9);
+    QCOMPARE(events[1]
+                 .value(QStringLiteral("result"))
+                 .toObject()
+                 .value(QStringLiteral("content"))
+                 .toArray()[0]
+                 .toObject()
+                 .value(QStringLiteral("text"))
+                 .toString(),
+             QStringLiteral("held result"));
+    QVERIFY(!raw.contains("first"));
+
+    // That stream is done; an id of no stream, or a malformed one: 404.
+    for (const QByteArray& id : {ids[1], QByteArray("999/1"), QByteArray("garbage")}) {
+        r = send("GET", {},
+                 {{"Accept", "text/event-stream"}, {"Mcp-Session-Id", sessionId}, {"Last-Event-ID", id}});
+        QCOMPARE(r.status, 404);
+    }
+    // DELETE ends the session and its standalone stream.
+    r = send("DELETE", {}, {{"Mcp-Session-Id", sessionId}});
+    QCOMPARE(r.status, 204);
+    QTRY_COMPARE_WITH_TIMEOUT(standalone->state(), QAbstractSocket::UnconnectedState, 10000);
 }
 
 void TestMcpHttp::onlyLoopback()

@@ -1,5 +1,6 @@
 // The MCP protocol layer without a transport: JSON-RPC parsing and its error codes, the initialize
-// handshake and version negotiation, tools and resources, elicitation round trips, cancellation.
+// handshake and version negotiation, tools and resources, elicitation round trips, cancellation (the host is
+// told), progress notifications for a request with a progressToken.
 
 #include "core/mcp/jsonrpc.h"
 #include "core/mcp/mcpsession.h"
@@ -9,6 +10,8 @@
 #include <QJsonDocument>
 #include <QSignalSpy>
 #include <QTest>
+
+#include <tuple>
 
 using namespace ciu::mcp;
 using ciu::mcp::test::TestHost;
@@ -31,6 +34,8 @@ private slots:
     void elicitationRoundTrip();
     void noElicitationWithoutCapability();
     void cancelledCallGetsNoResponse();
+    void cancellationReachesTheHost();
+    void progressNotifications();
     void resources();
 
 private:
@@ -204,7 +209,7 @@ void TestMcpSession::listsAndCallsTools()
     auto out = exchange(session, R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})");
     const QJsonArray tools =
         out[0].value(QStringLiteral("result")).toObject().value(QStringLiteral("tools")).toArray();
-    QCOMPARE(tools.size(), 3);
+    QCOMPARE(tools.size(), 4);
     QCOMPARE(tools[0].toObject().value(QStringLiteral("name")).toString(), QStringLiteral("echo"));
     out = exchange(
         session,
@@ -316,6 +321,93 @@ void TestMcpSession::cancelledCallGetsNoResponse()
     QSignalSpy spy(&session, &McpSession::outgoing);
     host.held(ToolResult::text(QStringLiteral("late")));
     QCOMPARE(spy.count(), 0);
+}
+
+void TestMcpSession::cancellationReachesTheHost()
+{
+    TestHost host;
+    McpSession session(&host, {});
+    initialize(session);
+    QSignalSpy cancelled(&session, &McpSession::callCancelled);
+    exchange(session, R"({"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"hold"}})");
+    QCOMPARE(host.cancellations, 0);
+    // A cancellation of another id, or of no id, changes nothing.
+    exchange(session, R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"b"}})");
+    exchange(session, R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{}})");
+    QCOMPARE(host.cancellations, 0);
+    QVERIFY(!host.heldContext->isCancelled());
+    QCOMPARE(cancelled.count(), 0);
+    exchange(
+        session,
+        R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a","reason":"no"}})");
+    QCOMPARE(host.cancellations, 1);
+    QVERIFY(host.heldContext->isCancelled());
+    QCOMPARE(cancelled.count(), 1);
+    QCOMPARE(cancelled.at(0).at(0).value<QJsonValue>(), QJsonValue(QStringLiteral("a")));
+    // Twice: the handler runs once; one registered after the cancellation runs at once.
+    exchange(session, R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}})");
+    QCOMPARE(host.cancellations, 1);
+    int late = 0;
+    host.heldContext->onCancelled([&late] { ++late; });
+    QCOMPARE(late, 1);
+    // The transport going away cancels what still runs.
+    exchange(session, R"({"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"hold"}})");
+    session.close();
+    QCOMPARE(host.cancellations, 2);
+}
+
+void TestMcpSession::progressNotifications()
+{
+    TestHost host;
+    McpSession session(&host, {});
+    initialize(session);
+    // With a progressToken: increasing notifications tied to the request, then the result.
+    QList<QPair<QJsonObject, QJsonValue>> out;
+    const auto c = connect(&session, &McpSession::outgoing, this,
+                           [&out](const QJsonObject& m, const QJsonValue& related) {
+                               out.append({m, related});
+                           });
+    session.receive(QByteArray(
+        R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"count","_meta":{"progressToken":"tok"}}})"));
+    QVERIFY(host.wantedProgress);
+    QCOMPARE(out.size(), 4);
+    const QList<std::tuple<double, double, QString>> expected{
+        {1, 3, QStringLiteral("one")}, {2, 3, QStringLiteral("two")}, {3, 0, QString()}};
+    for (int i = 0; i < 3; ++i) {
+        const QJsonObject n = out[i].first;
+        QCOMPARE(n.value(QStringLiteral("method")).toString(), QStringLiteral("notifications/progress"));
+        QVERIFY(!n.contains(QStringLiteral("id")));
+        QCOMPARE(out[i].second, QJsonValue(7));
+        const QJsonObject p = n.value(QStringLiteral("params")).toObject();
+        QCOMPARE(p.value(QStringLiteral("progressToken")).toString(), QStringLiteral("tok"));
+        QCOMPARE(p.value(QStringLiteral("progress")).toDouble(), std::get<0>(expected[i]));
+        QCOMPARE(p.contains(QStringLiteral("total")), std::get<1>(expected[i]) > 0);
+        if (std::get<1>(expected[i]) > 0)
+            QCOMPARE(p.value(QStringLiteral("total")).toDouble(), std::get<1>(expected[i]));
+        QCOMPARE(p.value(QStringLiteral("message")).toString(), std::get<2>(expected[i]));
+    }
+    QCOMPARE(out[3].first.value(QStringLiteral("id")).toInt(), 7);
+    QVERIFY(out[3].first.contains(QStringLiteral("result")));
+    // An integer token is echoed as an integer.
+    out.clear();
+    session.receive(QByteArray(
+        R"({"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"count","_meta":{"progressToken":42}}})"));
+    QCOMPARE(out.size(), 4);
+    QCOMPARE(out[0].first.value(QStringLiteral("params")).toObject().value(QStringLiteral("progressToken")),
+             QJsonValue(42));
+    // Without one (or with one that is not a string or number): only the result.
+    for (
+        const QByteArray& call :
+        {QByteArray(R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"count"}})"),
+         QByteArray(
+             R"({"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"count","_meta":{"progressToken":{}}}})")}) {
+        out.clear();
+        session.receive(call);
+        QVERIFY(!host.wantedProgress);
+        QCOMPARE(out.size(), 1);
+        QVERIFY(out[0].first.contains(QStringLiteral("result")));
+    }
+    disconnect(c);
 }
 
 void TestMcpSession::resources()

@@ -1,0 +1,135 @@
+// End to end under Xvfb and a private D-Bus session with the AT-SPI bus: `ciu-agent mcp` driven by the
+// official MCP TypeScript SDK client against the fixture app with its accessibility bridge on. The zones
+// the accessibility tree gives carry their `value` (a field's text) in get_zones and find_zones, text and
+// structuredContent (validated against the output schema by the SDK), and a password field's never.
+
+#include "mcpsdkclient.h"
+#include "tests/support/fixtureapp.h"
+#include "tests/support/xvfbserver.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ciu::test;
+
+class TestMcpE2eA11y : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void zonesCarryValues();
+
+private:
+    std::unique_ptr<XvfbServer> m_x;
+    std::unique_ptr<FixtureApp> m_app;
+    QTemporaryDir m_sessions;
+};
+
+void TestMcpE2eA11y::initTestCase()
+{
+    if (!xvfbAvailable())
+        QSKIP("Xvfb is not installed");
+    if (QStandardPaths::findExecutable(QStringLiteral("node")).isEmpty())
+        QSKIP("node is not installed here (packaging/install-deps.sh installs nodejs; CI has it)");
+    QVERIFY2(!qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS"),
+             "run under dbus-run-session (ctest does): the test needs a session bus of its own");
+    m_x = std::make_unique<XvfbServer>();
+    QVERIFY2(m_x->start(), qPrintable(m_x->errorString()));
+    // The fixture with Qt's accessibility bridge on.
+    QProcessEnvironment env = m_x->environment();
+    env.remove(QStringLiteral("NO_AT_BRIDGE"));
+    env.remove(QStringLiteral("QT_ACCESSIBILITY"));
+    env.insert(QStringLiteral("QT_LINUX_ACCESSIBILITY_ALWAYS_ON"), QStringLiteral("1"));
+    m_app = std::make_unique<FixtureApp>();
+    QVERIFY2(m_app->start(env, {QStringLiteral("--geometry"), QStringLiteral("60,60,900,640")}),
+             qPrintable(m_app->errorString()));
+}
+
+void TestMcpE2eA11y::cleanupTestCase()
+{
+    m_app.reset();
+    m_x.reset();
+}
+
+void TestMcpE2eA11y::zonesCarryValues()
+{
+    SdkClient client;
+    QString error;
+    QVERIFY2(client.start(&error), qPrintable(error));
+    QJsonObject r =
+        client.connectStdio({QStringLiteral("mcp"), QStringLiteral("--display"), m_x->displayName(),
+                             QStringLiteral("--session-dir"), m_sessions.path(), QStringLiteral("--execute"),
+                             QStringLiteral("--max-actions-per-minute"), QStringLiteral("0")},
+                            QStringLiteral("accept")); // typing into a password field is confirmed
+    QVERIFY2(r.value(QStringLiteral("ok")).toBool(), QByteArray(dump(r) + client.log().toUtf8()).constData());
+    const auto name = m_app->widget(QStringLiteral("name"));
+    const auto password = m_app->widget(QStringLiteral("password"));
+    QVERIFY(name && password);
+
+    // Text typed into the fields: the fixture confirms.
+    m_app->clearPending();
+    r = client.call(
+        QStringLiteral("run_steps"),
+        {{QStringLiteral("steps"), QJsonArray{QStringLiteral("type \"Ada Lovelace\" into Name"),
+                                              QStringLiteral("type \"hunter2secret\" into Password")}}});
+    QVERIFY2(r.value(QStringLiteral("ok")).toBool(), dump(r).constData());
+    QVERIFY(m_app->waitFor(
+        [](const QJsonObject& o) {
+            return o.value(QStringLiteral("event")).toString() == QLatin1String("text_changed") &&
+                   o.value(QStringLiteral("text")).toString() == QLatin1String("Ada Lovelace");
+        },
+        10'000));
+    QVERIFY(m_app->waitFor(
+        [](const QJsonObject& o) {
+            return o.value(QStringLiteral("event")).toString() == QLatin1String("text_changed") &&
+                   o.value(QStringLiteral("text")).toString() == QLatin1String("hunter2secret");
+        },
+        10'000));
+
+    // get_zones: the Name field's zone (where the fixture has it) carries the text as its value, in the
+    // structured zones and in the text; the password field's zone carries none.
+    auto zoneAt = [](const QJsonArray& zones, const QRect& rect) -> std::optional<QJsonObject> {
+        for (const QJsonValue& v : zones) {
+            const QJsonArray b = v.toObject().value(QStringLiteral("bounds")).toArray();
+            const QRect bounds(b.at(0).toInt(), b.at(1).toInt(), b.at(2).toInt(), b.at(3).toInt());
+            if (v.toObject().value(QStringLiteral("type")).toString() == QLatin1String("text_field") &&
+                rect.contains(bounds.center()))
+                return v.toObject();
+        }
+        return std::nullopt;
+    };
+    QJsonObject zones;
+    std::optional<QJsonObject> nameZone;
+    // The map follows the tree's change events; wait for the one that carries the text.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (zones = client.call(QStringLiteral("get_zones"),
+                             {{QStringLiteral("role"), QStringLiteral("text_field")}}),
+         nameZone = zoneAt(structured(zones).value(QStringLiteral("zones")).toArray(), name->rect),
+         nameZone && nameZone->value(QStringLiteral("value")).toString() == QLatin1String("Ada Lovelace")),
+        30'000);
+    QCOMPARE(nameZone->value(QStringLiteral("source")).toString(), QStringLiteral("accessibility"));
+    QVERIFY2(text(zones).contains(QStringLiteral("= \"Ada Lovelace\"")), qPrintable(text(zones)));
+    const auto passwordZone =
+        zoneAt(structured(zones).value(QStringLiteral("zones")).toArray(), password->rect);
+    QVERIFY2(passwordZone, qPrintable(text(zones)));
+    QVERIFY2(!passwordZone->contains(QStringLiteral("value")), dump(*passwordZone).constData());
+    QVERIFY2(!text(zones).contains(QStringLiteral("hunter2secret")), qPrintable(text(zones)));
+    QVERIFY(!dump(structured(zones)).contains("hunter2secret"));
+
+    // find_zones carries it too.
+    r = client.call(QStringLiteral("find_zones"),
+                    {{QStringLiteral("query"), nameZone->value(QStringLiteral("id"))}});
+    QVERIFY2(!isError(r), qPrintable(text(r)));
+    const QJsonObject first = structured(r).value(QStringLiteral("candidates")).toArray().at(0).toObject();
+    QCOMPARE(first.value(QStringLiteral("id")).toString(), nameZone->value(QStringLiteral("id")).toString());
+    QCOMPARE(first.value(QStringLiteral("value")).toString(), QStringLiteral("Ada Lovelace"));
+    QVERIFY2(text(r).contains(QStringLiteral("= \"Ada Lovelace\"")), qPrintable(text(r)));
+}
+
+QTEST_GUILESS_MAIN(TestMcpE2eA11y)
+#include "tst_mcp_e2e_a11y.moc"
