@@ -9,6 +9,8 @@
 #include <QElapsedTimer>
 #include <QSet>
 
+#include <algorithm>
+
 namespace ciu::canvas {
 
 using detail::rectData;
@@ -265,12 +267,31 @@ void CanvasMapper::process(const FrameDiff& rawDiff)
         return;
     }
     const QList<TierDecision> decisions = m_policy.decide(effective, context);
+    bool wholeScreen = false;
+    QList<QRect> handled; // analysed, or explained (a hover)
     for (const TierDecision& d : decisions) {
         emitDecision(d, tNs);
         execute(d, effective);
-        // Below the threshold (the only ignored decision with regions): left until the screen settles.
-        if (d.action == TierDecision::Action::Ignore)
-            m_deferred << d.regions;
+        if (d.action == TierDecision::Action::Local || d.action == TierDecision::Action::Hover)
+            handled << d.regions;
+        if (d.action == TierDecision::Action::Full) {
+            wholeScreen = wholeScreen || d.regions.isEmpty();
+            handled << d.regions;
+        }
+    }
+    // Changes no decision took up (below the threshold of an immediate analysis): left until the screen
+    // settles. Animations have their own wait; a caret's blink is no change worth analysing.
+    if (wholeScreen) {
+        m_deferred.clear();
+    } else if (!effective.animating && !effective.cursorOnly) {
+        for (const ChangeRegion& c : std::as_const(effective.regions)) {
+            if (double(area(c.rect)) * c.changedPercent / 100.0 < minChangedPixels)
+                continue;
+            const bool taken = std::any_of(handled.cbegin(), handled.cend(),
+                                           [&c](const QRect& r) { return r.intersects(c.rect); });
+            if (!taken)
+                m_deferred << c.rect;
+        }
     }
     if (m_deferred.size() > m_policy.options().maxRegions)
         m_deferred = {united(m_deferred)};

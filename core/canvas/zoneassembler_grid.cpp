@@ -1,42 +1,45 @@
 // The Tier 1 zone assembler's text-grid pass: rows of monospaced text on a regular grid with no widget
-// around each row (a terminal, a console, a log view) are static text, read line by line, never menu items,
-// menu-bar titles or list entries. Decided by what is seen: a shared left edge, a regular row pitch and one
-// character width that fits every long line.
+// around each row (a terminal, a console, a log view) are static text, read row by row, never menu items,
+// menu-bar titles or list entries. Decided by what is seen: words whose widths fit one character width,
+// starting on the columns of one character grid, on rows of one pitch.
 
 #include "core/canvas/zoneassembler_p.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace ciu::canvas::detail::assembly {
 namespace {
 
-constexpr int kMinRows = 3;         // long lines that fit the grid
-constexpr int kMinLineChars = 6;    // shorter lines say little about the character width
-constexpr int kMinLengthSpread = 5; // characters between the shortest and the longest fitting line
+constexpr int kMinRows = 3;          // rows of text on the grid
+constexpr int kMinMultiWordRows = 2; // rows with several words: their columns are the grid's evidence
+constexpr int kMinFitWords = 5;      // words of 3+ characters whose widths fit the character width
+constexpr int kMinLengthSpread = 3;  // characters between the shortest and the longest of them
+constexpr double kColumnSlack = 0.3; // of a character: how far a word may start off a column
+constexpr int kMaxWords = 400;
 
-struct Row
+struct Word
 {
     int text;
     cv::Rect rect;
     int chars;
 };
 
-// The characters of a line as drawn (a terminal's line, spaces included; trailing spaces are not drawn).
-int drawnChars(const QString& text)
+double median(std::vector<double> v)
 {
-    QString s = text;
-    while (!s.isEmpty() && s.back().isSpace())
-        s.chop(1);
-    return int(s.size());
+    if (v.empty())
+        return 0;
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+    return v[v.size() / 2];
 }
 
 } // namespace
 
 void Assembler::textGrids()
 {
-    // Candidates grouped by the box holding them (-1: none). Rows of a grid share one.
-    std::map<int, std::vector<Row>> groups;
+    // Candidates grouped by the box holding them (-1: none). A grid's words share one.
+    std::map<int, std::vector<Word>> groups;
     for (size_t i = 0; i < texts().size(); ++i) {
         const TextItem& t = texts()[i];
         if (t.glyph || t.known || m_usedText.count(int(i)) || !readableText(t))
@@ -57,101 +60,121 @@ void Assembler::textGrids()
             if (box.height < kMinRows * 2 * std::max(8, t.rect.height))
                 continue;
         }
-        groups[t.owner].push_back({int(i), t.rect, drawnChars(t.text)});
+        groups[t.owner].push_back({int(i), t.rect, int(t.text.trimmed().size())});
     }
-    for (auto& [owner, rows] : groups) {
-        if (int(rows.size()) < kMinRows)
+    for (auto& [owner, words] : groups) {
+        if (int(words.size()) < kMinRows || int(words.size()) > kMaxWords)
             continue;
-        // The shared left edge: the one most rows start at.
-        std::map<int, int> lefts;
-        for (const Row& r : rows)
-            ++lefts[r.rect.x];
-        int left = 0;
-        int best = -1;
-        for (const auto& [x, n] : lefts) {
-            int near = 0;
-            for (const Row& r : rows)
-                near += std::abs(r.rect.x - x) <= 2 ? 1 : 0;
-            if (near > best) {
-                best = near;
-                left = x;
+        // The character width: the slope of width over length (words' boxes carry a constant margin).
+        std::vector<double> slopes;
+        for (size_t a = 0; a < words.size(); ++a) {
+            for (size_t b = a + 1; b < words.size(); ++b) {
+                const int dn = words[a].chars - words[b].chars;
+                if (std::abs(dn) >= 2 && words[a].chars >= 3 && words[b].chars >= 3)
+                    slopes.push_back(double(words[a].rect.width - words[b].rect.width) / dn);
             }
         }
-        std::vector<Row> aligned;
-        for (const Row& r : rows) {
-            if (std::abs(r.rect.x - left) <= 2)
-                aligned.push_back(r);
-        }
-        if (int(aligned.size()) < kMinRows)
-            continue;
-        std::sort(aligned.begin(), aligned.end(),
-                  [](const Row& a, const Row& b) { return a.rect.y < b.rect.y; });
-        // One character width for every long line: width ≈ characters × cell.
-        std::vector<double> cells;
-        for (const Row& r : aligned) {
-            if (r.chars >= kMinLineChars)
-                cells.push_back(double(r.rect.width + 1) / r.chars);
-        }
-        if (int(cells.size()) < kMinRows)
-            continue;
-        std::nth_element(cells.begin(), cells.begin() + cells.size() / 2, cells.end());
-        const double cell = cells[cells.size() / 2];
+        double cell = median(slopes);
         if (cell < 4 || cell > 30)
             continue;
-        // Lines of quite different lengths must fit (rows of the same few words, "Item 1", "Item 2", fit a
-        // proportional font as well).
+        std::vector<double> margins;
+        for (const Word& w : words) {
+            if (w.chars >= 3)
+                margins.push_back(w.rect.width - w.chars * cell);
+        }
+        const double margin = median(margins);
         int fitting = 0;
-        int longLines = 0;
+        int sized = 0;
         int shortest = 0;
         int longest = 0;
-        for (const Row& r : aligned) {
-            if (r.chars < kMinLineChars)
+        for (const Word& w : words) {
+            if (w.chars < 3)
                 continue;
-            ++longLines;
-            if (std::abs(r.rect.width + 1 - r.chars * cell) > 0.6 * cell + 1)
+            ++sized;
+            if (std::abs(w.rect.width - (w.chars * cell + margin)) > 0.5 * cell + 1)
                 continue;
-            shortest = fitting == 0 ? r.chars : std::min(shortest, r.chars);
-            longest = std::max(longest, r.chars);
+            shortest = fitting == 0 ? w.chars : std::min(shortest, w.chars);
+            longest = std::max(longest, w.chars);
             ++fitting;
         }
-        if (fitting < kMinRows || fitting * 10 < longLines * 8 || longest - shortest < kMinLengthSpread)
+        if (fitting < kMinFitWords || fitting * 10 < sized * 8 || longest - shortest < kMinLengthSpread)
             continue;
-        // A regular row pitch: the smallest gap between rows, every gap a multiple of it.
-        int pitch = 0;
-        for (size_t i = 1; i < aligned.size(); ++i) {
-            const int gap = aligned[i].rect.y - aligned[i - 1].rect.y;
-            if (gap > 2 && (pitch == 0 || gap < pitch))
-                pitch = gap;
+
+        // Rows: words side by side; each row's top on one pitch.
+        std::sort(words.begin(), words.end(), [](const Word& a, const Word& b) {
+            return sameRow(a.rect, b.rect) ? a.rect.x < b.rect.x : a.rect.y < b.rect.y;
+        });
+        std::vector<std::vector<Word>> rows;
+        for (const Word& w : words) {
+            if (!rows.empty() && sameRow(rows.back().front().rect, w.rect))
+                rows.back().push_back(w);
+            else
+                rows.push_back({w});
         }
+        if (int(rows.size()) < kMinRows)
+            continue;
+        // The columns: every word starts on one of them, counted from the leftmost start. Words far to the
+        // right tell the character width best.
+        int left = words.front().rect.x;
+        for (const Word& w : words)
+            left = std::min(left, w.rect.x);
+        std::vector<double> spans;
+        for (const Word& w : words) {
+            const long column = std::lround((w.rect.x - left) / cell);
+            if (column >= 4)
+                spans.push_back(double(w.rect.x - left) / double(column));
+        }
+        if (!spans.empty())
+            cell = median(spans);
+        int onColumn = 0;
+        for (const Word& w : words) {
+            const double column = (w.rect.x - left) / cell;
+            onColumn += std::abs(column - std::round(column)) <= kColumnSlack ? 1 : 0;
+        }
+        int multiWord = 0;
+        for (const auto& row : rows)
+            multiWord += row.size() >= 2 ? 1 : 0;
+        if (onColumn * 10 < int(words.size()) * 8 || multiWord < kMinMultiWordRows)
+            continue;
+        std::vector<int> tops;
+        for (const auto& row : rows) {
+            int top = row.front().rect.y;
+            for (const Word& w : row)
+                top = std::min(top, w.rect.y);
+            tops.push_back(top);
+        }
+        // The row pitch: the typical gap between rows; every gap a whole number of rows (blank lines).
+        std::vector<double> gaps;
+        for (size_t i = 1; i < tops.size(); ++i)
+            gaps.push_back(tops[i] - tops[i - 1]);
+        const double pitch = median(gaps);
         if (pitch < 6)
             continue;
-        const int top = aligned.front().rect.y;
-        const auto onRow = [&](const cv::Rect& r) {
-            // Glyph boxes start a pixel or two lower on rows without ascenders.
-            const int offset = (r.y - top) % pitch;
-            return offset <= 3 || pitch - offset <= 3;
-        };
-        bool regular = true;
-        for (const Row& r : aligned)
-            regular = regular && onRow(r.rect);
+        const bool regular = std::all_of(gaps.cbegin(), gaps.cend(), [pitch](double gap) {
+            const double rowsApart = gap / pitch;
+            return rowsApart >= 0.75 && std::abs(gap - std::round(rowsApart) * pitch) <= 0.2 * pitch + 1;
+        });
         if (!regular)
             continue;
-        // The grid: its rows, and pieces of rows that start on a character column (a split line).
-        for (const Row& r : rows) {
-            const double column = (r.rect.x - left) / cell;
-            const bool onColumn = column > -0.3 && std::abs(column - std::round(column)) <= 0.3;
-            if (!onColumn || !onRow(r.rect) || r.rect.y < top - 3 ||
-                r.rect.y > aligned.back().rect.y + 3 * pitch)
-                continue;
-            const TextItem& t = texts()[size_t(r.text)];
+
+        // A grid: one static zone per row, its words in reading order.
+        for (const auto& row : rows) {
+            cv::Rect box = row.front().rect;
+            QStringList parts;
+            double confidence = 0;
+            for (const Word& w : row) {
+                box = unite(box, w.rect);
+                parts << texts()[size_t(w.text)].text.simplified();
+                confidence += texts()[size_t(w.text)].confidence;
+                m_usedText.insert(w.text);
+                texts()[size_t(w.text)].owner = kTextGridOwner; // no box classification counts it
+            }
             Element e;
-            e.rect = cv::Rect(t.rect.x - 2, t.rect.y - 3, t.rect.width + 4, t.rect.height + 6);
+            e.rect = cv::Rect(box.x - 2, box.y - 3, box.width + 4, box.height + 6);
             e.type = ZoneType::Static;
-            e.label = t.text.simplified();
-            e.confidence = 0.3 + 0.5 * t.confidence / 100.0;
+            e.label = parts.join(QLatin1Char(' '));
+            e.confidence = 0.3 + 0.5 * confidence / double(row.size()) / 100.0;
             m_out.push_back(e);
-            m_usedText.insert(r.text);
-            texts()[size_t(r.text)].owner = kTextGridOwner; // no box classification counts it
         }
     }
 }

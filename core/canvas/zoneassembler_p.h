@@ -104,8 +104,8 @@ private:
 
     void freeText();
 
-    // Rows of monospaced text on a regular grid (a terminal): static text, taken before any other pass
-    // (zoneassembler_grid.cpp).
+    // Rows of monospaced text on a regular grid (a terminal): static text, one zone a row, taken before
+    // any other pass (zoneassembler_grid.cpp).
     void textGrids();
 
     AssemblyInput& m_in;

@@ -260,7 +260,7 @@ void TestRealAppsE2E::terminalTextIsStaticText()
     QVERIFY2(QTest::qWaitFor(
                  [&] {
                      zones = analyze();
-                     return labelled(ZoneType::Static, QStringLiteral("total 0")) != nullptr;
+                     return labelled(ZoneType::Static, QStringLiteral("2 Edit")) != nullptr;
                  },
                  30000),
              "the terminal's text was never read");

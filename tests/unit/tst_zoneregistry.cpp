@@ -227,7 +227,7 @@ void TestZoneRegistry::changedPixelsNeedAnAnalysis()
                            {zone(QRect(10, 10, 50, 20), ZoneType::Button, QStringLiteral("A")),
                             zone(QRect(300, 10, 50, 20), ZoneType::Button, QStringLiteral("B")),
                             zone(QRect(600, 10, 50, 20), ZoneType::Button, QStringLiteral("C")),
-                            zone(QRect(0, 200, 800, 400), ZoneType::Panel, QStringLiteral("Panel"))},
+                            zone(QRect(0, 200, 800, 400), ZoneType::Static, QStringLiteral("Panel"))},
                            0);
     registry.applyUserCorrection(zone(QRect(10, 100, 50, 20), ZoneType::Button, QStringLiteral("U")), 0);
     const QString a = idOf(registry, QStringLiteral("A"));
