@@ -15,7 +15,7 @@ namespace {
 constexpr int kMinRows = 3;          // rows of text on the grid
 constexpr int kMinMultiWordRows = 2; // rows with several words: their columns are the grid's evidence
 constexpr int kMinFitWords = 5;      // words of 3+ characters whose widths fit the character width
-constexpr int kMinLengthSpread = 3;  // characters between the shortest and the longest of them
+constexpr int kMinLengthSpread = 2;  // characters between the shortest and the longest of them
 constexpr double kColumnSlack = 0.3; // of a character: how far a word may start off a column
 constexpr int kMaxWords = 400;
 
