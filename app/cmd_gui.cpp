@@ -108,6 +108,22 @@ int runGui(const QStringList& arguments)
             if (const auto kind = director::providerKindFromString(provider))
                 qputenv(director::keystore::environmentKeyName(*kind).toLatin1().constData(), key.toUtf8());
         });
+    QObject::connect(&window, &ui::MainWindow::keyFileChosen, &window,
+                     [&window](const QString& provider, const QString& key) {
+                         const auto kind = director::providerKindFromString(provider);
+                         if (!kind)
+                             return;
+                         QString error;
+                         if (director::keystore::writeKeyFile(*kind, key, &error)) {
+                             window.setStatusMessage(
+                                 QObject::tr("The API key is kept in %1, readable only by you.")
+                                     .arg(director::keystore::keyFilePath(*kind)));
+                         } else {
+                             window.setStatusMessage(
+                                 QObject::tr("The API key could not be kept in a file: %1").arg(error));
+                             window.offerSessionKey(provider, key, error); // still not dropped
+                         }
+                     });
     QObject::connect(
         &window, &ui::MainWindow::apiKeyStatusWanted, &window, [&window](const QString& provider) {
             const auto kind = director::providerKindFromString(provider);
@@ -118,6 +134,18 @@ int runGui(const QStringList& arguments)
                 window.setApiKeyStatus(
                     provider, QObject::tr("A key is set (%1, or kept for this session).").arg(variable),
                     true);
+                return;
+            }
+            QString fileError;
+            if (director::keystore::keyFromFile(*kind, &fileError)) {
+                window.setApiKeyStatus(provider,
+                                       QObject::tr("A key is kept in %1 (readable only by you).")
+                                           .arg(director::keystore::keyFilePath(*kind)),
+                                       true);
+                return;
+            }
+            if (!fileError.isEmpty()) {
+                window.setApiKeyStatus(provider, fileError, false);
                 return;
             }
             window.setApiKeyStatus(provider, QObject::tr("Looking for a key in the keychain…"), false);

@@ -126,7 +126,8 @@ public slots:
     void setTakeover(bool on);
     // What the key store knows about `provider`'s key, for the open settings dialog.
     void setApiKeyStatus(const QString& provider, const QString& status, bool hasKey);
-    // The keychain did not take a key: ask whether to keep it for this session only; never drop it silently.
+    // The keychain did not take a key: ask whether to keep it for this session only, or in a file only the
+    // user can read; never drop it silently.
     void offerSessionKey(const QString& provider, const QString& key, const QString& failure);
 
 signals:
@@ -149,6 +150,8 @@ signals:
     void apiKeyStatusWanted(const QString& provider);
     // The user chose to keep a key in memory for this session (the keychain refused it).
     void sessionKeyChosen(const QString& provider, const QString& key);
+    // The user chose, explicitly, to keep a key in a file readable only by them (the keychain refused it).
+    void keyFileChosen(const QString& provider, const QString& key);
 
 protected:
     void closeEvent(QCloseEvent* event) override;

@@ -62,22 +62,27 @@ void MainWindow::setApiKeyStatus(const QString& provider, const QString& status,
 void MainWindow::offerSessionKey(const QString& provider, const QString& key, const QString& failure)
 {
     auto* box = new QMessageBox(QMessageBox::Warning, tr("API key"),
-                                tr("The key cannot be stored in the keychain: %1").arg(failure),
-                                QMessageBox::NoButton, this);
-    box->setInformativeText(tr("Use it for this session only? It stays in memory until the app quits and is "
-                               "never written anywhere."));
+                                tr("The key cannot be stored: %1").arg(failure), QMessageBox::NoButton, this);
+    box->setInformativeText(
+        tr("Use it for this session only? It stays in memory until the app quits and is never written "
+           "anywhere. Or keep it in a file in your configuration folder that only you can read (mode 0600): "
+           "anyone who can act as your user can read it there."));
     QPushButton* keep = box->addButton(tr("&Use for this session"), QMessageBox::AcceptRole);
+    QPushButton* file = box->addButton(tr("&Keep in a private file"), QMessageBox::AcceptRole);
     box->addButton(tr("&Discard the key"), QMessageBox::RejectRole);
     box->setDefaultButton(keep);
     box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::buttonClicked, this, [this, keep, provider, key](QAbstractButton* button) {
-        if (button == keep) {
-            emit sessionKeyChosen(provider, key);
-            setStatusMessage(tr("The API key is kept for this session only."));
-        } else {
-            setStatusMessage(tr("The API key was discarded."));
-        }
-    });
+    connect(box, &QMessageBox::buttonClicked, this,
+            [this, keep, file, provider, key](QAbstractButton* button) {
+                if (button == keep) {
+                    emit sessionKeyChosen(provider, key);
+                    setStatusMessage(tr("The API key is kept for this session only."));
+                } else if (button == file) {
+                    emit keyFileChosen(provider, key); // the receiver reports where it went, or why not
+                } else {
+                    setStatusMessage(tr("The API key was discarded."));
+                }
+            });
     box->open();
 }
 

@@ -25,6 +25,8 @@ QList<QRect> ZoneCorrections::suppressedRegions() const
 {
     QList<QRect> rects;
     for (auto it = m_sets.cbegin(); it != m_sets.cend(); ++it) {
+        if (!isApplied(it.key()))
+            continue;
         const QPoint origin = windowOrigin(it.key());
         for (const QRect& r : it.value().suppressed)
             rects << r.translated(origin);
@@ -36,6 +38,8 @@ QList<Zone> ZoneCorrections::userZones() const
 {
     QList<Zone> zones;
     for (auto it = m_sets.cbegin(); it != m_sets.cend(); ++it) {
+        if (!isApplied(it.key()))
+            continue;
         const QPoint origin = windowOrigin(it.key());
         for (Zone zone : it.value().zones) {
             zone.bounds.translate(origin);
@@ -111,12 +115,34 @@ CorrectionSet ZoneCorrections::withZoneReplaced(const Zone& original, Zone edite
     return set;
 }
 
+bool ZoneCorrections::isApplied(const QString& application) const
+{
+    // Without any window list (no display yet) corrections apply where they are; with one, only on a
+    // window that carries them (a closed window's corrections do not float over the desktop). The desktop's
+    // own corrections (zones of no window) are relative to the screen.
+    return m_windows.isEmpty() || m_origins.contains(application) || application == QLatin1String("desktop");
+}
+
+bool ZoneCorrections::setTitlePattern(const QString& application, const QString& pattern, QString* error)
+{
+    if (application.isEmpty())
+        return false;
+    if (!CorrectionSet::isValidTitlePattern(pattern, error))
+        return false;
+    ensureLoaded(application);
+    CorrectionSet set = corrections(application);
+    set.titlePattern = pattern;
+    setCorrections(set);
+    return true;
+}
+
 void ZoneCorrections::setCorrections(const CorrectionSet& set)
 {
     if (set.application.isEmpty())
         return;
     m_loaded.insert(set.application);
     m_sets.insert(set.application, set);
+    refreshOrigins();
     QString error;
     if (!m_store.save(set, &error)) {
         qCWarning(lcUiCorrections) << error;
@@ -139,26 +165,37 @@ void ZoneCorrections::setBaseMap(ZoneMapPtr map)
 
 void ZoneCorrections::setWindows(const QList<platform::WindowInfo>& windows)
 {
-    const QHash<QString, QPoint> previous = m_origins;
-    m_origins.clear();
+    m_windows = windows;
     m_activeApplication.clear();
-    // Bottom first: the topmost window of a class wins.
-    for (const platform::WindowInfo& window : windows) {
-        if (window.windowClass.isEmpty())
-            continue;
-        m_origins.insert(window.windowClass, window.geometry.topLeft());
-        if (window.active)
-            m_activeApplication = window.windowClass;
-    }
     for (const platform::WindowInfo& window : windows) {
         if (window.active && !window.windowClass.isEmpty())
-            m_origins.insert(window.windowClass, window.geometry.topLeft());
+            m_activeApplication = window.windowClass;
     }
-    if (m_origins == previous)
+    if (!refreshOrigins())
         return;
     recompute();
     if (!m_sets.isEmpty())
         announceUserZones();
+}
+
+bool ZoneCorrections::refreshOrigins()
+{
+    const QHash<QString, QPoint> previous = m_origins;
+    m_origins.clear();
+    // Bottom first: the topmost window of a class wins, and the active one over all.
+    const auto carries = [this](const platform::WindowInfo& window) {
+        const auto it = m_sets.constFind(window.windowClass);
+        return it == m_sets.cend() || it->matchesTitle(window.title);
+    };
+    for (const platform::WindowInfo& window : std::as_const(m_windows)) {
+        if (!window.windowClass.isEmpty() && carries(window))
+            m_origins.insert(window.windowClass, window.geometry.topLeft());
+    }
+    for (const platform::WindowInfo& window : std::as_const(m_windows)) {
+        if (window.active && !window.windowClass.isEmpty() && carries(window))
+            m_origins.insert(window.windowClass, window.geometry.topLeft());
+    }
+    return m_origins != previous;
 }
 
 void ZoneCorrections::ensureLoaded(const QString& application)
@@ -177,6 +214,7 @@ void ZoneCorrections::ensureLoaded(const QString& application)
         return;
     qCInfo(lcUiCorrections) << "reapplying" << set->zones.size() << "corrections of" << application;
     m_sets.insert(application, *set);
+    refreshOrigins();
     emit correctionsChanged(*set);
     announceUserZones();
 }
@@ -185,8 +223,10 @@ void ZoneCorrections::recompute()
 {
     QList<Zone> zones = m_base ? m_base->zones() : QList<Zone>{};
     const qint64 tNs = m_base ? m_base->tNs() : 0;
-    for (auto it = m_sets.cbegin(); it != m_sets.cend(); ++it)
-        zones = applyCorrections(it.value(), zones, windowOrigin(it.key()), tNs);
+    for (auto it = m_sets.cbegin(); it != m_sets.cend(); ++it) {
+        if (isApplied(it.key()))
+            zones = applyCorrections(it.value(), zones, windowOrigin(it.key()), tNs);
+    }
     const QSize screen = m_base ? m_base->screenSize() : QSize();
     m_effective = std::make_shared<const ZoneMap>(++m_version, tNs, screen, std::move(zones));
     emit effectiveMapChanged(m_effective);

@@ -36,8 +36,15 @@ public:
     // The application a zone's corrections belong to: its window class, else the active window's
     // class, else "desktop".
     QString applicationOf(const Zone& zone) const;
-    // Top-left of the application's window in root coordinates ((0,0) when unknown).
+    // Top-left of the application's window in root coordinates ((0,0) when unknown): the topmost window of
+    // its class (the active one first) whose title matches the corrections' title pattern.
     QPoint windowOrigin(const QString& application) const;
+    // Whether a window carries the application's corrections now (one of its class, with a matching
+    // title when the corrections have a title pattern). Corrections without such a window are not shown.
+    bool isWindowPresent(const QString& application) const { return m_origins.contains(application); }
+    // Narrows an application's corrections down to windows whose title matches `pattern` (wildcards;
+    // empty: any title). False with *error for an invalid pattern (nothing changes).
+    bool setTitlePattern(const QString& application, const QString& pattern, QString* error = nullptr);
 
     // The sets an edit would produce (nothing is changed).
     CorrectionSet withZoneAdded(const Zone& rootZone) const;
@@ -65,6 +72,10 @@ signals:
 
 private:
     void ensureLoaded(const QString& application);
+    // Recomputes which window carries each application's corrections; true when any moved or changed.
+    bool refreshOrigins();
+    // The sets whose window is present (the others are kept, not applied).
+    bool isApplied(const QString& application) const;
     void recompute();
     // Tells the canvas the user zones and the suppressed regions (root coordinates) after a change.
     void announceUserZones();
@@ -74,7 +85,8 @@ private:
     ZoneMapPtr m_effective;
     QHash<QString, CorrectionSet> m_sets;
     QSet<QString> m_loaded;
-    QHash<QString, QPoint> m_origins;
+    QList<platform::WindowInfo> m_windows; // bottom first, as reported
+    QHash<QString, QPoint> m_origins;      // application → its window's top-left
     QString m_activeApplication;
     quint64 m_version = 0;
 };

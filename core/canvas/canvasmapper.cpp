@@ -9,6 +9,8 @@
 #include <QElapsedTimer>
 #include <QSet>
 
+#include <algorithm>
+
 namespace ciu::canvas {
 
 using detail::rectData;
@@ -204,8 +206,14 @@ void CanvasMapper::process(const FrameDiff& rawDiff)
     const FrameDiff diff = withoutExplained(withoutExcluded(rawDiff));
     const qint64 tNs = diff.tNs ? diff.tNs : m_frame.tNs;
     QList<QRect> changed;
-    for (const ChangeRegion& c : diff.regions)
+    QList<QRect> repainted; // the screen's content changed there (not the cursor, not a caret's blink)
+    const int minChangedPixels = m_policy.options().minChangedPixels;
+    for (const ChangeRegion& c : diff.regions) {
         changed << c.rect;
+        if (!diff.cursorOnly && double(area(c.rect)) * c.changedPercent / 100.0 >= minChangedPixels)
+            repainted << c.rect;
+    }
+    m_registry.markChangedPixels(repainted, tNs);
     m_registry.confirmUnchanged(changed, tNs);
     QHash<QString, Zone> before;
     for (const Zone& z : m_registry.zones())
@@ -241,15 +249,52 @@ void CanvasMapper::process(const FrameDiff& rawDiff)
             std::max(diff.totalPercent, screen > 0 ? 100.0 * all.width() * all.height() / screen : 0);
         m_waitRegions.clear();
     }
+    if (!m_deferred.isEmpty() && !diff.animating && (diff.stable || diff.isEmpty()) && !diff.cursorOnly) {
+        // Changes too small to analyse at once (a widget moved or hidden, a label changed): analysed
+        // once the screen is stable, so their zones are confirmed or removed, and new ones are found.
+        TierDecision settled;
+        settled.action = TierDecision::Action::Local;
+        settled.tier = 1;
+        settled.reason = QStringLiteral("small_change_settled");
+        settled.regions = m_policy.mergeRegions(m_deferred, context.screenSize);
+        settled.changedPercent = diff.totalPercent;
+        m_deferred.clear();
+        emitDecision(settled, tNs);
+        execute(settled, effective);
+    }
     if (effective.isEmpty() && !context.activeWindowChanged && context.newWindows.isEmpty()) {
         publish();
         return;
     }
     const QList<TierDecision> decisions = m_policy.decide(effective, context);
+    bool wholeScreen = false;
+    QList<QRect> handled; // analysed, or explained (a hover)
     for (const TierDecision& d : decisions) {
         emitDecision(d, tNs);
         execute(d, effective);
+        if (d.action == TierDecision::Action::Local || d.action == TierDecision::Action::Hover)
+            handled << d.regions;
+        if (d.action == TierDecision::Action::Full) {
+            wholeScreen = wholeScreen || d.regions.isEmpty();
+            handled << d.regions;
+        }
     }
+    // Changes no decision took up (below the threshold of an immediate analysis): left until the screen
+    // settles. Animations have their own wait; a caret's blink is no change worth analysing.
+    if (wholeScreen) {
+        m_deferred.clear();
+    } else if (!effective.animating && !effective.cursorOnly) {
+        for (const ChangeRegion& c : std::as_const(effective.regions)) {
+            if (double(area(c.rect)) * c.changedPercent / 100.0 < minChangedPixels)
+                continue;
+            const bool taken = std::any_of(handled.cbegin(), handled.cend(),
+                                           [&c](const QRect& r) { return r.intersects(c.rect); });
+            if (!taken)
+                m_deferred << c.rect;
+        }
+    }
+    if (m_deferred.size() > m_policy.options().maxRegions)
+        m_deferred = {united(m_deferred)};
     publish();
 }
 
@@ -271,6 +316,8 @@ void CanvasMapper::execute(const TierDecision& decision, const FrameDiff& diff)
             if (m_hoveredId == decision.zoneId)
                 m_hoveredId.clear();
         }
+        // The change is the zone's highlight: the zone is still there.
+        m_registry.confirm(decision.zoneId, m_frame.tNs);
         publish();
         return;
     case TierDecision::Action::Local:
@@ -361,7 +408,7 @@ void CanvasMapper::runLocal(const TierDecision& decision, const QRect& region, b
     // Tooltips are added over what they cover; everything else replaces the region's zones.
     const ZoneRegistry::UpdateStats stats =
         decision.temporary ? m_registry.merge(result.zones, m_frame.tNs)
-                           : m_registry.replaceWithin(result.region, result.zones, m_frame.tNs);
+                           : m_registry.replaceWithin(result.region, result.zones, m_frame.tNs, true);
     bury(m_registry.takeRemovedIds(), before);
     for (const Zone& z : std::as_const(known))
         m_graveyard.remove(z.id); // back on the map or re-buried above

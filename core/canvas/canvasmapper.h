@@ -137,6 +137,7 @@ private:
     ZoneMapPtr m_map;
     QList<FrameDiff> m_pendingDiffs; // diffs that arrived before their frame
     QList<QRect> m_waitRegions;      // changes seen while animating
+    QList<QRect> m_deferred;         // changes below the threshold: analysed once the screen is stable
     std::optional<QPoint> m_cursor;
     QString m_hoveredId;
     quint64 m_activeWindow = 0;

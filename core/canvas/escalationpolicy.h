@@ -28,7 +28,7 @@ struct TierDecision
     int tier = 0;         // 0, 1 or 2, as logged
     QString reason;       // cursor_only, below_threshold, animation, hover, hover_end, tooltip, menu_opened,
                           // dialog, zone_changed, local_change, large_change, active_window_changed,
-                          // first_frame, animation_settled, requested
+                          // first_frame, animation_settled, requested; the mapper adds small_change_settled
     QList<QRect> regions; // root coordinates, empty for a whole-screen tier 2
     double changedPercent = 0;
     QString zoneId;         // hover: the zone; menu_opened: the menu item it drops from

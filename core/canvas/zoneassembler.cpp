@@ -99,6 +99,7 @@ Assembler::Assembler(AssemblyInput& in)
 QList<Zone> Assembler::run()
 {
     markScrollBars();
+    textGrids();
     classifyBoxes();
     sliders();
     tabs();

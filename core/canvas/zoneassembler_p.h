@@ -2,7 +2,7 @@
 
 // The Tier 1 zone assembler's working state, shared by its two source files (zoneassembler.cpp: the
 // passes over sliders, tabs, menu bars and free text; zoneassembler_boxes.cpp: the classification of
-// boxes). Internal to core/canvas.
+// boxes; zoneassembler_grid.cpp: text grids). Internal to core/canvas.
 
 #include "core/canvas/zoneassembler.h"
 
@@ -25,6 +25,9 @@ bool sameRow(const cv::Rect& a, const cv::Rect& b);
 int ringGray(const Segmentation& s, const cv::Rect& r);
 bool readableText(const TextItem& t);
 bool looksLikePassword(const QString& text);
+
+// TextItem::owner of a line taken by a text grid: no box owns it any more, and it is not free.
+inline constexpr int kTextGridOwner = -2;
 
 struct Element
 {
@@ -100,6 +103,10 @@ private:
     void freeLabels();
 
     void freeText();
+
+    // Rows of monospaced text on a regular grid (a terminal): static text, one zone a row, taken before
+    // any other pass (zoneassembler_grid.cpp).
+    void textGrids();
 
     AssemblyInput& m_in;
     const Segmentation& m_s;

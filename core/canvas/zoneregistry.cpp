@@ -104,18 +104,18 @@ bool ZoneRegistry::isWithin(const Zone& zone, const QRect& region) const
 }
 
 ZoneRegistry::UpdateStats ZoneRegistry::replaceWithin(const QRect& region, const QList<Zone>& detected,
-                                                      qint64 tNs)
+                                                      qint64 tNs, bool pixelsAnalysed)
 {
-    return apply(region, true, detected, tNs);
+    return apply(region, true, detected, tNs, pixelsAnalysed);
 }
 
 ZoneRegistry::UpdateStats ZoneRegistry::merge(const QList<Zone>& detected, qint64 tNs)
 {
-    return apply({}, false, detected, tNs);
+    return apply({}, false, detected, tNs, false);
 }
 
 ZoneRegistry::UpdateStats ZoneRegistry::apply(const QRect& region, bool replace, const QList<Zone>& detected,
-                                              qint64 tNs)
+                                              qint64 tNs, bool pixelsAnalysed)
 {
     UpdateStats stats;
     const qsizetype existingCount = m_zones.size();
@@ -208,6 +208,8 @@ ZoneRegistry::UpdateStats ZoneRegistry::apply(const QRect& region, bool replace,
             Zone& old = m_zones[e];
             z.id = old.id;
             z.firstSeenNs = old.firstSeenNs;
+            if (!pixelsAnalysed && m_unconfirmed.contains(old.id))
+                z.lastSeenNs = old.lastSeenNs; // carried over, not seen: it keeps aging
             // A model's reading of type and label wins over a local one at the same place.
             if (old.source == ZoneSource::Model && z.source == ZoneSource::Local &&
                 intersectionOverUnion(z.bounds, old.bounds) >= 0.7) {
@@ -228,6 +230,8 @@ ZoneRegistry::UpdateStats ZoneRegistry::apply(const QRect& region, bool replace,
                 z.windowId = old.windowId;
             if (z.parentId.isEmpty())
                 z.parentId = old.parentId; // recomputed below when anything moved
+            if (pixelsAnalysed)
+                m_unconfirmed.remove(old.id); // found again: confirmed
             Zone before = old;
             before.lastSeenNs = z.lastSeenNs;
             if (!(z == before))
@@ -267,9 +271,13 @@ ZoneRegistry::UpdateStats ZoneRegistry::apply(const QRect& region, bool replace,
     }
 
     if (replace) {
+        // Not found again: gone, when it lay within the region, or when its pixels changed and the region
+        // holds its centre (the analysis had its chance to confirm it).
         const QStringList removed = removeIf([&](int e, const Zone& old) {
-            return e < existingCount && !matched[size_t(e)] && old.source != ZoneSource::User &&
-                   isWithin(old, region);
+            if (e >= existingCount || matched[size_t(e)] || old.source == ZoneSource::User)
+                return false;
+            return isWithin(old, region) || (pixelsAnalysed && m_unconfirmed.contains(old.id) &&
+                                             (region.isNull() || region.contains(old.bounds.center())));
         });
         stats.removed += int(removed.size());
         changed = changed || !removed.isEmpty();
@@ -286,6 +294,7 @@ QString ZoneRegistry::applyUserCorrection(Zone zone, qint64 tNs)
     zone.source = ZoneSource::User;
     zone.confidence = 1.0;
     zone.lastSeenNs = tNs;
+    m_unconfirmed.remove(zone.id);
     for (Zone& z : m_zones) {
         if (!zone.id.isEmpty() && z.id == zone.id) {
             zone.firstSeenNs = z.firstSeenNs;
@@ -350,10 +359,34 @@ void ZoneRegistry::confirmUnchanged(const QList<QRect>& changed, qint64 tNs)
 {
     // lastSeen alone does not make a new snapshot: the map's content is unchanged.
     for (Zone& z : m_zones) {
-        bool hit = false;
+        bool hit = m_unconfirmed.contains(z.id);
         for (const QRect& r : changed)
             hit = hit || r.intersects(z.bounds);
         if (!hit)
+            z.lastSeenNs = std::max(z.lastSeenNs, tNs);
+    }
+}
+
+void ZoneRegistry::markChangedPixels(const QList<QRect>& changed, qint64 tNs)
+{
+    for (const Zone& z : std::as_const(m_zones)) {
+        if (z.source == ZoneSource::User || m_unconfirmed.contains(z.id))
+            continue;
+        const qint64 own = area(z.bounds);
+        for (const QRect& r : changed) {
+            if (r.contains(z.bounds.center()) || 4 * area(r.intersected(z.bounds)) >= own) {
+                m_unconfirmed.insert(z.id, tNs);
+                break;
+            }
+        }
+    }
+}
+
+void ZoneRegistry::confirm(const QString& id, qint64 tNs)
+{
+    m_unconfirmed.remove(id);
+    for (Zone& z : m_zones) {
+        if (z.id == id)
             z.lastSeenNs = std::max(z.lastSeenNs, tNs);
     }
 }
@@ -392,6 +425,7 @@ QStringList ZoneRegistry::removeIf(const std::function<bool(int, const Zone&)>& 
         m_zones.removeAt(i);
         // Per-id state goes with the zone: a later zone given the same id starts afresh.
         m_explicitParent.remove(id);
+        m_unconfirmed.remove(id);
         m_removed << id;
         removed << id;
     }

@@ -18,7 +18,9 @@ namespace ciu::canvas {
 //   are untouched. Tier 2 is the same over the whole screen.
 // - User corrections (source user, confidence 1) are never removed or overwritten by detections.
 // - Nesting: each zone's parent is the smallest other zone containing it (unless set explicitly).
-// - Zones not confirmed for maxAgeNs are aged out.
+// - Zones not confirmed for maxAgeNs are aged out. Tier 0 confirms a zone while its pixels stay the same;
+//   once they changed (markChangedPixels) only an analysis that finds it again confirms it, and an
+//   analysis of the region its centre lies in that does not find it removes it.
 // Not thread-safe: owned and used by the canvas worker only.
 class ZoneRegistry
 {
@@ -52,7 +54,11 @@ public:
     // Replaces the zones within `region` (root coordinates; null: the whole screen) with `detected`.
     // Detections with the id of an existing zone update that zone. Ids starting with "tmp:" are
     // provisional (a model's inventory): they only link parents within `detected`.
-    UpdateStats replaceWithin(const QRect& region, const QList<Zone>& detected, qint64 tNs);
+    // `pixelsAnalysed`: `detected` is what an analysis of the region's pixels found (not zones carried
+    // over): the zones it found are confirmed, and unconfirmed zones whose centre lies in the region that
+    // it did not find are removed too.
+    UpdateStats replaceWithin(const QRect& region, const QList<Zone>& detected, qint64 tNs,
+                              bool pixelsAnalysed = false);
     // Adds or updates without removing anything.
     UpdateStats merge(const QList<Zone>& detected, qint64 tNs);
 
@@ -67,8 +73,16 @@ public:
     bool update(const QString& id, const std::function<void(Zone&)>& change);
     bool setStateFlag(const QString& id, ZoneStateFlag flag, bool on);
 
-    // Tier 0 confirmation: zones that do not intersect any changed rectangle are still there.
+    // Tier 0 confirmation: zones that do not intersect any changed rectangle are still there (unless
+    // their pixels changed earlier and no analysis has confirmed them since).
     void confirmUnchanged(const QList<QRect>& changed, qint64 tNs);
+    // Zones whose pixels changed (a rectangle holds the zone's centre or a quarter of its area) are
+    // unconfirmed until an analysis finds them again or confirm() vouches for them; meanwhile they age
+    // from their last confirmation. User zones are never unconfirmed.
+    void markChangedPixels(const QList<QRect>& changed, qint64 tNs);
+    // The change on a zone is explained (a hover highlight): it is confirmed as it is.
+    void confirm(const QString& id, qint64 tNs);
+    bool isUnconfirmed(const QString& id) const { return m_unconfirmed.contains(id); }
     // Removes zones not confirmed for too long (never user zones). Returns the removed ids.
     QStringList ageOut(qint64 nowNs);
     // Removes temporary zones intersecting `region` (null: all). Returns the removed ids.
@@ -89,7 +103,8 @@ public:
     static double labelSimilarity(const QString& a, const QString& b);
 
 private:
-    UpdateStats apply(const QRect& region, bool replace, const QList<Zone>& detected, qint64 tNs);
+    UpdateStats apply(const QRect& region, bool replace, const QList<Zone>& detected, qint64 tNs,
+                      bool pixelsAnalysed);
     bool isWithin(const Zone& zone, const QRect& region) const;
     // The one way zones leave the registry: removes those `drop` selects (index, zone; scanned from the
     // end), forgets their per-id state and records them for takeRemovedIds(). Returns the removed ids.
@@ -102,6 +117,7 @@ private:
     QSize m_screenSize;
     QList<Zone> m_zones;
     QSet<QString> m_explicitParent;
+    QHash<QString, qint64> m_unconfirmed; // id → when its pixels changed (not confirmed since)
     QStringList m_removed;
     quint64 m_nextId = 1;
     quint64 m_version = 0;

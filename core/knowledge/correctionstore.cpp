@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QUuid>
@@ -51,7 +52,31 @@ bool sameApplication(const Zone& zone, const QString& application)
     return zone.application.isEmpty() || zone.application == application;
 }
 
+QRegularExpression titleExpression(const QString& pattern)
+{
+    return QRegularExpression(QRegularExpression::wildcardToRegularExpression(pattern),
+                              QRegularExpression::CaseInsensitiveOption);
+}
+
 } // namespace
+
+bool CorrectionSet::isValidTitlePattern(const QString& pattern, QString* error)
+{
+    if (pattern.isEmpty())
+        return true;
+    const QRegularExpression expression = titleExpression(pattern);
+    if (!expression.isValid())
+        return fail(
+            error, QStringLiteral("invalid title pattern \"%1\": %2").arg(pattern, expression.errorString()));
+    return true;
+}
+
+bool CorrectionSet::matchesTitle(const QString& title) const
+{
+    if (titlePattern.isEmpty())
+        return true;
+    return titleExpression(titlePattern).match(title).hasMatch();
+}
 
 QJsonObject CorrectionSet::toJson() const
 {
@@ -61,10 +86,13 @@ QJsonObject CorrectionSet::toJson() const
     QJsonArray suppressedArray;
     for (const QRect& r : suppressed)
         suppressedArray.append(rectToJson(r));
-    return {{QStringLiteral("format"), kFormatVersion},
-            {QStringLiteral("application"), application},
-            {QStringLiteral("zones"), zoneArray},
-            {QStringLiteral("suppressed"), suppressedArray}};
+    QJsonObject object{{QStringLiteral("format"), kFormatVersion},
+                       {QStringLiteral("application"), application},
+                       {QStringLiteral("zones"), zoneArray},
+                       {QStringLiteral("suppressed"), suppressedArray}};
+    if (!titlePattern.isEmpty())
+        object.insert(QStringLiteral("title_pattern"), titlePattern);
+    return object;
 }
 
 std::optional<CorrectionSet> CorrectionSet::fromJson(const QJsonObject& object, QString* error)
@@ -79,6 +107,14 @@ std::optional<CorrectionSet> CorrectionSet::fromJson(const QJsonObject& object, 
         fail(error, QStringLiteral("corrections without an application"));
         return std::nullopt;
     }
+    const QJsonValue title = object.value(QLatin1String("title_pattern"));
+    if (!title.isUndefined() && !title.isString()) {
+        fail(error, QStringLiteral("\"title_pattern\" must be a string"));
+        return std::nullopt;
+    }
+    set.titlePattern = title.toString();
+    if (!isValidTitlePattern(set.titlePattern, error))
+        return std::nullopt;
     if (!object.value(QLatin1String("zones")).isArray() ||
         !object.value(QLatin1String("suppressed")).isArray()) {
         fail(error, QStringLiteral("corrections need the arrays \"zones\" and \"suppressed\""));

@@ -16,15 +16,22 @@ namespace ciu {
 
 // The hand corrections of one application (window class): zones the user added or edited (source User,
 // confidence 1) and the regions of detected zones the user deleted or replaced. Bounds are relative to
-// the top-left of the application's window, so they reapply when the window has moved.
+// the top-left of the application's window, so they reapply when the window has moved. A title pattern
+// narrows the window down: only a window of the class whose title matches it carries the corrections.
 struct CorrectionSet
 {
     QString application;
     QList<Zone> zones;       // window-relative bounds
     QList<QRect> suppressed; // window-relative bounds of detected zones the user removed
+    // A wildcard pattern (`*`, `?`, `[...]`, case-insensitive) the whole title must match; empty: any title.
+    QString titlePattern;
 
-    bool isEmpty() const { return zones.isEmpty() && suppressed.isEmpty(); }
+    bool isEmpty() const { return zones.isEmpty() && suppressed.isEmpty() && titlePattern.isEmpty(); }
     bool operator==(const CorrectionSet&) const = default;
+    // Whether a window with this title carries the corrections.
+    bool matchesTitle(const QString& title) const;
+    // A pattern that is valid (or empty); *error says what is wrong with one that is not.
+    static bool isValidTitlePattern(const QString& pattern, QString* error = nullptr);
 
     QJsonObject toJson() const;
     // Strict: nullopt with `error` set for a wrong or missing field.

@@ -6,10 +6,15 @@
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
 #include <QMutex>
 #include <QPointer>
+#include <QSaveFile>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QThread>
 #include <QTimer>
 #include <QWaitCondition>
@@ -53,6 +58,74 @@ std::optional<QString> keyFromEnvironment(ProviderKind kind)
     if (key.isEmpty())
         return std::nullopt;
     return key;
+}
+
+QString keyFilePath(ProviderKind kind)
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) +
+           QStringLiteral("/ciu-agent/keys/") + toString(kind) + QStringLiteral(".key");
+}
+
+bool writeKeyFile(ProviderKind kind, const QString& key, QString* error)
+{
+    const auto fail = [error](const QString& message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    const QString trimmed = key.trimmed();
+    if (trimmed.isEmpty() || trimmed.contains(QLatin1Char('\n')))
+        return fail(QStringLiteral("the key is empty or spans several lines"));
+    const QString path = keyFilePath(kind);
+    const QString dir = QFileInfo(path).absolutePath();
+    if (!QDir().mkpath(dir))
+        return fail(QStringLiteral("cannot create %1").arg(dir));
+    const auto ownerOnlyDir = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner;
+    if (!QFile::setPermissions(dir, ownerOnlyDir))
+        return fail(QStringLiteral("cannot make %1 private to its owner").arg(dir));
+    // The temporary file is made owner-only before the key is written into it.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    if (!file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner))
+        return fail(QStringLiteral("cannot make %1 private to its owner").arg(path));
+    file.write(trimmed.toUtf8() + '\n');
+    if (!file.commit())
+        return fail(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    return true;
+}
+
+std::optional<QString> keyFromFile(ProviderKind kind, QString* error)
+{
+    const QString path = keyFilePath(kind);
+    const QFileInfo info(path);
+    if (!info.exists())
+        return std::nullopt;
+    const auto others =
+        QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ReadOther | QFileDevice::WriteOther;
+    if (info.permissions() & others) {
+        if (error)
+            *error = QStringLiteral("the key file %1 is readable or writable by others; it is not used "
+                                    "(chmod 600 it, or delete it and enter the key again)")
+                         .arg(path);
+        return std::nullopt;
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QStringLiteral("cannot read the key file %1: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    const QString key = QString::fromUtf8(file.read(4096)).trimmed();
+    if (key.isEmpty())
+        return std::nullopt;
+    registerSecret(key);
+    return key;
+}
+
+bool removeKeyFile(ProviderKind kind)
+{
+    return QFile::remove(keyFilePath(kind));
 }
 
 std::optional<QUrl> baseUrl(ProviderKind kind, const QSettings* settings, QString* error)
@@ -106,6 +179,15 @@ std::optional<ProviderConfig> configFor(ProviderKind kind, const QSettings* sett
     config.baseUrl = *url;
     config.defaultModel = defaultModel(kind, settings);
     config.apiKey = keyFromEnvironment(kind).value_or(QString());
+    if (config.apiKey.isEmpty()) {
+        QString fileError;
+        config.apiKey = keyFromFile(kind, &fileError).value_or(QString());
+        if (!fileError.isEmpty()) {
+            if (error)
+                *error = fileError;
+            return std::nullopt;
+        }
+    }
     QString pricesFile = env(QStringLiteral("CIU_PRICES_FILE"));
     if (pricesFile.isEmpty() && settings)
         pricesFile = settings->value(QStringLiteral("providers/pricesFile")).toString();

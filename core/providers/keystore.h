@@ -13,7 +13,8 @@ class QSettings;
 namespace ciu::director {
 
 // Where API keys and base URLs come from. Keys: the environment (ANTHROPIC_API_KEY / OPENAI_API_KEY) first,
-// else the OS keychain through QtKeychain (service "ciu-agent", account "anthropic" / "openai"). Base URLs:
+// else the user's key file (only when the user chose it), else the OS keychain through QtKeychain (service
+// "ciu-agent", account "anthropic" / "openai"). Base URLs:
 // the settings ("providers/anthropic/baseUrl"), else ANTHROPIC_BASE_URL / OPENAI_BASE_URL, else the
 // official endpoint. Keys are never written to settings, logs or recordings.
 namespace keystore {
@@ -27,8 +28,20 @@ std::optional<QUrl> baseUrl(ProviderKind kind, const QSettings* settings, QStrin
 // The default model (settings "providers/<kind>/model", else CIU_<KIND>_MODEL, else a built-in default).
 QString defaultModel(ProviderKind kind, const QSettings* settings);
 
+// The user's key file, kept only at the user's explicit choice (no keychain): <XDG config>/ciu-agent/keys/
+// <kind>.key ($XDG_CONFIG_HOME, else ~/.config), the directory mode 0700, the file 0600.
+QString keyFilePath(ProviderKind kind);
+// Writes the key there (replacing the file atomically, never readable by others, not even for a moment).
+// False and *error (without the key) when it cannot.
+bool writeKeyFile(ProviderKind kind, const QString& key, QString* error = nullptr);
+// The key from the key file: nullopt without error when there is none; nullopt and *error when it cannot be
+// read or is readable or writable by others (as ssh does, such a file is refused, not used).
+std::optional<QString> keyFromFile(ProviderKind kind, QString* error = nullptr);
+bool removeKeyFile(ProviderKind kind);
+
 // A ProviderConfig with base URL, model, prices (CIU_PRICES_FILE or settings "providers/pricesFile" when
-// set) and the environment key (the key may still be empty: see readKeychain).
+// set) and the key: the environment's, else the key file's (the key may still be empty: see
+// readKeychain). A key file readable by others is an error.
 std::optional<ProviderConfig> configFor(ProviderKind kind, const QSettings* settings,
                                         QString* error = nullptr);
 

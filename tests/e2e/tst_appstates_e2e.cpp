@@ -256,6 +256,25 @@ void TestAppStatesE2e::apiKeyIsNeverDropped()
     QCOMPARE(kept.count(), 1);
     QCOMPARE(kept.first().at(0).toString(), QStringLiteral("anthropic"));
     QCOMPARE(kept.first().at(1).toString(), QStringLiteral("sk-test-123"));
+    QTRY_VERIFY(!window.findChild<QMessageBox*>());
+
+    // Or, by the user's explicit choice, in a file only they can read (written by the key store).
+    QSignalSpy toFile(&window, &ui::MainWindow::keyFileChosen);
+    window.offerSessionKey(QStringLiteral("openai"), QStringLiteral("sk-test-456"),
+                           QStringLiteral("keychain: no keychain service is available"));
+    QTRY_VERIFY((box = window.findChild<QMessageBox*>()) && box->isVisible());
+    QVERIFY(box->informativeText().contains(QLatin1String("0600")));
+    QAbstractButton* file = nullptr;
+    for (QAbstractButton* b : box->buttons()) {
+        if (b->text() == QLatin1String("&Keep in a private file"))
+            file = b;
+    }
+    QVERIFY(file);
+    QTest::mouseClick(file, Qt::LeftButton);
+    QCOMPARE(toFile.count(), 1);
+    QCOMPARE(toFile.first().at(0).toString(), QStringLiteral("openai"));
+    QCOMPARE(toFile.first().at(1).toString(), QStringLiteral("sk-test-456"));
+    QCOMPARE(kept.count(), 1); // not also kept for the session
 }
 
 void TestAppStatesE2e::dryRunIsAPreviewAndRecorded()

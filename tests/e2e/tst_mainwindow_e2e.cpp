@@ -111,9 +111,19 @@ void TestMainWindowE2e::selfCaptureIsMasked()
     const QRect submit = widgetRect(fixture, QStringLiteral("submit")).value_or(QRect());
     QVERIFY(!submit.isNull());
     QTRY_VERIFY_WITH_TIMEOUT(map && map->zoneAt(submit.center()), 30'000);
-    // A few more frames (the window repaints its live view, which shows the screen). Not yet an event: a
-    // moved button is not always re-mapped within 30 s (a stale canvas, open in the note).
-    QTest::qWait(2000);
+    // The window keeps repainting its live view (which shows the screen, itself included). A change in the
+    // app is analysed on a frame taken after that: once the moved button is mapped at its new place and
+    // its old place is empty, the map has seen the window's latest looks.
+    fixture.send(QStringLiteral("move submit 20 20"));
+    const auto moved = fixture.waitForEvent(QStringLiteral("moved"));
+    QVERIFY(moved);
+    const QRect movedTo = test::rectFromJson(moved->value(QStringLiteral("rect")).toObject());
+    QVERIFY(movedTo.isValid() && !movedTo.contains(submit.center()) && !submit.contains(movedTo.center()));
+    const auto submitAt = [&map](const QRect& r) {
+        const Zone* z = map->zoneAt(r.center());
+        return z && z->bounds.contains(r.center()) && r.contains(z->bounds.center()) ? z : nullptr;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(submitAt(movedTo) && !submitAt(submit), 30'000);
     int inside = 0;
     QStringList labels;
     for (const Zone& z : map->zones()) {

@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -26,6 +27,7 @@ private slots:
     void cleanupTestCase();
     void xcalcKeysAreLabelledButtons();
     void localPlannerComputesOnXcalc();
+    void terminalTextIsStaticText();
 
 private:
     struct Run
@@ -209,6 +211,75 @@ void TestRealAppsE2E::localPlannerComputesOnXcalc()
                  },
                  15000),
              qPrintable(QStringLiteral("the display reads \"%1\"").arg(reads)));
+}
+
+void TestRealAppsE2E::terminalTextIsStaticText()
+{
+    if (QStandardPaths::findExecutable(QStringLiteral("xterm")).isEmpty())
+        QSKIP("xterm is not installed (apt-get install xterm)");
+    // An xterm beside xcalc, showing lines that read like a menu and like xcalc's keys.
+    const QStringList rows{QStringLiteral("0 menu item"), QStringLiteral("1 File"),
+                           QStringLiteral("2 Edit"),      QStringLiteral("user@host:~$ ls -l /tmp"),
+                           QStringLiteral("total 0"),     QStringLiteral("user@host:~$ echo OK Cancel")};
+    QProcess xterm;
+    xterm.setProcessEnvironment(m_xvfb->environment());
+    xterm.start(QStringLiteral("xterm"),
+                {QStringLiteral("-geometry"), QStringLiteral("60x10+20+560"), QStringLiteral("-hold"),
+                 QStringLiteral("-e"), QStringLiteral("printf"),
+                 rows.join(QLatin1Char('\n')) + QLatin1Char('\n')});
+    QVERIFY2(xterm.waitForStarted(10000), qPrintable(xterm.errorString()));
+    const auto stop = qScopeGuard([&xterm] {
+        xterm.terminate();
+        if (!xterm.waitForFinished(3000)) {
+            xterm.kill();
+            xterm.waitForFinished();
+        }
+    });
+    auto opened = platform::createPlatform({QStringLiteral("x11"), m_xvfb->displayName()});
+    QVERIFY2(opened.platform, qPrintable(opened.error));
+    QRect terminal;
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                     for (const platform::WindowInfo& w : opened.platform->windows().topLevelWindows()) {
+                         if (w.windowClass == QLatin1String("XTerm") && w.geometry.width() > 0)
+                             terminal = w.geometry;
+                     }
+                     return !terminal.isEmpty();
+                 },
+                 30000),
+             "xterm's window was never managed");
+    // Drawn: its lines are read (the analysis is the evidence waited for).
+    QList<Zone> zones;
+    const auto labelled = [&zones](ZoneType type, const QString& label) {
+        for (const Zone& z : std::as_const(zones)) {
+            if (z.type == type && z.label == label)
+                return &z;
+        }
+        return static_cast<const Zone*>(nullptr);
+    };
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                     zones = analyze();
+                     return labelled(ZoneType::Static, QStringLiteral("2 Edit")) != nullptr;
+                 },
+                 30000),
+             "the terminal's text was never read");
+    QStringList wrong;
+    for (const Zone& z : std::as_const(zones)) {
+        if (terminal.contains(z.bounds.center()) && z.isInteractive() && z.type != ZoneType::TextField &&
+            z.type != ZoneType::ScrollArea)
+            wrong << QStringLiteral("%1 \"%2\"").arg(toString(z.type), z.label);
+    }
+    QVERIFY2(wrong.isEmpty(),
+             qPrintable(QStringLiteral("terminal text as widgets: ") + wrong.join(QStringLiteral(", "))));
+    for (const QString& row :
+         {QStringLiteral("0 menu item"), QStringLiteral("1 File"), QStringLiteral("2 Edit")})
+        QVERIFY2(labelled(ZoneType::Static, row), qPrintable(row));
+    // xcalc's "1" stays the only button "1": a task naming it is not ambiguous.
+    int ones = 0;
+    for (const Zone& z : std::as_const(zones))
+        ones += z.isInteractive() && z.label == QLatin1String("1") ? 1 : 0;
+    QCOMPARE(ones, 1);
 }
 
 QTEST_GUILESS_MAIN(TestRealAppsE2E)

@@ -104,6 +104,7 @@ private slots:
     void excludedPixelsNeverReachTheModel();
     void userZonesKeepReplacedDetectionsAway();
     void suppressedRegionsDropDetections();
+    void smallChangesLeaveNoStaleZones();
 };
 
 void TestCanvasMapper::firstFrameBuildsTheMap()
@@ -550,6 +551,89 @@ void TestCanvasMapper::suppressedRegionsDropDetections()
     mapper.setSuppressedRegions({});
     mapper.requestFullAnalysis(QStringLiteral("test"));
     QVERIFY(byLabel(*mapper.currentMap(), QStringLiteral("Help")));
+}
+
+namespace {
+
+// A full-HD screen where one button moved and a status line went away: each change is far below the
+// threshold of an immediate analysis (0.5 % of the screen).
+Frame desktop(quint64 index, QPoint help, bool status)
+{
+    QImage image(1920, 1080, QImage::Format_RGB32);
+    image.fill(QColor(0xf0, 0xf0, 0xf0));
+    QPainter p(&image);
+    QFont font(QStringLiteral("DejaVu Sans"));
+    font.setPixelSize(12);
+    p.setFont(font);
+    button(p, QRect(40, 300, 100, 26), QStringLiteral("Submit"));
+    button(p, QRect(160, 300, 100, 26), QStringLiteral("Cancel"));
+    button(p, QRect(help, QSize(100, 26)), QStringLiteral("Help"));
+    if (status) {
+        p.setPen(Qt::black);
+        p.drawText(QRect(40, 400, 200, 20), Qt::AlignVCenter | Qt::AlignLeft,
+                   QStringLiteral("Status: ready"));
+    }
+    p.end();
+    Frame f;
+    f.index = index;
+    f.tNs = qint64(index) * 100'000'000;
+    f.image = image;
+    return f;
+}
+
+} // namespace
+
+void TestCanvasMapper::smallChangesLeaveNoStaleZones()
+{
+    CanvasMapper mapper;
+    const QPoint oldHelp(400, 300);
+    const QPoint newHelp(900, 600);
+    mapper.onFrame(desktop(1, oldHelp, true));
+    const ZoneMapPtr before = mapper.currentMap();
+    const Zone* help = byLabel(*before, QStringLiteral("Help"));
+    QVERIFY(help);
+    QVERIFY(help->bounds.contains(oldHelp + QPoint(50, 13)));
+    const auto statusZone = [](const ZoneMap& map) {
+        for (const Zone& z : map.zones()) {
+            if (z.label.contains(QStringLiteral("ready")))
+                return &z;
+        }
+        return static_cast<const Zone*>(nullptr);
+    };
+    QVERIFY(statusZone(*before));
+
+    QSignalSpy events(&mapper, &CanvasMapper::eventOccurred);
+    mapper.onFrame(desktop(2, newHelp, false));
+    FrameDiff diff;
+    diff.frameIndex = 2;
+    diff.tNs = 2 * 100'000'000;
+    diff.regions = {{QRect(oldHelp, QSize(100, 26)), 70},
+                    {QRect(newHelp, QSize(100, 26)), 70},
+                    {QRect(40, 402, 90, 16), 30}};
+    diff.totalPercent = 100.0 * (2 * 2600 * 0.7 + 1440 * 0.3) / (1920.0 * 1080.0);
+    QVERIFY(diff.totalPercent < 0.5);
+    mapper.onChanges(diff);
+    // The screen settles: what was too small to analyse at once is analysed now.
+    mapper.onFrame(desktop(3, newHelp, false));
+    FrameDiff stable;
+    stable.frameIndex = 3;
+    stable.tNs = 3 * 100'000'000;
+    stable.stable = true;
+    mapper.onChanges(stable);
+
+    const ZoneMapPtr after = mapper.currentMap();
+    int helps = 0;
+    for (const Zone& z : after->zones())
+        helps += z.label == QLatin1String("Help") ? 1 : 0;
+    QCOMPARE(helps, 1); // moved, not doubled
+    QVERIFY(byLabel(*after, QStringLiteral("Help"))->bounds.contains(newHelp + QPoint(50, 13)));
+    QVERIFY(!after->zoneAt(oldHelp + QPoint(50, 13)));
+    QVERIFY2(!statusZone(*after), "the status line's zone outlived its text");
+    for (const char* label : {"Submit", "Cancel"}) {
+        const QString l = QString::fromLatin1(label);
+        QCOMPARE(byLabel(*after, l)->id, byLabel(*before, l)->id);
+    }
+    QVERIFY(decisionReasons(events).contains(QStringLiteral("small_change_settled")));
 }
 
 QTEST_MAIN(TestCanvasMapper)

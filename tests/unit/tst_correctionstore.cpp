@@ -61,6 +61,15 @@ void TestCorrectionStore::jsonRoundTrip()
     const auto back = CorrectionSet::fromJson(set.toJson(), &error);
     QVERIFY2(back, qPrintable(error));
     QCOMPARE(*back, set);
+    QVERIFY(!set.toJson().contains(QStringLiteral("title_pattern"))); // files without one stay as they were
+    CorrectionSet titled = set;
+    titled.titlePattern = QStringLiteral("Calculator*");
+    QCOMPARE(titled.toJson().value(QStringLiteral("title_pattern")).toString(),
+             QStringLiteral("Calculator*"));
+    QCOMPARE(CorrectionSet::fromJson(titled.toJson()).value_or(CorrectionSet()), titled);
+    QVERIFY(titled.matchesTitle(QStringLiteral("calculator - scientific")));
+    QVERIFY(!titled.matchesTitle(QStringLiteral("My Calculator")));
+    QVERIFY(set.matchesTitle(QStringLiteral("anything")));
 }
 
 void TestCorrectionStore::badJson_data()
@@ -77,6 +86,12 @@ void TestCorrectionStore::badJson_data()
     QTest::newRow("bad rect")
         << QByteArray(R"({"format":1,"application":"A","zones":[],"suppressed":[{"x":1,"y":1,"w":0,"h":5}]})")
         << "suppressed region 0";
+    QTest::newRow("title not a string")
+        << QByteArray(R"({"format":1,"application":"A","title_pattern":3,"zones":[],"suppressed":[]})")
+        << "title_pattern";
+    QTest::newRow("bad title pattern")
+        << QByteArray(R"({"format":1,"application":"A","title_pattern":"[a","zones":[],"suppressed":[]})")
+        << "invalid title pattern";
 }
 
 void TestCorrectionStore::badJson()

@@ -4,12 +4,16 @@
 #include "core/replay/sessionformat.h"
 #include "tests/support/fakeapiserver.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QMutex>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+
+#include <sys/stat.h>
 
 using namespace ciu::director;
 
@@ -35,6 +39,8 @@ private slots:
     void keychainKeyOnlyToConfiguredHost();
     void openAiWithoutKeyStillPlans();
     void keychainRoundTrip();
+    void keyFileIsPrivateAndReadBack();
+    void keyFileReadableByOthersIsRefused();
 
 private:
     // The tests of a machine without a secret service need the bus we take away in initTestCase.
@@ -62,12 +68,15 @@ bool isNoServiceError(const QString& error)
 void TestKeyStore::initTestCase()
 {
     m_keychainBus = qgetenv("CIU_TEST_KEYCHAIN_BUS");
+    QVERIFY(m_dir.isValid());
     if (!m_keychainBus.isEmpty()) {
         // A throw-away session bus with a secret service (e.g. from dbus-run-session with
         // gnome-keyring-daemon): the round trip writes there; the no-bus tests skip.
         qputenv("DBUS_SESSION_BUS_ADDRESS", m_keychainBus);
         return;
     }
+    // Key files go to a private configuration folder, never the user's real one.
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(m_dir.filePath(QStringLiteral("config"))));
     // A machine without a secret service: the session bus is not there (as on a headless server).
     qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/ciu-test-no-bus");
 }
@@ -427,4 +436,69 @@ void TestKeyStore::keychainRoundTrip()
 }
 
 QTEST_GUILESS_MAIN(TestKeyStore)
+namespace {
+int modeOf(const QString& path)
+{
+    struct stat st = {};
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0)
+        return -1;
+    return int(st.st_mode & 07777);
+}
+} // namespace
+
+void TestKeyStore::keyFileIsPrivateAndReadBack()
+{
+    keystore::removeKeyFile(ProviderKind::Anthropic);
+    QVERIFY(!keystore::keyFromFile(ProviderKind::Anthropic)); // none yet, and no error
+    const QString path = keystore::keyFilePath(ProviderKind::Anthropic);
+    QCOMPARE(path, m_dir.filePath(QStringLiteral("config/ciu-agent/keys/anthropic.key")));
+    QString error;
+    QVERIFY2(keystore::writeKeyFile(ProviderKind::Anthropic, QStringLiteral("sk-file-123"), &error),
+             qPrintable(error));
+    QCOMPARE(modeOf(path), 0600);
+    QCOMPARE(modeOf(QFileInfo(path).absolutePath()), 0700);
+    QCOMPARE(keystore::keyFromFile(ProviderKind::Anthropic, &error).value_or(QString()),
+             QStringLiteral("sk-file-123"));
+    QVERIFY(error.isEmpty());
+    // Replaced: still owner-only, the new key read back.
+    QVERIFY(keystore::writeKeyFile(ProviderKind::Anthropic, QStringLiteral("  sk-file-456\n"), &error));
+    QCOMPARE(modeOf(path), 0600);
+    QCOMPARE(keystore::keyFromFile(ProviderKind::Anthropic).value_or(QString()),
+             QStringLiteral("sk-file-456"));
+    // The providers' configuration takes it; the environment still wins.
+    const auto config = keystore::configFor(ProviderKind::Anthropic, nullptr, &error);
+    QVERIFY(config);
+    QCOMPARE(config->apiKey, QStringLiteral("sk-file-456"));
+    QVERIFY(!keystore::keyFromFile(ProviderKind::OpenAi)); // one file per provider
+    qputenv("ANTHROPIC_API_KEY", "sk-from-env");
+    QCOMPARE(keystore::configFor(ProviderKind::Anthropic, nullptr)->apiKey, QStringLiteral("sk-from-env"));
+    // Bad input: nothing written, the old key kept.
+    error.clear();
+    QVERIFY(!keystore::writeKeyFile(ProviderKind::Anthropic, QStringLiteral("   "), &error));
+    QVERIFY(!error.isEmpty());
+    QVERIFY(!keystore::writeKeyFile(ProviderKind::Anthropic, QStringLiteral("sk-a\nsk-b"), &error));
+    QVERIFY(!error.contains(QLatin1String("sk-a")));
+    QCOMPARE(keystore::keyFromFile(ProviderKind::Anthropic).value_or(QString()),
+             QStringLiteral("sk-file-456"));
+    QVERIFY(keystore::removeKeyFile(ProviderKind::Anthropic));
+    QVERIFY(!QFileInfo::exists(path));
+}
+
+void TestKeyStore::keyFileReadableByOthersIsRefused()
+{
+    QString error;
+    QVERIFY(keystore::writeKeyFile(ProviderKind::OpenAi, QStringLiteral("sk-open-789"), &error));
+    const QString path = keystore::keyFilePath(ProviderKind::OpenAi);
+    QVERIFY(::chmod(QFile::encodeName(path).constData(), 0644) == 0);
+    QVERIFY(!keystore::keyFromFile(ProviderKind::OpenAi, &error));
+    QVERIFY2(error.contains(QLatin1String("readable or writable by others")), qPrintable(error));
+    QVERIFY(error.contains(path));
+    QVERIFY(!error.contains(QLatin1String("sk-open-789")));
+    // Nothing silently falls back: the configuration says why.
+    error.clear();
+    QVERIFY(!keystore::configFor(ProviderKind::OpenAi, nullptr, &error));
+    QVERIFY2(error.contains(QLatin1String("chmod 600")), qPrintable(error));
+    QVERIFY(keystore::removeKeyFile(ProviderKind::OpenAi));
+}
+
 #include "tst_keystore.moc"

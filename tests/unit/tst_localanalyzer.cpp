@@ -209,6 +209,7 @@ private slots:
     void hardText();
     void excludedAreasAreMasked();
     void keypadKeysAreButtonsWithGlyphLabels();
+    void terminalTextIsStatic();
 
 private:
     QList<Zone> m_zones;
@@ -552,6 +553,46 @@ void TestLocalAnalyzer::excludedAreasAreMasked()
     for (const Zone& z : result.zones)
         QVERIFY2(!hints.excluded.first().contains(z.bounds.center()), qPrintable(dump(result.zones)));
     QVERIFY(findZone(result.zones, ZoneType::TextField, QStringLiteral("Berlin"))); // the rest is there
+}
+
+void TestLocalAnalyzer::terminalTextIsStatic()
+{
+    // A terminal window: rows of monospaced text on a grid, no widget around them, the first row at the
+    // top of the client area (where a menu bar would be). What the rows say must not matter.
+    QImage image(700, 300, QImage::Format_RGB32);
+    image.fill(QColor(0xd8, 0xd8, 0xd8));
+    QPainter p(&image);
+    const QRect client(20, 20, 620, 240);
+    p.fillRect(client, Qt::white);
+    QFont mono(QStringLiteral("DejaVu Sans Mono"));
+    mono.setPixelSize(12);
+    p.setFont(mono);
+    p.setPen(Qt::black);
+    const QStringList rows{QStringLiteral("0 menu item"), QStringLiteral("1 File"),
+                           QStringLiteral("2 Edit"),      QStringLiteral("user@host:~$ ls -l /tmp"),
+                           QStringLiteral("total 0"),     QStringLiteral("user@host:~$ echo OK Cancel")};
+    for (int i = 0; i < rows.size(); ++i)
+        p.drawText(QPoint(client.left() + 2, client.top() + 12 + i * 15), rows.at(i));
+    p.end();
+    LocalAnalyzer analyzer;
+    canvas::AnalysisHints hints;
+    platform::WindowInfo window;
+    window.id = 7;
+    window.geometry = client;
+    hints.windows = {window};
+    const auto result = analyzer.analyze(image, QPoint(0, 0), QRect(), {}, hints);
+    for (const Zone& z : result.zones) {
+        QVERIFY2(z.type != ZoneType::MenuItem && z.type != ZoneType::Button, qPrintable(dump(result.zones)));
+    }
+    for (const char* row : {"0 menu item", "1 File", "2 Edit"})
+        QVERIFY2(findZone(result.zones, ZoneType::Static, QString::fromLatin1(row)),
+                 qPrintable(dump(result.zones)));
+
+    // The same rows read as a popup menu (a change below a menu title) are still the terminal's text.
+    hints.menuPopup = true;
+    const auto popup = analyzer.analyze(image, QPoint(0, 0), client, {}, hints);
+    for (const Zone& z : popup.zones)
+        QVERIFY2(z.type != ZoneType::MenuItem, qPrintable(dump(popup.zones)));
 }
 
 QTEST_MAIN(TestLocalAnalyzer)

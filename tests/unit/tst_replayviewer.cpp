@@ -55,6 +55,7 @@ private slots:
     void exportCancelled();
     void bannerForProblems();
     void missingFolder();
+    void followsASessionBeingRecorded();
 
 private:
     static bool waitForFrame(ReplayViewer& viewer, qint64 atOrBefore);
@@ -428,6 +429,50 @@ void TestReplayViewer::missingFolder()
     viewer.stepForward();
     viewer.nextEvent();
     QCOMPARE(viewer.currentTime(), qint64(0));
+}
+
+void TestReplayViewer::followsASessionBeingRecorded()
+{
+    using namespace ciu::replay;
+    QTemporaryDir dir;
+    SessionWriterOptions o;
+    o.sessionPath = dir.filePath(QStringLiteral("live"));
+    o.task = QStringLiteral("still running");
+    o.maxFrameLagMs = 0;
+    o.metadataIntervalMs = 0;
+    o.keyFrameIntervalMs = 500;
+    SessionWriter writer(o);
+    writer.start();
+    const QSize size(320, 240);
+    const auto frameTime = [](int n) { return 100'000'000 + qint64(n) * 50'000'000; };
+    const auto write = [&](int from, int to) {
+        for (int n = from; n < to; ++n)
+            writer.onFrame(Frame{quint64(n + 1), frameTime(n), test::syntheticFrame(size, n), {}});
+    };
+    write(0, 30);
+    ReplayViewer viewer;
+    QVERIFY(viewer.openSession(writer.sessionPath()));
+    viewer.setTime(viewer.duration()); // at the end, watching
+    const qint64 before = viewer.duration();
+
+    // The recording goes on: the open viewer reads it again by itself and stays at the end, which now
+    // shows at most one fragment (plus a frame) older than the newest frame written.
+    write(30, 90);
+    const qint64 newest = frameTime(89);
+    const qint64 oldestAllowed = newest - qint64(o.fragmentIntervalMs) * 1'000'000 - 50'000'000;
+    QTRY_VERIFY_WITH_TIMEOUT(viewer.duration() > before && viewer.currentTime() == viewer.duration() &&
+                                 viewer.shownFrameTime() >= oldestAllowed,
+                             15'000);
+    const int shown = int((viewer.shownFrameTime() - frameTime(0)) / 50'000'000);
+    QVERIFY(test::meanAbsDiff(viewer.frameView()->frame(), test::syntheticFrame(size, shown)) < 8.0);
+
+    // A viewer looking at an earlier moment keeps it while the session grows.
+    viewer.setTime(500'000'000);
+    const qint64 grown = viewer.duration();
+    write(90, 130);
+    QTRY_VERIFY_WITH_TIMEOUT(viewer.duration() > grown, 15'000);
+    QCOMPARE(viewer.currentTime(), qint64(500'000'000));
+    writer.stop();
 }
 
 QTEST_MAIN(TestReplayViewer)

@@ -43,6 +43,8 @@ private slots:
     void nestingByContainment();
     void explicitParentsFromProvisionalIds();
     void ageing();
+    void changedPixelsNeedAnAnalysis();
+    void failedConfirmationRemoves();
     void temporaryZones();
     void userCorrectionsWin();
     void snapshotsAreVersioned();
@@ -214,6 +216,82 @@ void TestZoneRegistry::ageing()
     QVERIFY(registry.ageOut(5000).contains(b));
     QCOMPARE(registry.size(), 1); // the user's zone never ages out
     QCOMPARE(registry.zones().first().label, QStringLiteral("U"));
+}
+
+void TestZoneRegistry::changedPixelsNeedAnAnalysis()
+{
+    ZoneRegistry::Options options;
+    options.maxAgeNs = 1000;
+    ZoneRegistry registry(options);
+    registry.replaceWithin({},
+                           {zone(QRect(10, 10, 50, 20), ZoneType::Button, QStringLiteral("A")),
+                            zone(QRect(300, 10, 50, 20), ZoneType::Button, QStringLiteral("B")),
+                            zone(QRect(600, 10, 50, 20), ZoneType::Button, QStringLiteral("C")),
+                            zone(QRect(0, 200, 800, 400), ZoneType::Static, QStringLiteral("Panel"))},
+                           0);
+    registry.applyUserCorrection(zone(QRect(10, 100, 50, 20), ZoneType::Button, QStringLiteral("U")), 0);
+    const QString a = idOf(registry, QStringLiteral("A"));
+    const QString b = idOf(registry, QStringLiteral("B"));
+    const QString c = idOf(registry, QStringLiteral("C"));
+    const QString panel = idOf(registry, QStringLiteral("Panel"));
+    // A's pixels changed (the rectangle holds its centre), C's a quarter of it, the panel's a sliver, the
+    // user's zone all of it.
+    registry.markChangedPixels(
+        {QRect(20, 12, 30, 10), QRect(600, 10, 25, 10), QRect(10, 100, 50, 20), QRect(100, 300, 20, 20)},
+        100);
+    QVERIFY(registry.isUnconfirmed(a));
+    QVERIFY(!registry.isUnconfirmed(b));
+    QVERIFY(registry.isUnconfirmed(c));
+    QVERIFY(!registry.isUnconfirmed(panel));
+    QVERIFY(!registry.isUnconfirmed(idOf(registry, QStringLiteral("U"))));
+    // Unchanged frames from then on confirm B and the panel, never A or C: they wait for an analysis.
+    registry.confirmUnchanged({}, 900);
+    registry.confirmUnchanged({}, 1500);
+    QCOMPARE(registry.find(a)->lastSeenNs, 0);
+    QCOMPARE(registry.find(b)->lastSeenNs, 1500);
+    // A hover highlight explains C's change.
+    registry.confirm(c, 1500);
+    QVERIFY(!registry.isUnconfirmed(c));
+    // A zone carried over unseen (the accessibility tree's fusion passes vision's zones on) is not
+    // confirmed by that: it keeps aging.
+    registry.replaceWithin(QRect(0, 0, 100, 50), {*registry.find(a)}, 1500);
+    QVERIFY(registry.isUnconfirmed(a));
+    QCOMPARE(registry.find(a)->lastSeenNs, 0);
+    QCOMPARE(registry.ageOut(1500), QStringList{a});
+    QVERIFY(registry.find(b) && registry.find(c) && registry.find(panel));
+    QCOMPARE(registry.size(), 4);
+}
+
+void TestZoneRegistry::failedConfirmationRemoves()
+{
+    ZoneRegistry registry;
+    // A: its centre lies in the analysed region but most of it does not. B likewise, pixels unchanged.
+    registry.replaceWithin({},
+                           {zone(QRect(100, 10, 56, 20), ZoneType::Button, QStringLiteral("A")),
+                            zone(QRect(100, 60, 56, 20), ZoneType::Button, QStringLiteral("B")),
+                            zone(QRect(10, 110, 50, 20), ZoneType::Button, QStringLiteral("Moved"))},
+                           0);
+    const QString a = idOf(registry, QStringLiteral("A"));
+    const QString b = idOf(registry, QStringLiteral("B"));
+    const QString moved = idOf(registry, QStringLiteral("Moved"));
+    registry.markChangedPixels({QRect(100, 10, 56, 20), QRect(10, 110, 50, 20)}, 10);
+    // An analysis of the region holding A's and B's centres (x 0..129) that found neither: A failed its
+    // confirmation and goes; B's pixels did not change, so with most of it outside the region it stays.
+    const QRect region(0, 0, 130, 200);
+    const auto stats = registry.replaceWithin(
+        region, {zone(QRect(10, 150, 50, 20), ZoneType::Button, QStringLiteral("Moved"))}, 20, true);
+    QVERIFY(!registry.find(a));
+    QVERIFY(registry.find(b));
+    // The moved zone was found again (in the region, same label, type and size): the same id, confirmed.
+    QCOMPARE(idOf(registry, QStringLiteral("Moved")), moved);
+    QCOMPARE(registry.find(moved)->bounds, QRect(10, 150, 50, 20));
+    QVERIFY(!registry.isUnconfirmed(moved));
+    QCOMPARE(stats.removed, 1);
+    QCOMPARE(registry.takeRemovedIds(), QStringList{a});
+    // Without the analysis flag (zones carried over), nothing unconfirmed is removed beyond the region.
+    registry.markChangedPixels({QRect(100, 60, 56, 20)}, 30);
+    registry.replaceWithin(region, {*registry.find(moved)}, 40);
+    QVERIFY(registry.find(b));
 }
 
 void TestZoneRegistry::temporaryZones()

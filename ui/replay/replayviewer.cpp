@@ -5,6 +5,7 @@
 #include "ui/replay/replayeventmodel.h"
 #include "ui/replay/replayframeview.h"
 #include "ui/replay/timelinewidget.h"
+#include "ui/uilog.h"
 
 #include <QApplication>
 #include <QBoxLayout>
@@ -34,6 +35,8 @@ namespace ciu::ui {
 namespace {
 constexpr qint64 kTrailNs = 2'000'000'000;
 constexpr int kPlayIntervalMs = 33;
+constexpr int kFollowIntervalMs = 1000;
+constexpr qint64 kAtEndSlackNs = 500'000'000; // this close to the end counts as at the end
 const double kSpeeds[] = {0.25, 0.5, 1.0, 2.0, 4.0, 8.0};
 } // namespace
 
@@ -45,6 +48,8 @@ ReplayViewer::ReplayViewer(QWidget* parent)
     m_playTimer.setInterval(kPlayIntervalMs);
     m_playTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_playTimer, &QTimer::timeout, this, &ReplayViewer::advancePlayback);
+    m_followTimer.setInterval(kFollowIntervalMs);
+    connect(&m_followTimer, &QTimer::timeout, this, &ReplayViewer::followRecording);
     m_fetcher = new FrameFetcher(this);
     connect(m_fetcher, &FrameFetcher::frameReady, this, &ReplayViewer::onFrameReady);
     buildUi();
@@ -168,7 +173,44 @@ void ReplayViewer::resizeToFitScreen()
 bool ReplayViewer::openSession(const QString& path)
 {
     pause();
+    const bool ok = load(path);
+    m_shownFrameTNs = -1;
+    m_tNs = -1;
+    setTime(0);
+    if (ok)
+        m_followTimer.start();
+    else
+        m_followTimer.stop();
+    return ok;
+}
+
+QList<qint64> ReplayViewer::fileSizes() const
+{
+    QList<qint64> sizes;
+    if (m_reader.path().isEmpty())
+        return sizes;
+    const QDir dir(m_reader.path());
+    for (const QFileInfo& file : dir.entryInfoList(QDir::Files, QDir::Name))
+        sizes << file.size();
+    return sizes;
+}
+
+void ReplayViewer::followRecording()
+{
+    if (m_reader.path().isEmpty() || fileSizes() == m_readSizes)
+        return;
+    const bool atEnd = m_tNs >= m_reader.durationNs() - kAtEndSlackNs;
+    const qint64 t = m_tNs;
+    load(m_reader.path());
+    qCDebug(lcUi) << "the session grew: read again, now" << m_reader.durationNs() / 1'000'000 << "ms";
+    m_tNs = -1;
+    setTime(atEnd ? m_reader.durationNs() : t);
+}
+
+bool ReplayViewer::load(const QString& path)
+{
     const bool ok = m_reader.open(path);
+    m_readSizes = fileSizes();
     setWindowTitle(tr("CIU Agent — Replay — %1").arg(QFileInfo(m_reader.path()).fileName()));
     QStringList problems = m_reader.problems();
     if (ok && m_reader.hasVideo()) {
@@ -192,9 +234,6 @@ bool ReplayViewer::openSession(const QString& path)
     m_timeline->setMarkers(m_reader.markers());
     m_frameView->setScreenSize(m_reader.screenSize());
     m_frameView->setPlaceholder(m_reader.hasVideo() ? QString() : tr("This session has no video"));
-    m_shownFrameTNs = -1;
-    m_tNs = -1;
-    setTime(0);
     return ok;
 }
 

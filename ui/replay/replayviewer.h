@@ -45,7 +45,9 @@ public:
     explicit ReplayViewer(QWidget* parent = nullptr);
     ~ReplayViewer() override;
 
-    // Opens a session folder. False when it cannot be read at all (the banner says why).
+    // Opens a session folder. False when it cannot be read at all (the banner says why). A session still
+    // being recorded is followed: when its files grow it is read again (every second), and a viewer at
+    // the end stays at the (new) end.
     bool openSession(const QString& path);
     // A comfortable size that fits the available area of the screen the viewer is on.
     void resizeToFitScreen();
@@ -92,6 +94,11 @@ protected:
 
 private:
     void buildUi();
+    // Reads the session again (the reader, the video, the log, the timeline); the time is left as it is.
+    bool load(const QString& path);
+    // Reads the session again when its files changed since the last read.
+    void followRecording();
+    QList<qint64> fileSizes() const;
     void updateOverlay();
     void advancePlayback();
     void onFrameReady(const QImage& frame, qint64 frameTNs, qint64 requestedTNs, bool step);
@@ -103,6 +110,8 @@ private:
     qint64 m_shownFrameTNs = -1;
     double m_speed = 1.0;
     QTimer m_playTimer;
+    QTimer m_followTimer;
+    QList<qint64> m_readSizes; // of the session's files when it was last read
     QElapsedTimer m_playClock;
     QPointer<QProgressDialog> m_progress;
 
