@@ -118,7 +118,13 @@ private:
     void startBudget();
     bool isSlow(const QString& busName) const { return m_slow.contains(busName); }
     bool underWalked(const QString& ref, const QSet<QString>& walked) const;
-    static QString busOf(const QString& ref) { return ref.left(ref.indexOf(QLatin1Char(':'))); }
+    // The bus name of "bus-name:object-path". A unique name starts with ':' itself (":1.42"), an object
+    // path with '/': the first ":/" ends the bus name.
+    static QString busOf(const QString& ref)
+    {
+        const qsizetype end = ref.indexOf(QLatin1String(":/"));
+        return end < 0 ? QString() : ref.left(end);
+    }
 
     AccessibilityLimits m_limits;
     AtspiReader m_reader;
