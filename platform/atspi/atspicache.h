@@ -134,9 +134,10 @@ private:
     QHash<QString, Slow> m_slow;                // by bus name
     QHash<QString, Pending> m_pending;          // by ref
     QSet<QString> m_changedWindows;
-    QSet<QString> m_gone;    // bus names that left the bus (unique names are never reused)
-    QStringList m_goneQueue; // noted, not applied yet
-    QDeadlineTimer m_budget; // of the application being read
+    QHash<QString, QString> m_names; // application names by bus name, for messages about a busy one
+    QSet<QString> m_gone;            // bus names that left the bus (unique names are never reused)
+    QStringList m_goneQueue;         // noted, not applied yet
+    QDeadlineTimer m_budget;         // of the application being read
     std::function<void()> m_wakeUp;
     AccessibilityStats m_stats;
 };

@@ -83,6 +83,7 @@ void AtspiCache::applyGone()
         if (!m_applications.contains(bus) && !m_slow.contains(bus))
             continue;
         m_gone.insert(bus);
+        m_names.remove(bus);
         removeApplication(bus);
         dropSlow(bus);
         qCDebug(lcAtspi).noquote() << "application" << bus << "left the bus: its windows are dropped";
@@ -102,6 +103,10 @@ void AtspiCache::walkApplication(AtspiAccessible* appObject, int index)
     startBudget();
     ReadStatus status;
     app.name = m_reader.nameOf(appObject, status);
+    if (status.timedOut)
+        app.name = m_names.value(app.busName);
+    else
+        m_names.insert(app.busName, app.name);
     if (!status.timedOut)
         app.pid = m_reader.processId(appObject, status);
     const int windows = status.timedOut ? 0 : m_reader.childCount(appObject, status);
