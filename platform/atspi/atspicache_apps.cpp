@@ -103,7 +103,7 @@ void AtspiCache::walkApplication(AtspiAccessible* appObject, int index)
     startBudget();
     ReadStatus status;
     app.name = m_reader.nameOf(appObject, status);
-    if (status.timedOut)
+    if (app.name.isEmpty())
         app.name = m_names.value(app.busName);
     else
         m_names.insert(app.busName, app.name);
