@@ -163,9 +163,10 @@ int runA11yBenchmark(const Context& context, Reporter& out)
     // Event → map: click an enabled check box or toggle button; the map shows the new state.
     const canvas::AccessibilityZones now = canvas::zonesFromAccessibility(*a11y->snapshot(), scene);
     const Zone* target = nullptr;
+    // A real check box (role "check box": a toggle button in a radio-like group may not toggle back).
     for (const Zone& z : now.zones) {
-        if (z.type == ZoneType::CheckBox && !z.state.testFlag(ZoneStateFlag::Disabled) && z.windowId != 0 &&
-            !z.label.isEmpty()) {
+        if (z.role == QLatin1String("check box") && !z.state.testFlag(ZoneStateFlag::Disabled) &&
+            z.windowId != 0 && !z.label.isEmpty()) {
             target = &z;
             break;
         }

@@ -16,8 +16,9 @@ packages=(
   libxcb1-dev libxcb-shm0-dev libxcb-xtest0-dev libxcb-xfixes0-dev libxcb-damage0-dev
   libxcb-randr0-dev libxcb-keysyms1-dev libxcb-xkb-dev libx11-dev libx11-xcb-dev
   # accessibility: libatspi (the AT-SPI tree), the AT-SPI bus, a session bus for tests (dbus-run-session),
-  # a GTK program and pyatspi for the tests and the a11y benchmark
-  libatspi2.0-dev at-spi2-core dbus dbus-daemon dbus-bin gtk-3-examples python3-pyatspi
+  # a GTK program and pyatspi for the tests and the a11y benchmark (its 240-widget window: python3-gi + GTK)
+  libatspi2.0-dev at-spi2-core dbus dbus-daemon dbus-bin gtk-3-examples python3-pyatspi python3-gi
+  gir1.2-gtk-3.0
   # video
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev ffmpeg
   # running and testing under a virtual X server

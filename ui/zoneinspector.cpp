@@ -66,6 +66,9 @@ ZoneInspector::ZoneInspector(ZoneCorrections* document, QWidget* parent)
     , m_table(new QTableView(this))
     , m_idLabel(new QLabel(this))
     , m_sourceLabel(new QLabel(this))
+    , m_roleLabel(new QLabel(this))
+    , m_valueLabel(new QLabel(this))
+    , m_pathLabel(new QLabel(this))
     , m_labelEdit(new QLineEdit(this))
     , m_typeBox(new QComboBox(this))
     , m_x(coordinateBox(this, -65535, tr("Left")))
@@ -126,6 +129,17 @@ ZoneInspector::ZoneInspector(ZoneCorrections* document, QWidget* parent)
     form->setContentsMargins(0, 0, 0, 0);
     form->addRow(tr("Id:"), m_idLabel);
     form->addRow(tr("Source:"), m_sourceLabel);
+    form->addRow(tr("Role:"), m_roleLabel);
+    form->addRow(tr("Value:"), m_valueLabel);
+    form->addRow(tr("Accessible path:"), m_pathLabel);
+    m_roleLabel->setAccessibleName(tr("Zone role"));
+    m_valueLabel->setAccessibleName(tr("Zone value"));
+    m_pathLabel->setAccessibleName(tr("Accessible path"));
+    for (QLabel* l : {m_roleLabel, m_valueLabel, m_pathLabel}) {
+        l->setTextFormat(Qt::PlainText); // screen text, never markup
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        form->setRowVisible(l, false);
+    }
     form->addRow(tr("&Label:"), m_labelEdit);
     form->addRow(tr("&Type:"), m_typeBox);
     form->addRow(tr("State:"), states);
@@ -232,6 +246,7 @@ void ZoneInspector::refreshForm()
     if (!zone) {
         m_idLabel->setText(tr("(no zone selected)"));
         m_sourceLabel->clear();
+        showTreeFields(nullptr);
         m_labelEdit->clear();
         for (QCheckBox* box : std::as_const(m_stateBoxes))
             box->setChecked(false);
@@ -241,6 +256,7 @@ void ZoneInspector::refreshForm()
         zone->application.isEmpty() ? zone->id : QStringLiteral("%1 · %2").arg(zone->id, zone->application));
     m_sourceLabel->setText(
         tr("%1, confidence %2 %").arg(toString(zone->source)).arg(qRound(zone->confidence * 100)));
+    showTreeFields(zone);
     if (!m_labelEdit->hasFocus())
         m_labelEdit->setText(zone->label);
     m_typeBox->setCurrentIndex(m_typeBox->findData(int(zone->type)));
@@ -250,6 +266,24 @@ void ZoneInspector::refreshForm()
     m_y->setValue(zone->bounds.y());
     m_w->setValue(zone->bounds.width());
     m_h->setValue(zone->bounds.height());
+}
+
+void ZoneInspector::showTreeFields(const Zone* zone)
+{
+    auto* form = qobject_cast<QFormLayout*>(m_form->layout());
+    const QString value = zone && !zone->isPassword ? zone->value : QString();
+    const QList<std::pair<QLabel*, QString>> rows{
+        {m_roleLabel, zone ? zone->role : QString()},
+        {m_valueLabel, value},
+        // The index path in the tree, then the object itself ("bus-name:object-path").
+        {m_pathLabel, !zone || zone->accessiblePath.isEmpty() ? QString()
+                      : zone->accessibleRef.isEmpty()
+                          ? zone->accessiblePath
+                          : QStringLiteral("%1 (%2)").arg(zone->accessiblePath, zone->accessibleRef)}};
+    for (const auto& [label, text] : rows) {
+        label->setText(text);
+        form->setRowVisible(label, !text.isEmpty());
+    }
 }
 
 ZoneState ZoneInspector::formState() const

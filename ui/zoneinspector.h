@@ -56,6 +56,7 @@ private:
     void commitGeometry();
     bool push(class ZoneEditCommand* command);
     ZoneState formState() const;
+    void showTreeFields(const Zone* zone);
 
     ZoneCorrections* m_document;
     QUndoStack* m_undo;
@@ -65,6 +66,10 @@ private:
     QTableView* m_table;
     QLabel* m_idLabel;
     QLabel* m_sourceLabel;
+    // From the accessibility tree (rows shown only for a zone that has them):
+    QLabel* m_roleLabel;
+    QLabel* m_valueLabel;
+    QLabel* m_pathLabel;
     QLineEdit* m_labelEdit;
     QComboBox* m_typeBox;
     QList<QCheckBox*> m_stateBoxes;

@@ -131,8 +131,21 @@ void CanvasMapper::applyAccessibility(const QStringList& changedWindows)
     }
 }
 
-QList<Zone> CanvasMapper::withTreeZones(const QRect& region, const QList<Zone>& vision) const
+QList<Zone> CanvasMapper::withTreeZones(const QRect& region, const QList<Zone>& found) const
 {
+    // A zone the tree reported before that vision found again (by its template, from the graveyard) is
+    // vision's now: the tree no longer vouches for it (its program stopped answering, or the node went).
+    QList<Zone> vision = found;
+    for (Zone& z : vision) {
+        if (z.source != ZoneSource::Accessibility)
+            continue;
+        z.source = ZoneSource::Local;
+        z.role.clear();
+        z.value.clear();
+        z.keyBinding.clear();
+        z.accessibleRef.clear();
+        z.accessiblePath.clear();
+    }
     if (m_a11yZones.isEmpty())
         return vision;
     const double withinShare = m_registry.options().withinShare;

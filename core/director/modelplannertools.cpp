@@ -56,6 +56,16 @@ QString ModelPlanner::describeZone(const Zone& z)
                        .arg(z.bounds.height());
     if (!states.isEmpty())
         line += QLatin1Char(' ') + states.join(QLatin1Char(','));
+    // From the accessibility tree: the toolkit's own role and the current value (text, number, selected
+    // item), untrusted screen text like the label; a long text is cut.
+    if (!z.role.isEmpty())
+        line += QStringLiteral(" role ") + quotedLabel(z.role);
+    if (!z.value.isEmpty() && !z.isPassword) {
+        constexpr qsizetype kMaxValueChars = 80;
+        const QString value =
+            z.value.size() > kMaxValueChars ? z.value.left(kMaxValueChars) + QStringLiteral("...") : z.value;
+        line += QStringLiteral(" value ") + quotedLabel(value);
+    }
     if (!z.parentId.isEmpty())
         line += QStringLiteral(" in ") + z.parentId;
     return line;

@@ -17,6 +17,8 @@ AtspiCache::AtspiCache(const AccessibilityLimits& limits)
 
 AtspiCache::~AtspiCache()
 {
+    for (const QString& bus : m_slow.keys())
+        dropSlow(bus);
     for (Entry& e : m_entries)
         g_object_unref(e.object);
     for (Pending& p : m_pending)
@@ -27,6 +29,7 @@ void AtspiCache::walkAll()
 {
     QElapsedTimer timer;
     timer.start();
+    applyGone();
     for (Entry& e : m_entries)
         g_object_unref(e.object);
     m_entries.clear();
@@ -36,15 +39,18 @@ void AtspiCache::walkAll()
     if (!desktop)
         return;
     ReadStatus status;
+    QSet<QString> listed;
     const int count = m_reader.childCount(desktop, status);
     for (int i = 0; i < count; ++i) {
         AtspiAccessible* app = m_reader.childAt(desktop, i, status);
         if (!app)
             continue;
-        walkApplication(app, i);
+        listed.insert(busOf(AtspiReader::refOf(app)));
+        walkApplication(app, i); // each within its own budget; a gone one is not asked
         g_object_unref(app);
     }
     g_object_unref(desktop);
+    m_gone.intersect(listed); // what the desktop no longer lists cannot come back under that name
     ++m_stats.fullWalks;
     m_stats.lastWalkNs = timer.nsecsElapsed();
     m_stats.timeouts = m_reader.timeouts();
@@ -54,55 +60,16 @@ void AtspiCache::walkAll()
                      << m_stats.lastWalkNs / 1000000 << "ms";
 }
 
-void AtspiCache::walkApplication(AtspiAccessible* appObject, int index)
-{
-    Application app;
-    app.busName = busOf(AtspiReader::refOf(appObject));
-    app.index = index;
-    if (isSlow(app.busName))
-        return;
-    QElapsedTimer timer;
-    timer.start();
-    ReadStatus status;
-    app.name = m_reader.nameOf(appObject, status);
-    if (!status.timedOut)
-        app.pid = m_reader.processId(appObject, status);
-    const int windows = status.timedOut ? 0 : m_reader.childCount(appObject, status);
-    if (status.timedOut) {
-        markSlow(app);
-        return;
-    }
-    m_applications.insert(app.busName, app);
-    const int timeoutsBefore = m_reader.timeouts();
-    const qsizetype windowsBefore = m_windows.size();
-    for (int w = 0; w < windows && w < m_limits.maxChildren; ++w) {
-        AtspiAccessible* window = m_reader.childAt(appObject, w, status);
-        if (status.timedOut) {
-            markSlow(app);
-            return;
-        }
-        if (!window)
-            continue;
-        bool ok = true;
-        const QString ref = walk(window, {}, {}, {index, w}, 0, app, &ok);
-        g_object_unref(window);
-        if (!ok)
-            return; // marked slow, its windows dropped
-        if (!ref.isEmpty() && !m_windows.contains(ref))
-            m_windows << ref;
-    }
-    // Calls libatspi answers without an error (an empty state set) still take the whole timeout when the
-    // program is busy: nothing read in that time is a program that does not answer.
-    if (m_windows.size() == windowsBefore && m_reader.timeouts() == timeoutsBefore &&
-        timer.elapsed() >= m_limits.callTimeoutMs * 9 / 10)
-        markSlow(app);
-}
-
 QString AtspiCache::walk(AtspiAccessible* object, const QString& parentRef, const QString& windowRef,
                          const QList<int>& path, int depth, const Application& app, bool* ok)
 {
     Entry entry;
     entry.busName = app.busName;
+    if (m_budget.hasExpired()) {
+        markSlow(app, true);
+        *ok = false;
+        return {};
+    }
     const ReadStatus status = m_reader.readNode(object, entry.node);
     if (status.timedOut) {
         markSlow(app);
@@ -171,101 +138,6 @@ QString AtspiCache::walk(AtspiAccessible* object, const QString& parentRef, cons
     return ref;
 }
 
-void AtspiCache::markSlow(const Application& app)
-{
-    if (!m_slow.contains(app.busName)) {
-        qCWarning(lcAtspi).noquote()
-            << QStringLiteral("accessibility: application \"%1\" (%2) did not answer within %3 ms; served by "
-                              "vision until it answers again")
-                   .arg(app.name, app.busName)
-                   .arg(m_limits.callTimeoutMs);
-        Slow slow{app.name, {}};
-        slow.since.start();
-        m_slow.insert(app.busName, slow);
-    }
-    m_stats.timeouts = m_reader.timeouts();
-    removeApplication(app.busName);
-}
-
-void AtspiCache::removeApplication(const QString& busName)
-{
-    const QStringList windows = m_windows;
-    for (const QString& w : windows) {
-        if (busOf(w) == busName) {
-            removeSubtree(w, true);
-            m_changedWindows.insert(w);
-        }
-    }
-    m_applications.remove(busName);
-}
-
-QStringList AtspiCache::retrySlow()
-{
-    QStringList retried;
-    for (auto it = m_slow.begin(); it != m_slow.end();) {
-        if (it->since.elapsed() < m_limits.slowRetryMs) {
-            ++it;
-            continue;
-        }
-        retried << it.key();
-        it = m_slow.erase(it);
-    }
-    if (retried.isEmpty())
-        return {};
-    // Find the applications on the desktop again and read their windows.
-    AtspiAccessible* desktop = atspi_get_desktop(0);
-    ReadStatus status;
-    const int count = m_reader.childCount(desktop, status);
-    for (int i = 0; i < count; ++i) {
-        AtspiAccessible* app = m_reader.childAt(desktop, i, status);
-        if (!app)
-            continue;
-        if (retried.contains(busOf(AtspiReader::refOf(app)))) {
-            ++m_stats.windowWalks;
-            walkApplication(app, i);
-        }
-        g_object_unref(app);
-    }
-    g_object_unref(desktop);
-    QStringList changed;
-    for (const QString& w : std::as_const(m_windows)) {
-        if (retried.contains(busOf(w)))
-            changed << w;
-    }
-    return changed;
-}
-
-void AtspiCache::syncApplications()
-{
-    AtspiAccessible* desktop = atspi_get_desktop(0);
-    if (!desktop)
-        return;
-    ReadStatus status;
-    QSet<QString> present;
-    const int count = m_reader.childCount(desktop, status);
-    for (int i = 0; i < count; ++i) {
-        AtspiAccessible* app = m_reader.childAt(desktop, i, status);
-        if (!app)
-            continue;
-        const QString bus = busOf(AtspiReader::refOf(app));
-        present.insert(bus);
-        if (!m_applications.contains(bus) && !isSlow(bus)) {
-            const qsizetype windowsBefore = m_windows.size();
-            walkApplication(app, i);
-            ++m_stats.windowWalks;
-            for (qsizetype w = windowsBefore; w < m_windows.size(); ++w)
-                m_changedWindows.insert(m_windows.at(w));
-        }
-        g_object_unref(app);
-    }
-    g_object_unref(desktop);
-    const QList<QString> known = m_applications.keys();
-    for (const QString& bus : known) {
-        if (!present.contains(bus))
-            removeApplication(bus);
-    }
-}
-
 void AtspiCache::removeSubtree(const QString& ref, bool detachFromParent)
 {
     auto it = m_entries.find(ref);
@@ -290,8 +162,9 @@ void AtspiCache::note(AtspiAccessible* source, Change change)
     if (!source)
         return;
     const QString ref = AtspiReader::refOf(source);
-    if (isSlow(busOf(ref)))
-        return; // served by vision until its retry
+    const QString bus = busOf(ref);
+    if (bus.isEmpty() || isSlow(bus) || m_gone.contains(bus))
+        return; // gone, or served by vision until it answers again
     ++m_stats.events;
     auto it = m_pending.find(ref);
     if (it == m_pending.end())
@@ -327,6 +200,7 @@ void AtspiCache::rewalk(const QString& ref)
     }
     for (const QString& child : old.children)
         removeSubtree(child, false);
+    startBudget();
     bool ok = true;
     const QString stored = walk(old.object, old.node.parentRef, old.node.windowRef, old.node.childPath,
                                 old.node.depth, *app, &ok);
@@ -416,6 +290,7 @@ QStringList AtspiCache::flush()
 {
     QElapsedTimer timer;
     timer.start();
+    applyGone();
     // Parents first: a subtree read covers the events of its descendants.
     QList<QPair<QString, Pending>> queue;
     for (auto it = m_pending.cbegin(); it != m_pending.cend(); ++it)
@@ -428,6 +303,7 @@ QStringList AtspiCache::flush()
     });
     QSet<QString> walked;
     for (const auto& [ref, pending] : queue) {
+        adoptConnection(pending.object); // its peer-to-peer connection may have been opened since
         if (pending.changes & int(Change::Removed)) {
             if (m_entries.contains(ref)) {
                 m_changedWindows.insert(m_entries.value(ref).node.windowRef);
@@ -446,7 +322,7 @@ QStringList AtspiCache::flush()
                    m_reader.roleName(pending.object, status) == QLatin1String("desktop frame")) {
             // An application registered or left.
             syncApplications();
-        } else if (!isSlow(busOf(ref))) {
+        } else if (!isSlow(busOf(ref)) && isLive(busOf(ref))) {
             // Not cached: hidden so far, new, or in a new window. Ignore what is still not showing.
             QStringList states;
             if (!m_reader.readStates(pending.object, states).ok ||
@@ -466,6 +342,8 @@ QStringList AtspiCache::flush()
                 bool walkOk = true;
                 const QString windowRef = AtspiReader::refOf(window);
                 if (!m_entries.contains(windowRef)) {
+                    adoptConnection(window);
+                    startBudget();
                     const QString stored =
                         walk(window, {}, {}, {app.index, int(m_windows.size())}, 0, app, &walkOk);
                     if (!stored.isEmpty() && !m_windows.contains(stored))

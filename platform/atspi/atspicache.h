@@ -7,9 +7,14 @@
 #include "platform/accessibility.h"
 #include "platform/atspi/atspireader.h"
 
+#include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QHash>
 #include <QSet>
+
+#include <functional>
+
+struct DBusPendingCall;
 
 namespace ciu::platform::atspi {
 
@@ -32,12 +37,18 @@ public:
     void walkAll();
     // Queues an event on `source` (a new reference is taken); flush() applies the queue.
     void note(AtspiAccessible* source, Change change);
-    bool hasPending() const { return !m_pending.isEmpty(); }
+    // The application's connection left the bus (NameOwnerChanged, or its root removed from the desktop):
+    // flush() drops its windows, and it is never asked anything again.
+    void noteGone(const QString& busName);
+    bool hasPending() const { return !m_pending.isEmpty() || !m_goneQueue.isEmpty(); }
     // Applies the queued events. Returns the refs of the windows that changed.
     QStringList flush();
-    // Applications marked slow whose retry time has come: their windows are read again.
+    // Slow applications: each is probed without waiting (an asynchronous call the application answers when
+    // its main loop runs again); those that answered are read again. Returns the windows that changed.
     QStringList retrySlow();
     bool hasSlow() const { return !m_slow.isEmpty(); }
+    // Called on the AT-SPI thread when a slow application answered its probe or a gone one was noticed.
+    void setWakeUp(std::function<void()> wakeUp) { m_wakeUp = std::move(wakeUp); }
 
     AccessibilitySnapshotPtr snapshot(quint64 version) const;
     AccessibilityStats& stats() { return m_stats; }
@@ -62,6 +73,13 @@ private:
     {
         QString name;
         QElapsedTimer since;
+        DBusPendingCall* probe = nullptr; // the outstanding probe, owned
+        bool answered = false;
+    };
+    struct ProbeContext
+    {
+        AtspiCache* cache = nullptr;
+        QString busName;
     };
     struct Pending
     {
@@ -74,6 +92,17 @@ private:
     QString walk(AtspiAccessible* object, const QString& parentRef, const QString& windowRef,
                  const QList<int>& path, int depth, const Application& app, bool* ok);
     void walkApplication(AtspiAccessible* app, int index);
+    // False for an application that is gone: no bus name (libatspi disposed it), noted gone, or its name
+    // has no owner on the bus any more (asked of the bus daemon, never of the application).
+    bool isLive(const QString& busName);
+    // Moves a peer-to-peer connection libatspi opened to the application (on the default GLib context,
+    // which another thread may run) to this thread's context.
+    void adoptConnection(AtspiAccessible* object);
+    void applyGone();
+    // Sends a probe to a slow application unless one is outstanding.
+    void probe(const QString& busName, Slow& slow);
+    static void onProbeReply(DBusPendingCall* pending, void* context);
+    void dropSlow(const QString& busName);
     // Reads the applications that registered since, forgets those that left.
     void syncApplications();
     void rewalk(const QString& ref);
@@ -84,10 +113,18 @@ private:
                 bool* ok);
     void removeSubtree(const QString& ref, bool detachFromParent);
     void removeApplication(const QString& busName);
-    void markSlow(const Application& app);
+    void markSlow(const Application& app, bool overBudget = false);
+    // Each application's read gets its own budget: one that answers slowly cannot hold up the others.
+    void startBudget();
     bool isSlow(const QString& busName) const { return m_slow.contains(busName); }
     bool underWalked(const QString& ref, const QSet<QString>& walked) const;
-    static QString busOf(const QString& ref) { return ref.left(ref.indexOf(QLatin1Char(':'))); }
+    // The bus name of "bus-name:object-path". A unique name starts with ':' itself (":1.42"), an object
+    // path with '/': the first ":/" ends the bus name.
+    static QString busOf(const QString& ref)
+    {
+        const qsizetype end = ref.indexOf(QLatin1String(":/"));
+        return end < 0 ? QString() : ref.left(end);
+    }
 
     AccessibilityLimits m_limits;
     AtspiReader m_reader;
@@ -97,6 +134,11 @@ private:
     QHash<QString, Slow> m_slow;                // by bus name
     QHash<QString, Pending> m_pending;          // by ref
     QSet<QString> m_changedWindows;
+    QHash<QString, QString> m_names; // application names by bus name, for messages about a busy one
+    QSet<QString> m_gone;            // bus names that left the bus (unique names are never reused)
+    QStringList m_goneQueue;         // noted, not applied yet
+    QDeadlineTimer m_budget;         // of the application being read
+    std::function<void()> m_wakeUp;
     AccessibilityStats m_stats;
 };
 

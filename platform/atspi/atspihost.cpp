@@ -123,6 +123,9 @@ void AtspiHost::threadMain(std::promise<QString>* started)
     atspi_set_main_context(m_context);
     m_loop = g_main_loop_new(m_context, FALSE);
     m_cache = std::make_unique<AtspiCache>(m_limits);
+    m_cache->setWakeUp([this] { scheduleFlush(); });
+    m_bus = atspi_get_a11y_bus();
+    dbus_connection_add_filter(m_bus, &AtspiHost::onBusMessage, this, nullptr);
     registerListeners();
     started->set_value(QString()); // `started` is gone after this
     walkAndPublish();
@@ -137,6 +140,7 @@ void AtspiHost::threadMain(std::promise<QString>* started)
         atspi_event_listener_deregister(m_listener, type, nullptr);
     g_object_unref(m_listener);
     m_listener = nullptr;
+    dbus_connection_remove_filter(m_bus, &AtspiHost::onBusMessage, this);
     m_cache.reset();
     atspi_exit();
     g_main_context_pop_thread_default(m_context);
@@ -180,22 +184,54 @@ void AtspiHost::onEvent(AtspiEvent* event, void* data)
 {
     auto* self = static_cast<AtspiHost*>(data);
     self->m_cache->note(event->source, changeOf(event->type));
-    if (!self->m_flushScheduled && self->m_cache->hasPending()) {
-        self->m_flushScheduled = true;
-        // Default-idle priority: every event already received is queued before the flush runs.
-        GSource* idle = g_idle_source_new();
-        g_source_set_callback(idle, &AtspiHost::onIdle, self, nullptr);
-        g_source_attach(idle, self->m_context);
-        g_source_unref(idle);
-    }
+    if (self->m_cache->hasPending())
+        self->scheduleFlush();
     g_boxed_free(ATSPI_TYPE_EVENT, event);
+}
+
+DBusHandlerResult AtspiHost::onBusMessage(DBusConnection*, DBusMessage* message, void* data)
+{
+    if (!dbus_message_is_signal(message, DBUS_INTERFACE_DBUS, "NameOwnerChanged"))
+        return DBUS_HANDLER_RESULT_NOT_YET_HANDLED;
+    const char* name = nullptr;
+    const char* oldOwner = nullptr;
+    const char* newOwner = nullptr;
+    if (dbus_message_get_args(message, nullptr, DBUS_TYPE_STRING, &name, DBUS_TYPE_STRING, &oldOwner,
+                              DBUS_TYPE_STRING, &newOwner, DBUS_TYPE_INVALID) &&
+        name[0] == ':' && !newOwner[0]) {
+        // A unique name without a new owner: that connection (an application, or anything else on the
+        // bus) has left. Queued: this can run in the middle of a walk.
+        auto* self = static_cast<AtspiHost*>(data);
+        self->m_cache->noteGone(QString::fromUtf8(name));
+        self->scheduleFlush();
+    }
+    return DBUS_HANDLER_RESULT_NOT_YET_HANDLED; // libatspi handles it too
+}
+
+void AtspiHost::scheduleFlush()
+{
+    if (m_flushScheduled)
+        return;
+    m_flushScheduled = true;
+    // Default-idle priority: every event already received is queued before the flush runs.
+    GSource* idle = g_idle_source_new();
+    g_source_set_callback(idle, &AtspiHost::onIdle, this, nullptr);
+    g_source_attach(idle, m_context);
+    g_source_unref(idle);
 }
 
 int AtspiHost::onIdle(void* data)
 {
     auto* self = static_cast<AtspiHost*>(data);
     self->m_flushScheduled = false;
-    const QStringList changed = self->m_cache->flush();
+    QStringList changed = self->m_cache->flush();
+    if (self->m_cache->hasSlow()) {
+        // Slow applications that answered their probe are read now, not at the next retry tick.
+        for (const QString& w : self->m_cache->retrySlow()) {
+            if (!changed.contains(w))
+                changed << w;
+        }
+    }
     if (!changed.isEmpty())
         self->publish(changed);
     return G_SOURCE_REMOVE;

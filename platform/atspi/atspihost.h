@@ -8,6 +8,7 @@
 
 #include <QMutex>
 
+#include <dbus/dbus.h>
 #include <future>
 #include <memory>
 #include <thread>
@@ -47,6 +48,10 @@ private:
     static void onEvent(AtspiEvent* event, void* self);
     static int onIdle(void* self);
     static int onRetry(void* self);
+    // Every message of the accessibility bus, before libatspi's handlers see it: an application whose
+    // connection left the bus is dropped from the cache at once.
+    static DBusHandlerResult onBusMessage(DBusConnection* bus, DBusMessage* message, void* self);
+    void scheduleFlush();
 
     AccessibilityLimits m_limits;
     GMainContext* m_context = nullptr;
@@ -56,6 +61,7 @@ private:
     std::unique_ptr<AtspiCache> m_cache;
     AtspiEventListener* m_listener = nullptr;
     bool m_flushScheduled = false;
+    DBusConnection* m_bus = nullptr; // libatspi's connection to the accessibility bus (its filter is ours)
     quint64 m_version = 0;
     // Shared with the fronts' threads:
     QMutex m_mutex;

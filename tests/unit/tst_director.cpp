@@ -219,6 +219,8 @@ private slots:
     void model_runStepsDryRun();
     void model_runStepsLowSpeedAsksTheModel();
     void model_runStepsAfterZoneTools();
+    void model_zoneLineCarriesTreeFields_data();
+    void model_zoneLineCarriesTreeFields();
     void openai_multiStepChain();
     void openai_malformedReplyFails();
     void openai_malformedArgumentsIsError();
@@ -1602,6 +1604,58 @@ void TestDirector::model_runStepsLowSpeedAsksTheModel()
     const QString text = resultText(results[QStringLiteral("r1")]);
     QVERIFY2(text.startsWith(QStringLiteral("paused after step 1 of 2")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("2. click Submit: not run")), qPrintable(text));
+}
+
+void TestDirector::model_zoneLineCarriesTreeFields_data()
+{
+    QTest::addColumn<Zone>("zone");
+    QTest::addColumn<QString>("line");
+    Zone vision;
+    vision.id = QStringLiteral("z1");
+    vision.type = ZoneType::Button;
+    vision.label = QStringLiteral("OK");
+    vision.bounds = QRect(10, 20, 80, 24);
+    QTest::newRow("vision: no tree fields") << vision << QStringLiteral("z1 button \"OK\" [10,20,80,24]");
+    Zone box = vision;
+    box.id = QStringLiteral("z2");
+    box.type = ZoneType::CheckBox;
+    box.label = QStringLiteral("Subscribe");
+    box.source = ZoneSource::Accessibility;
+    box.role = QStringLiteral("check box");
+    box.state = ZoneState(ZoneStateFlag::Enabled) | ZoneStateFlag::Checked | ZoneStateFlag::Focused;
+    QTest::newRow("role and states")
+        << box
+        << QStringLiteral("z2 checkbox \"Subscribe\" [10,20,80,24] focused,checked role \"check box\"");
+    Zone field = vision;
+    field.id = QStringLiteral("z3");
+    field.type = ZoneType::TextField;
+    field.label = QStringLiteral("Name");
+    field.role = QStringLiteral("text");
+    field.value = QStringLiteral("Ada \"the first\"");
+    field.parentId = QStringLiteral("z1");
+    QTest::newRow("value, quoted")
+        << field
+        << QStringLiteral(
+               "z3 text_field \"Name\" [10,20,80,24] role \"text\" value \"Ada \\\"the first\\\"\" in z1");
+    Zone secret = field;
+    secret.isPassword = true;
+    secret.value = QStringLiteral("hunter2");
+    QTest::newRow("a password's value never")
+        << secret << QStringLiteral("z3 text_field \"(password field)\" [10,20,80,24] role \"text\" in z1");
+    Zone long_ = field;
+    long_.parentId.clear();
+    long_.value = QString(100, QLatin1Char('a'));
+    QTest::newRow("a long value is cut")
+        << long_
+        << QStringLiteral("z3 text_field \"Name\" [10,20,80,24] role \"text\" value \"%1...\"")
+               .arg(QString(80, QLatin1Char('a')));
+}
+
+void TestDirector::model_zoneLineCarriesTreeFields()
+{
+    QFETCH(Zone, zone);
+    QFETCH(QString, line);
+    QCOMPARE(ModelPlanner::describeZone(zone), line);
 }
 
 void TestDirector::model_runStepsAfterZoneTools()

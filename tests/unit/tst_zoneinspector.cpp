@@ -6,6 +6,7 @@
 #include "ui/zonelistmodel.h"
 
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -65,6 +66,7 @@ private slots:
     void deleteDetectedAndUserZones();
     void addDrawnZone();
     void formEditsThroughWidgets();
+    void showsTreeFields();
     void invalidEditsAreNotPushed();
     void persistedWindowRelativeAndReapplied();
     void corruptStoreReportsError();
@@ -229,6 +231,53 @@ void TestZoneInspector::formEditsThroughWidgets()
     // Finishing without a change pushes nothing.
     emit label->editingFinished();
     QCOMPARE(inspector.undoStack()->count(), 1);
+}
+
+void TestZoneInspector::showsTreeFields()
+{
+    ZoneCorrections doc{CorrectionStore(m_dir->path())};
+    ZoneInspector inspector(&doc);
+    Zone tree =
+        detected(QStringLiteral("z4"), QRect(10, 100, 120, 24), ZoneType::TextField, QStringLiteral("Name"));
+    tree.source = ZoneSource::Accessibility;
+    tree.role = QStringLiteral("text");
+    tree.value = QStringLiteral("Ada");
+    tree.accessiblePath = QStringLiteral("0/2/1");
+    tree.accessibleRef = QStringLiteral(":1.5:/org/a11y/atspi/accessible/7");
+    Zone secret = tree;
+    secret.id = QStringLiteral("z5");
+    secret.bounds.translate(0, 40);
+    secret.isPassword = true;
+    secret.value = QStringLiteral("hunter2");
+    QList<Zone> zones = baseMap()->zones();
+    zones << tree << secret;
+    doc.setBaseMap(std::make_shared<const ZoneMap>(1, 100, QSize(1280, 800), zones));
+    inspector.show();
+    const auto label = [&inspector](const QString& name) {
+        for (auto* l : inspector.findChildren<QLabel*>()) {
+            if (l->accessibleName() == name)
+                return l;
+        }
+        return static_cast<QLabel*>(nullptr);
+    };
+    QLabel* role = label(QStringLiteral("Zone role"));
+    QLabel* value = label(QStringLiteral("Zone value"));
+    QLabel* path = label(QStringLiteral("Accessible path"));
+    QVERIFY(role && value && path);
+
+    inspector.setSelectedZone(QStringLiteral("z4"));
+    QCOMPARE(role->text(), QStringLiteral("text"));
+    QCOMPARE(value->text(), QStringLiteral("Ada"));
+    QCOMPARE(path->text(), QStringLiteral("0/2/1 (:1.5:/org/a11y/atspi/accessible/7)"));
+    QVERIFY(role->isVisible() && value->isVisible() && path->isVisible());
+    // A password field's value is never shown (the backend never reads it either).
+    inspector.setSelectedZone(QStringLiteral("z5"));
+    QVERIFY(value->text().isEmpty());
+    QVERIFY(!value->isVisible());
+    QVERIFY(role->isVisible());
+    // A zone of vision has none of these rows.
+    inspector.setSelectedZone(QStringLiteral("z1"));
+    QVERIFY(!role->isVisible() && !value->isVisible() && !path->isVisible());
 }
 
 void TestZoneInspector::invalidEditsAreNotPushed()
