@@ -1235,7 +1235,7 @@ TaskOutcome runScenario(const Scenario& s, const Director::BackendFactory& facto
         if (a.type == Action::Type::LeftClick) {
             clicked = a.zoneId;
             const auto z = std::find_if(current.cbegin(), current.cend(),
-                                        [&a](const Zone& z) { return z.id == a.zoneId; });
+                                        [&a](const Zone& c) { return c.id == a.zoneId; });
             if (z != current.cend() && z->type == ZoneType::Dropdown) {
                 openDropdown = z->id;
             } else if (z != current.cend() && !openDropdown.isEmpty()) {
