@@ -2,13 +2,19 @@
 // parsed is written back in its canonical form, which must parse again to the same command.
 
 #include "core/director/commandscript.h"
+#include "platform/keys.h"
 #include "tests/fuzz/fuzzsupport.h"
 
 namespace {
 
 bool sameCommand(const ciu::ScriptCommand& a, const ciu::ScriptCommand& b)
 {
-    return a.verb == b.verb && a.target == b.target && a.target2 == b.target2 && a.text == b.text &&
+    // Keys are compared as the keys they press ("press  ctrl+s" and "press ctrl+s" are the same command).
+    const bool sameText =
+        a.verb == ciu::ScriptCommand::Verb::Press
+            ? ciu::platform::parseKeySequence(a.text).combos == ciu::platform::parseKeySequence(b.text).combos
+            : a.text == b.text;
+    return a.verb == b.verb && a.target == b.target && a.target2 == b.target2 && sameText &&
            a.scrollDirection == b.scrollDirection && a.amount == b.amount && a.durationMs == b.durationMs;
 }
 
