@@ -44,7 +44,8 @@ for t in "${targets[@]}"; do
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
   final=$(grep -E '^#[0-9]+.*(DONE|cov:)' "$log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+' || true)
-  echo "fuzz: $t: ${seconds} s, ${execs:-?} executions, ${speed:-?}/s, ${final:-no coverage line}, exit $rc"
+  ran=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log")
+  echo "fuzz: $t: ${ran:-stopped early, under $seconds} s, ${execs:-?} executions, ${speed:-?}/s, ${final:-no coverage line}, exit $rc"
   if [ "$rc" -ne 0 ]; then
     failed+=("$t")
     grep -E 'ERROR|SUMMARY|runtime error|==[0-9]+==|#[0-9]+ 0x' "$log" | head -40 || true
