@@ -6,6 +6,9 @@ set -euo pipefail
 packages=(
   # toolchain
   build-essential cmake ninja-build pkg-config clang-format git file dpkg-dev
+  # fuzzing (tests/fuzz/run.sh): clang with libFuzzer and the ASan/UBSan runtimes (only recommended by clang-14,
+  # so named here: this script installs without recommends)
+  clang-14 libclang-rt-14-dev
   # Qt 6.4
   qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools
   qt6-l10n-tools qt6-translations-l10n libqt6svg6 qt6-qpa-plugins libgl-dev libxkbcommon-dev

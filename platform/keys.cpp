@@ -102,6 +102,12 @@ std::optional<Keysym> keysymFromName(const QString& rawName)
     const QString name = rawName.trimmed();
     if (name.isEmpty())
         return std::nullopt;
+    // No key name has a control character, and a NUL would end the C string libxkbcommon reads: "o\0x"
+    // resolved to "o" (found with fuzz_commandscript).
+    for (const QChar c : name) {
+        if (c.category() == QChar::Other_Control)
+            return std::nullopt;
+    }
     const QString lower = name.toLower();
     if (const auto it = aliases().constFind(lower); it != aliases().cend())
         return lookup(it->toLatin1(), XKB_KEYSYM_NO_FLAGS);

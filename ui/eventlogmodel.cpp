@@ -1,5 +1,7 @@
 #include "ui/eventlogmodel.h"
 
+#include "core/model/secrets.h"
+
 #include <QColor>
 #include <QLocale>
 #include <QPoint>
@@ -88,7 +90,47 @@ QString formatValue(const QVariant& value)
     }
 }
 
+// The value with every secret in its text redacted (as on the terminal): strings, string lists, and the
+// strings inside lists and maps.
+QVariant redactedValue(const QVariant& value)
+{
+    switch (value.typeId()) {
+    case QMetaType::QString:
+        return scrubSecrets(value.toString());
+    case QMetaType::QByteArray:
+        return scrubSecrets(value.toByteArray());
+    case QMetaType::QStringList: {
+        QStringList list = value.toStringList();
+        for (QString& item : list)
+            item = scrubSecrets(item);
+        return list;
+    }
+    case QMetaType::QVariantList: {
+        QVariantList list = value.toList();
+        for (QVariant& item : list)
+            item = redactedValue(item);
+        return list;
+    }
+    case QMetaType::QVariantMap: {
+        QVariantMap map = value.toMap();
+        for (QVariant& item : map)
+            item = redactedValue(item);
+        return map;
+    }
+    default:
+        return value;
+    }
+}
+
 } // namespace
+
+SpatialEvent EventLogModel::redacted(SpatialEvent event)
+{
+    for (QVariant& value : event.data)
+        value = redactedValue(value);
+    event.zoneId = scrubSecrets(event.zoneId);
+    return event;
+}
 
 QString EventLogModel::formatDetails(const SpatialEvent& event)
 {
@@ -255,8 +297,9 @@ bool EventLogModel::fold(const SpatialEvent& event)
     return true;
 }
 
-void EventLogModel::appendEvent(const SpatialEvent& event)
+void EventLogModel::appendEvent(const SpatialEvent& shown)
 {
+    const SpatialEvent event = redacted(shown);
     if (fold(event))
         return;
     const int row = int(m_events.size());
@@ -272,7 +315,8 @@ void EventLogModel::appendEvents(const QList<SpatialEvent>& events)
     // One insertion for the batch; repeats fold into the last row or into the batch's own rows.
     std::vector<SpatialEvent> rows;
     std::vector<Repeat> repeats;
-    for (const SpatialEvent& event : events) {
+    for (const SpatialEvent& shown : events) {
+        const SpatialEvent event = redacted(shown);
         if (rows.empty() && fold(event))
             continue;
         if (!rows.empty() && isRepeat(rows.back(), event)) {

@@ -10,10 +10,10 @@
 
 namespace ciu::ui {
 
-// Every event of the session, one row each: time, kind, zone, details. Routine repeats (the same tier
-// decision for the same reason, hovering the same zone) fold into the row before them with a count, so an
-// idle screen does not flood the log. Appending is cheap; beyond maxRows() the oldest rows are dropped in
-// blocks.
+// Every event of the session, one row each: time, kind, zone, details, with secrets redacted (redacted()).
+// Routine repeats (the same tier decision for the same reason, hovering the same zone) fold into the row
+// before them with a count, so an idle screen does not flood the log. Appending is cheap; beyond maxRows()
+// the oldest rows are dropped in blocks.
 class EventLogModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -54,6 +54,9 @@ public:
     static QString kindDisplayName(SpatialEvent::Kind kind);
     // True when `next` only repeats `previous` (a routine event with the same meaning) and folds into it.
     static bool isRepeat(const SpatialEvent& previous, const SpatialEvent& next);
+    // The event as the log keeps it: API keys and every known secret in its texts redacted, as on the
+    // terminal (an event may carry a model's reply or an error that quotes a key).
+    static SpatialEvent redacted(SpatialEvent event);
 
 public slots:
     void appendEvent(const ciu::SpatialEvent& event);

@@ -91,8 +91,10 @@ std::optional<ScriptCommand::Verb> verbFromWord(const QString& word)
 QString quoted(const QString& s)
 {
     QString escaped = s;
+    // A newline would end the quote (the reader's "\n" escape makes it one again).
     escaped.replace(QLatin1Char('\\'), QLatin1String("\\\\"))
-        .replace(QLatin1Char('"'), QLatin1String("\\\""));
+        .replace(QLatin1Char('"'), QLatin1String("\\\""))
+        .replace(QLatin1Char('\n'), QLatin1String("\\n"));
     return QLatin1Char('"') + escaped + QLatin1Char('"');
 }
 
@@ -500,6 +502,10 @@ private:
             c.text = m_script.mid(tokens.at(i).position, tokens.last().end - tokens.at(i).position).trimmed();
             if (tokens.size() == 2 && tokens.at(1).kind == Token::Kind::String)
                 c.text = tokens.at(1).text;
+            if (c.text.trimmed().isEmpty()) { // launch "" (found with fuzz_commandscript)
+                result.error = error(tokens.at(i).position, QStringLiteral("the program to launch is empty"));
+                return false;
+            }
             break;
         }
         case ScriptCommand::Verb::Select: {
@@ -568,8 +574,14 @@ QString ScriptCommand::toString() const
         return QStringLiteral("wait for %1").arg(quoted(text));
     case Verb::Wait:
         return QStringLiteral("wait %1ms").arg(durationMs);
-    case Verb::Launch:
-        return QStringLiteral("launch ") + text;
+    case Verb::Launch: {
+        // Bare unless the reader would cut or change it (a separator, a quote, "then", outer spaces): then
+        // the whole command line as one quoted string.
+        static const QRegularExpression unsafe(QStringLiteral("[\\n;\"']|\\bthen\\b"),
+                                               QRegularExpression::CaseInsensitiveOption);
+        return QStringLiteral("launch ") +
+               (text != text.trimmed() || text.contains(unsafe) ? quoted(text) : text);
+    }
     case Verb::Select:
         return QStringLiteral("select %1 in %2").arg(quoted(text), quoted(target));
     default:

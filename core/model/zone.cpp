@@ -1,5 +1,7 @@
 #include "core/model/zone.h"
 
+#include "core/model/geometry.h"
+
 #include <QJsonArray>
 
 #include <array>
@@ -203,8 +205,15 @@ std::optional<Zone> zoneFromJson(const QJsonObject& o, QString* error)
             return std::nullopt;
         }
     }
-    zone.bounds = QRect(b.value(QLatin1String("x")).toInt(), b.value(QLatin1String("y")).toInt(),
-                        b.value(QLatin1String("width")).toInt(), b.value(QLatin1String("height")).toInt());
+    const auto bounds =
+        checkedRect(b.value(QLatin1String("x")).toDouble(), b.value(QLatin1String("y")).toDouble(),
+                    b.value(QLatin1String("width")).toDouble(), b.value(QLatin1String("height")).toDouble());
+    if (!bounds) {
+        fail(error, QStringLiteral("zone %1: bounds out of range (a negative size, or an edge beyond 2^31)")
+                        .arg(zone.id));
+        return std::nullopt;
+    }
+    zone.bounds = *bounds;
     const auto type = zoneTypeFromString(o.value(QLatin1String("type")).toString());
     if (!type) {
         fail(error, QStringLiteral("zone %1: unknown type \"%2\"")

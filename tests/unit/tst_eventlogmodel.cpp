@@ -1,5 +1,6 @@
 // EventLogModel and its filter: rows, columns, filtering by kind and text, trimming, the log view.
 
+#include "core/model/secrets.h"
 #include "ui/eventlogmodel.h"
 #include "ui/eventlogview.h"
 
@@ -32,6 +33,7 @@ private slots:
     void filter();
     void trimsOldest();
     void formatting();
+    void secretsRedacted();
     void viewSelectionReportsZone();
     void viewFollowsUnlessScrolledUp();
 
@@ -157,6 +159,43 @@ void TestEventLogModel::formatting()
                             "region=300×40+10+20"));
     for (int k = int(SpatialEvent::Kind::ZoneEnter); k <= int(SpatialEvent::Kind::Info); ++k)
         QVERIFY(!EventLogModel::kindDisplayName(SpatialEvent::Kind(k)).isEmpty());
+}
+
+void TestEventLogModel::secretsRedacted()
+{
+    // A key the process knows (the keychain's, say) and one that only looks like a key, in an event's text, a
+    // list and a nested map, through both ways of appending: the log shows and searches neither.
+    const QString known = QStringLiteral("known-secret-value-4f1c9a");
+    const QString pattern = QStringLiteral("sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789");
+    registerSecret(known);
+    EventLogModel model;
+    model.appendEvent(makeEvent(SpatialEvent::Kind::ModelCall, 1'000'000'000, {},
+                                {{QStringLiteral("text"), QStringLiteral("the key is %1").arg(known)}}));
+    model.appendEvents(
+        {makeEvent(SpatialEvent::Kind::Error, 2'000'000'000, {},
+                   {{QStringLiteral("error"), QStringLiteral("401 for key %1").arg(pattern)},
+                    {QStringLiteral("lines"), QStringList{QStringLiteral("ok"), pattern}},
+                    {QStringLiteral("reply"), QVariantMap{{QStringLiteral("text"), known}}}})});
+    QCOMPARE(model.rowCount(), 2);
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const QString details = model.index(row, EventLogModel::DetailsColumn).data().toString();
+        const QString search = model.index(row, 0).data(EventLogModel::SearchTextRole).toString();
+        for (const QString& text : {details, search}) {
+            QVERIFY2(!text.contains(known) && !text.contains(pattern), qPrintable(text));
+            QVERIFY2(text.contains(QLatin1String("[redacted]")), qPrintable(text));
+        }
+        const QVariantMap data = model.event(row).data;
+        for (const QVariant& value : data)
+            QVERIFY(!value.toString().contains(known) &&
+                    !value.toStringList().join(QLatin1Char(' ')).contains(pattern));
+    }
+    QCOMPARE(model.index(0, EventLogModel::DetailsColumn).data().toString(),
+             QStringLiteral("text=the key is [redacted]"));
+    QVERIFY(model.event(1).data.value(QStringLiteral("lines")).toStringList() ==
+            QStringList({QStringLiteral("ok"), QStringLiteral("[redacted]")}));
+    QCOMPARE(
+        model.event(1).data.value(QStringLiteral("reply")).toMap().value(QStringLiteral("text")).toString(),
+        QStringLiteral("[redacted]"));
 }
 
 void TestEventLogModel::viewSelectionReportsZone()

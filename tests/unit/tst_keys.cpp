@@ -122,6 +122,13 @@ void TestKeys::errors_data()
                              << "frobnicate";
     QTest::newRow("unknown alone") << "NoSuchKey"
                                    << "NoSuchKey";
+    // Found with fuzz_commandscript: libxkbcommon reads a C string, so "o\0x" was the key "o" (and
+    // "Return\0..." was Return).
+    QTest::newRow("NUL inside a name")
+        << QString(QStringLiteral("o") + QChar(0) + QStringLiteral("x")) << "unknown key name";
+    QTest::newRow("NUL after a name")
+        << QString(QStringLiteral("ctrl+Return") + QChar(0)) << "unknown key name";
+    QTest::newRow("control character") << QStringLiteral("Tab\u0007") << "unknown key name";
 }
 
 void TestKeys::errors()

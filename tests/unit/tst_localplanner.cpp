@@ -113,6 +113,16 @@ void TestLocalPlanner::parse_data()
     QTest::addColumn<QString>("canonical");
     QTest::newRow("click bare") << "click OK"
                                 << "click \"OK\"";
+    // Found with fuzz_commandscript: canonical forms that did not read back as the same command (a newline
+    // inside quotes ended the quote; a quoted program with a ';' became two commands).
+    QTest::newRow("type newline") << "type \"a\\nb\" into Notes"
+                                  << "type \"a\\nb\" into \"Notes\"";
+    QTest::newRow("launch with separator") << "launch \"sh -c 'a; b'\""
+                                           << "launch \"sh -c 'a; b'\"";
+    QTest::newRow("launch with then") << "launch 'echo then'"
+                                      << "launch \"echo then\"";
+    QTest::newRow("launch bare") << "launch xterm  -e top"
+                                 << "launch xterm  -e top";
     QTest::newRow("click on the") << "click on the Submit"
                                   << "click \"Submit\"";
     QTest::newRow("click multi-word") << "Click File Manager"
@@ -232,6 +242,9 @@ void TestLocalPlanner::parseErrors_data()
     QTest::newRow("trailing words") << "check Subscribe \"now\"" << 1 << 17 << "unexpected";
     QTest::newRow("empty quoted name") << "click \"\"" << 1 << 7 << "empty";
     QTest::newRow("launch nothing") << "launch" << 1 << 7 << "program";
+    // Found with fuzz_commandscript: an empty quoted program was a command ("launch" with no program).
+    QTest::newRow("launch empty quote") << "launch ''" << 1 << 8 << "program to launch is empty";
+    QTest::newRow("launch blank quote") << "launch \"  \"" << 1 << 8 << "program to launch is empty";
     QTest::newRow("type into nothing") << "type \"x\" into" << 1 << 14 << "zone name";
 }
 

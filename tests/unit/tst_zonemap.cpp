@@ -176,6 +176,20 @@ void TestZoneMap::jsonRejectsBadZones_data()
     QTest::newRow("bad type")
         << QByteArray(R"({"id":"a","bounds":{"x":1,"y":1,"width":2,"height":2},"type":"spaceship"})")
         << "spaceship";
+    // Found with fuzz_session and UBSan (a zones.jsonl line): QRect(2147483647, 0, 100, 10) computed x +
+    // width - 1 in int, undefined behaviour that wrapped the zone to the far left of the screen.
+    QTest::newRow("right edge beyond int")
+        << QByteArray(R"({"id":"a","bounds":{"x":2147483647,"y":0,"width":100,"height":10},"type":"button"})")
+        << "out of range";
+    QTest::newRow("bottom edge beyond int")
+        << QByteArray(R"({"id":"a","bounds":{"x":0,"y":2147483600,"width":5,"height":48},"type":"button"})")
+        << "out of range";
+    QTest::newRow("negative size")
+        << QByteArray(R"({"id":"a","bounds":{"x":5,"y":5,"width":-3,"height":4},"type":"button"})")
+        << "out of range";
+    QTest::newRow("beyond int")
+        << QByteArray(R"({"id":"a","bounds":{"x":1e300,"y":0,"width":1,"height":1},"type":"button"})")
+        << "out of range";
 }
 
 void TestZoneMap::jsonRejectsBadZones()
