@@ -37,7 +37,9 @@ for t in "${targets[@]}"; do
   if [ -f "tests/fuzz/dict/$t.dict" ]; then dict=(-dict="tests/fuzz/dict/$t.dict"); fi
   log="$work/$t/log.txt"
   set +e
-  "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+  # A fixed seed: the same inputs in the same order on every machine, so a run that passed here is a prefix
+  # of what CI tries (FUZZ_SEED=0 picks a random one for longer exploratory runs).
+  "$bin" -seed="${FUZZ_SEED:-1}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix="$work/$t/findings/" "${dict[@]}" "$work/$t/corpus" "$seeds" >"$log" 2>&1
   rc=$?
   set -e
