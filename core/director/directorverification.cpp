@@ -31,7 +31,8 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
             escalate(why);
             // Timeout row: re-execute once, then re-plan.
             const RecoveryController::Step next = m_recovery.afterFailedVerification(flight);
-            if (next.kind == RecoveryController::Step::Kind::Reexecute) {
+            // A click whose effect may repeat (a button's) is never done twice.
+            if (next.kind == RecoveryController::Step::Kind::Reexecute && flight.proposed.expect.repeatable) {
                 emitInfo(QStringLiteral("reexecute"),
                          QStringLiteral("re-executing %1: %2").arg(flight.sent.describe(), why));
                 dispatch(next.flight);

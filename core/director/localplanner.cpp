@@ -39,6 +39,7 @@ Expectation expectFor(const Zone& zone)
         e.kind = Expectation::Kind::AnyChange;
         e.description = zone.type == ZoneType::Link ? QStringLiteral("the link's effect")
                                                     : QStringLiteral("the button's effect");
+        e.repeatable = false;
         break;
     case ZoneType::CheckBox:
         e.kind = Expectation::Kind::AnyChange;
@@ -482,7 +483,8 @@ void LocalPlanner::report(const ProposedAction& action, const ActionOutcome& out
     // Typing with no field named is not typed twice (it would double the text); typing into a field is
     // retried (the retry selects the field's text first, so it replaces rather than appends).
     const bool untargetedText = action.action.type == Action::Type::TypeText && c.target.isEmpty();
-    if (ok && (!outcome.verificationFailed || untargetedText || st.retries >= kMaxStepRetries)) {
+    const bool once = untargetedText || !action.expect.repeatable;
+    if (ok && (!outcome.verificationFailed || once || st.retries >= kMaxStepRetries)) {
         // A step out of retries goes on, but the task can no longer end "completed": it ends "unverified".
         if (outcome.verificationFailed && outcome.status == ActionOutcome::Status::Executed)
             m_unverified << QStringLiteral("step %1 (%2): %3").arg(index + 1).arg(c.source, outcome.message);

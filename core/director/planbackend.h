@@ -29,6 +29,9 @@ struct Expectation
     };
     Kind kind = Kind::None;
     QString text;
+    // Whether doing the action again is harmless. A button's or link's click is not (it may submit twice):
+    // its unseen effect is reported as unverified, never retried.
+    bool repeatable = true;
     QString description; // "menu dropdown", "dialog" (the plan's wording)
 };
 

@@ -198,9 +198,12 @@ QJsonObject RecordedStep::toJson() const
     if (!focus.isEmpty())
         o.insert(QStringLiteral("focus"), focus.toJson());
     if (expect.kind != Expectation::Kind::None) {
-        o.insert(QStringLiteral("expect"), QJsonObject{{QStringLiteral("kind"), expectationName(expect.kind)},
-                                                       {QStringLiteral("text"), expect.text},
-                                                       {QStringLiteral("description"), expect.description}});
+        QJsonObject e{{QStringLiteral("kind"), expectationName(expect.kind)},
+                      {QStringLiteral("text"), expect.text},
+                      {QStringLiteral("description"), expect.description}};
+        if (!expect.repeatable)
+            e.insert(QStringLiteral("repeatable"), false);
+        o.insert(QStringLiteral("expect"), e);
     }
     return o;
 }
@@ -235,6 +238,7 @@ std::optional<RecordedStep> RecordedStep::fromJson(const QJsonObject& object, QS
         s.expect.kind = *kind;
         s.expect.text = expect.value(QStringLiteral("text")).toString();
         s.expect.description = expect.value(QStringLiteral("description")).toString();
+        s.expect.repeatable = expect.value(QStringLiteral("repeatable")).toBool(true);
     }
     return s;
 }

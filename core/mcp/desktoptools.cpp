@@ -380,7 +380,9 @@ void DesktopTools::onTaskFinished(const TaskOutcome& outcome)
     if (!m_sessionPath.isEmpty())
         lines << QStringLiteral("recorded in %1").arg(sessionUri(m_sessionPath));
     ToolResult r = ToolResult::text(lines.join(QLatin1Char('\n')), structured);
-    r.isError = !outcome.success();
+    // Unverified is a result, not a failure of the call: every step ran, and the text says which effect was
+    // not seen, for the client to look at.
+    r.isError = !outcome.success() && outcome.result != TaskOutcome::Result::Unverified;
     if (job.done)
         job.done(r);
     runNext();

@@ -184,6 +184,7 @@ private slots:
     void choiceReadBack_data();
     void choiceReadBack();
     void treeCheckStateDecides();
+    void buttonWithoutEffectIsNotClickedTwice();
     void dryRunExecutesNothing();
     void zoneNotFoundReanalyzesAndReplans();
     void impossibleWhenStillMissing();
@@ -420,6 +421,19 @@ void TestDirector::treeCheckStateDecides()
             QVERIFY2(h.outcome->message.contains(QLatin1String("zone z5 is still unchecked")),
                      qPrintable(h.outcome->message));
     }
+}
+
+void TestDirector::buttonWithoutEffectIsNotClickedTwice()
+{
+    // Nothing shows after the click: the task cannot end "completed", and the button is not pressed again
+    // (it may have submitted a form whose answer is not on the screen).
+    Harness h;
+    h.answer = [](const Action&) { return okResult(false); };
+    QVERIFY(h.run(QStringLiteral("click Submit")));
+    QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::Unverified));
+    QCOMPARE(h.requested.size(), 1);
+    QVERIFY2(h.outcome->message.contains(QLatin1String("nothing changed that z9 explains")),
+             qPrintable(h.outcome->message));
 }
 
 void TestDirector::localTaskCompletes()
