@@ -340,6 +340,9 @@ void DesktopTools::onTaskFinished(const TaskOutcome& outcome)
 {
     if (!m_running)
         return;
+    // The plan as the task ended: its last progress, before the result (the plan's own update may come
+    // later).
+    onPlanUpdated(outcome.plan);
     Job job = std::move(*m_running);
     m_running.reset();
     QJsonObject structured = outcome.toJson();

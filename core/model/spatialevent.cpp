@@ -57,11 +57,13 @@ QJsonObject SpatialEvent::toJson() const
 std::optional<SpatialEvent> SpatialEvent::fromJson(const QJsonObject& o)
 {
     const auto kind = spatialEventKindFromString(o.value(QLatin1String("kind")).toString());
-    if (!kind || !o.value(QLatin1String("t_ns")).isDouble())
+    // A time outside a qint64 (a corrupt or hostile file) is refused: converting it would be undefined.
+    const double t = o.value(QLatin1String("t_ns")).toDouble();
+    if (!kind || !o.value(QLatin1String("t_ns")).isDouble() || !(t >= -9.2e18 && t <= 9.2e18))
         return std::nullopt;
     SpatialEvent e;
     e.kind = *kind;
-    e.tNs = qint64(o.value(QLatin1String("t_ns")).toDouble());
+    e.tNs = qint64(t);
     e.zoneId = o.value(QLatin1String("zone_id")).toString();
     e.point = QPoint(o.value(QLatin1String("x")).toInt(), o.value(QLatin1String("y")).toInt());
     e.data = o.value(QLatin1String("data")).toObject().toVariantMap();

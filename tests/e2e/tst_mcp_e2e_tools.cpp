@@ -285,7 +285,11 @@ void TestMcpE2eTools::runTaskWithProgress()
     }
     QVERIFY2(sawStep, dump(progress).constData());
     const QJsonObject final = progress.last().toObject();
-    QCOMPARE(final.value(QStringLiteral("progress")).toDouble(), 2.0);
+    // The server sends "2 of 2 steps done" just before the result. The SDK client handles a notification a
+    // microtask later than a response that came in the same read, and by then it has dropped the call's
+    // progress handler: that last notification may be lost on the client's side. Step 2 must have started.
+    QVERIFY2(final.value(QStringLiteral("progress")).toDouble() >= 1.5,
+             QByteArray(dump(progress) + "\n" + dump(r)).constData());
     QCOMPARE(final.value(QStringLiteral("total")).toDouble(), 2.0);
 
     // A call without a progressToken gets none.
