@@ -303,7 +303,6 @@ QStringList AtspiCache::flush()
     });
     QSet<QString> walked;
     for (const auto& [ref, pending] : queue) {
-        adoptConnection(pending.object); // its peer-to-peer connection may have been opened since
         if (pending.changes & int(Change::Removed)) {
             if (m_entries.contains(ref)) {
                 m_changedWindows.insert(m_entries.value(ref).node.windowRef);
@@ -342,7 +341,6 @@ QStringList AtspiCache::flush()
                 bool walkOk = true;
                 const QString windowRef = AtspiReader::refOf(window);
                 if (!m_entries.contains(windowRef)) {
-                    adoptConnection(window);
                     startBudget();
                     const QString stored =
                         walk(window, {}, {}, {app.index, int(m_windows.size())}, 0, app, &walkOk);

@@ -95,9 +95,6 @@ private:
     // False for an application that is gone: no bus name (libatspi disposed it), noted gone, or its name
     // has no owner on the bus any more (asked of the bus daemon, never of the application).
     bool isLive(const QString& busName);
-    // Moves a peer-to-peer connection libatspi opened to the application (on the default GLib context,
-    // which another thread may run) to this thread's context.
-    void adoptConnection(AtspiAccessible* object);
     void applyGone();
     // Sends a probe to a slow application unless one is outstanding.
     void probe(const QString& busName, Slow& slow);

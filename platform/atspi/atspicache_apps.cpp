@@ -48,16 +48,6 @@ bool AtspiCache::isLive(const QString& busName)
     return owned;
 }
 
-void AtspiCache::adoptConnection(AtspiAccessible* object)
-{
-    AtspiApplication* app = object ? ATSPI_OBJECT(object)->app : nullptr;
-    DBusConnection* bus = atspi_get_a11y_bus();
-    // libatspi attaches a peer-to-peer connection to the default GLib context: the GUI thread would
-    // dispatch its messages (events and replies) while this thread waits for them.
-    if (app && app->bus && app->bus != bus)
-        atspi_dbus_connection_setup_with_g_main(app->bus, g_main_context_get_thread_default());
-}
-
 void AtspiCache::noteGone(const QString& busName)
 {
     if (busName.isEmpty() || m_gone.contains(busName) || m_goneQueue.contains(busName))
@@ -97,7 +87,6 @@ void AtspiCache::walkApplication(AtspiAccessible* appObject, int index)
     app.index = index;
     if (isSlow(app.busName) || !isLive(app.busName))
         return;
-    adoptConnection(appObject);
     QElapsedTimer timer;
     timer.start();
     startBudget();
