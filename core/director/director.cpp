@@ -405,7 +405,7 @@ void Director::waitForQuietMaps(qint64 deadlineNs, std::function<void()> then)
 {
     const quint64 now = m_map ? m_map->version() : 0;
     const qint64 leftMs = (deadlineNs - m_clock.nowNs()) / 1'000'000;
-    const int quietMs = std::max(100, m_options.settleTimeoutMs / 3);
+    const int quietMs = std::max(50, m_options.settleTimeoutMs / 3);
     if (leftMs <= 0) {
         then();
         return;

@@ -116,21 +116,8 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
     // Menus and lists are analysed in pieces: after the first map with new zones, wait until the maps stop
     // coming (a quiet period), at most a few settle periods.
     const qint64 deadlineNs = m_clock.nowNs() + qint64(m_options.settleTimeoutMs) * 3'000'000;
-    auto quiet = std::make_shared<std::function<void()>>();
-    *quiet = [this, complete, deadlineNs, quiet]() mutable {
-        const quint64 now = m_map ? m_map->version() : 0;
-        const int quietMs = std::max(50, m_options.settleTimeoutMs / 3);
-        waitForMap([now](const ZoneMap& m) { return m.version() > now; }, quietMs,
-                   [this, complete, deadlineNs, quiet](bool arrived) mutable {
-                       if (arrived && m_clock.nowNs() < deadlineNs)
-                           (*quiet)();
-                       else {
-                           complete();
-                           *quiet = nullptr; // break the cycle
-                       }
-                   });
-    };
-    waitForMap(settled, m_options.settleTimeoutMs * 2, [quiet](bool) { (*quiet)(); });
+    waitForMap(settled, m_options.settleTimeoutMs * 2,
+               [this, complete, deadlineNs](bool) mutable { waitForQuietMaps(deadlineNs, complete); });
 }
 
 void Director::readFieldTextSettled(const ActionFlight& flight,

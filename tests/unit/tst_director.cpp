@@ -157,6 +157,18 @@ private:
     quint64 m_version = 0;
 };
 
+// What a fake program shows in a field or drop-down: its text on white, as the Director reads it back.
+void drawField(QImage& image, const QRect& box, const QString& text)
+{
+    QPainter painter(&image);
+    painter.fillRect(box, Qt::white);
+    painter.setPen(Qt::black);
+    QFont font(QStringLiteral("DejaVu Sans"));
+    font.setPixelSize(14);
+    painter.setFont(font);
+    painter.drawText(box.adjusted(6, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+}
+
 ActionResult okResult(bool changed = true)
 {
     ActionResult r;
@@ -279,14 +291,7 @@ void TestDirector::typedTextReadBack()
     bool selected = false;
     const QRect field(90, 58, 300, 24); // z2
     const auto draw = [&] {
-        QPainter painter(&frame.image);
-        painter.fillRect(field, Qt::white);
-        painter.setPen(Qt::black);
-        QFont font(QStringLiteral("DejaVu Sans"));
-        font.setPixelSize(14);
-        painter.setFont(font);
-        painter.drawText(field.adjusted(6, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
-        painter.end();
+        drawField(frame.image, field, text);
         ++frame.index;
         h.director.onFrame(frame);
     };
@@ -355,14 +360,7 @@ void TestDirector::choiceReadBack()
     frame.image = QImage(1280, 800, QImage::Format_RGB32);
     frame.image.fill(Qt::lightGray);
     const auto draw = [&](const QString& text) {
-        QPainter painter(&frame.image);
-        painter.fillRect(box, Qt::white);
-        painter.setPen(Qt::black);
-        QFont font(QStringLiteral("DejaVu Sans"));
-        font.setPixelSize(14);
-        painter.setFont(font);
-        painter.drawText(box.adjusted(6, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
-        painter.end();
+        drawField(frame.image, box, text);
         ++frame.index;
         h.director.onFrame(frame);
     };
@@ -1235,15 +1233,7 @@ TaskOutcome runScenario(const Scenario& s, const Director::BackendFactory& facto
     QString clicked;
     QString openDropdown;
     QList<Zone> current = s.zones;
-    auto drawInto = [&frame](const QRect& box, const QString& text) {
-        QPainter painter(&frame.image);
-        painter.fillRect(box, Qt::white);
-        painter.setPen(Qt::black);
-        QFont font(QStringLiteral("DejaVu Sans"));
-        font.setPixelSize(14);
-        painter.setFont(font);
-        painter.drawText(box.adjusted(6, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
-    };
+    auto drawInto = [&frame](const QRect& box, const QString& text) { drawField(frame.image, box, text); };
     h.answer = [&h, after, &frame, &clicked, &openDropdown, &current, drawInto,
                 zones = s.zones](const Action& a) {
         if (a.type == Action::Type::LeftClick) {
