@@ -1,5 +1,7 @@
 #include "ui/confirmationdialog.h"
 
+#include "ui/uilog.h"
+
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QPixmap>
@@ -80,6 +82,7 @@ void ConfirmationDialog::done(int result)
 {
     if (!m_answered) {
         m_answered = true;
+        qCInfo(lcUi) << "confirmation" << m_requestId << (result == QDialog::Accepted ? "allowed" : "denied");
         emit answered(m_requestId, result == QDialog::Accepted);
     }
     QDialog::done(result);

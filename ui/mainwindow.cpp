@@ -411,6 +411,8 @@ void MainWindow::requestConfirmation(quint64 requestId, const Action& action, co
 {
     if (m_confirmation) {
         // One question at a time; a second one while the first is open is refused.
+        qCWarning(lcUi) << "confirmation" << requestId << "refused: question" << m_confirmation->requestId()
+                        << "is still open";
         emit confirmationAnswered(requestId, false);
         return;
     }
@@ -425,6 +427,7 @@ void MainWindow::requestConfirmation(quint64 requestId, const Action& action, co
     m_confirmation = new ConfirmationDialog(requestId, action, reason, crop, this);
     connect(m_confirmation, &ConfirmationDialog::answered, this, &MainWindow::confirmationAnswered);
     m_liveView->setTargetZone(action.zoneId);
+    qCInfo(lcUi) << "asking to confirm" << requestId << action.describe();
     m_confirmation->open();
     QApplication::alert(this);
 }

@@ -63,6 +63,25 @@ void TestMainWindowE2e::initTestCase()
     registerMetaTypes();
 }
 
+// What a failed wait for an answer needs to be understood: every confirmation dialog and its state.
+static QString dialogsState(const QWidget& window)
+{
+    QStringList states;
+    for (const ui::ConfirmationDialog* d : window.findChildren<ui::ConfirmationDialog*>()) {
+        states << QStringLiteral("dialog %1: visible %2 enabled %3 deny enabled %4 down %5")
+                      .arg(d->requestId())
+                      .arg(d->isVisible())
+                      .arg(d->isEnabled())
+                      .arg(d->denyButton()->isEnabled())
+                      .arg(d->denyButton()->isDown());
+    }
+    const QWidget* modal = QApplication::activeModalWidget();
+    states << QStringLiteral("active modal: %1")
+                  .arg(modal ? QString::fromLatin1(modal->metaObject()->className())
+                             : QStringLiteral("none"));
+    return states.join(QLatin1String("; "));
+}
+
 ui::MainWindowOptions TestMainWindowE2e::windowOptions(const QString& display) const
 {
     ui::MainWindowOptions o;
@@ -298,8 +317,28 @@ void TestMainWindowE2e::confirmationInTheWindow()
                  qPrintable(dialog->actionText()));
         QVERIFY2(dialog->actionText().contains(QLatin1String("sudo reboot")),
                  qPrintable(dialog->actionText()));
-        QTest::mouseClick(allow ? dialog->allowButton() : dialog->denyButton(), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == (allow ? 2 : 1), 60'000);
+        // Answered as a person does: on the dialog's window once it is on the screen, through the window
+        // system's path (hit testing, modality), not straight to the button's event handler.
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        QPushButton* answer = allow ? dialog->allowButton() : dialog->denyButton();
+        QSignalSpy pressed(answer, &QAbstractButton::pressed);
+        QSignalSpy clicked(answer, &QAbstractButton::clicked);
+        const QString atClick = QStringLiteral("button at %1,%2 %3x%4 visible %5 exposed %6")
+                                    .arg(answer->x())
+                                    .arg(answer->y())
+                                    .arg(answer->width())
+                                    .arg(answer->height())
+                                    .arg(answer->isVisible())
+                                    .arg(dialog->windowHandle() && dialog->windowHandle()->isExposed());
+        QTest::mouseClick(dialog->windowHandle(), Qt::LeftButton, {},
+                          answer->mapTo(dialog.data(), answer->rect().center()));
+        QTRY_VERIFY2_WITH_TIMEOUT(finished.count() == (allow ? 2 : 1),
+                                  qPrintable(QStringLiteral("%1; pressed %2 clicked %3; %4")
+                                                 .arg(atClick)
+                                                 .arg(pressed.count())
+                                                 .arg(clicked.count())
+                                                 .arg(dialogsState(window))),
+                                  60'000);
         const auto outcome = finished.constLast().first().value<TaskOutcome>();
         if (allow) {
             QVERIFY2(outcome.result == TaskOutcome::Result::Completed, qPrintable(outcome.message));
@@ -321,8 +360,10 @@ void TestMainWindowE2e::confirmationInTheWindow()
     QTRY_VERIFY_WITH_TIMEOUT((dialog = window.findChild<ui::ConfirmationDialog*>()) && dialog->isVisible(),
                              60'000);
     QVERIFY2(!dialog->actionText().contains(QLatin1String("hunter2")), qPrintable(dialog->actionText()));
-    QTest::mouseClick(dialog->denyButton(), Qt::LeftButton);
-    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 3, 60'000);
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    QTest::mouseClick(dialog->windowHandle(), Qt::LeftButton, {},
+                      dialog->denyButton()->mapTo(dialog.data(), dialog->denyButton()->rect().center()));
+    QTRY_VERIFY2_WITH_TIMEOUT(finished.count() == 3, qPrintable(dialogsState(window)), 60'000);
     QVERIFY(finished.constLast().first().value<TaskOutcome>().result != TaskOutcome::Result::Completed);
     QVERIFY(fixture.sync());
     for (const QJsonObject& o : fixture.pending())
