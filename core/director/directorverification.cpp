@@ -96,7 +96,14 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
             : QStringLiteral("%1 verification (speed %2)")
                   .arg(toString(verification), toString(m_speed.mode())));
     const quint64 version = flight.mapBefore ? flight.mapBefore->version() : 0;
-    MapPredicate settled = [version](const ZoneMap& m) { return m.version() > version; };
+    // The first newer map may only show the pointer's arrival (a hover look): the effect (a dialog closing,
+    // a page loading) can come a map or two later. Wait for a map that shows it, or the settle time.
+    MapPredicate settled = [this, version, flight, result](const ZoneMap& m) {
+        if (m.version() <= version || !m_map || m_map->version() != m.version())
+            return false;
+        QString why;
+        return ActionVerifier::expectationMet(flight.proposed, result, flight.mapBefore, m_map, &why);
+    };
     if (opens && flight.mapBefore) {
         // A menu or list opens: wait for its items, not just any newer map (a hover state comes first).
         settled = [before = flight.mapBefore](const ZoneMap& m) {

@@ -27,6 +27,7 @@
 #include <QScrollBar>
 #include <QSlider>
 #include <QSocketNotifier>
+#include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QThread>
@@ -113,6 +114,7 @@ FixtureWindow::FixtureWindow()
                   {{QStringLiteral("index"), index}, {QStringLiteral("label"), tabs->tabText(index)}});
     });
     setCentralWidget(tabs);
+    statusBar()->showMessage(QStringLiteral("Ready"));
     resize(900, 640);
     qApp->installEventFilter(this);
     // Qt learns of another client's clipboard asynchronously (an XFixes event) and until then answers
@@ -272,7 +274,9 @@ QWidget* FixtureWindow::buildMainPage()
           std::pair{"open_dialog", "Open Dialog"}}) {
         auto* button = tagged(new QPushButton(QString::fromLatin1(text)), object, "button");
         const QString n = QString::fromLatin1(object);
-        connect(button, &QPushButton::clicked, this, [this, n] {
+        // Like most programs, a button shows its effect: here a line in the status bar.
+        connect(button, &QPushButton::clicked, this, [this, n, label = QString::fromLatin1(text)] {
+            statusBar()->showMessage(QStringLiteral("%1 clicked").arg(label));
             emitEvent(QStringLiteral("clicked"), {{QStringLiteral("name"), n}});
         });
         buttons->addWidget(button);

@@ -76,11 +76,12 @@ public:
             QTimer::singleShot(0, this, [this, id, a] {
                 ActionResult r = answer(a);
                 if (r.changeObserved && r.changes.isEmpty()) {
-                    // As the real brush reports it: the change it saw, here in the zone acted on.
+                    // As the real brush reports it: the change it saw, here in the zone acted on; a button's
+                    // effect shows elsewhere (a status line).
                     ChangeRegion region;
                     region.rect = QRect(600, 700, 40, 20);
                     for (const Zone& z : m_zones) {
-                        if (z.id == a.zoneId)
+                        if (z.id == a.zoneId && z.type != ZoneType::Button && z.type != ZoneType::Link)
                             region.rect = z.bounds;
                     }
                     region.changedPercent = 60;

@@ -16,6 +16,8 @@ class TestVerification : public QObject
 private slots:
     void focusRingElsewhereIsNoEffect();
     void changeInTheTargetIsTheEffect();
+    void buttonsOwnLookIsNoEffect_data();
+    void buttonsOwnLookIsNoEffect();
     void changeAwayFromOtherZonesIsTheEffect();
     void animationIsNoEffect();
     void sameZonesReversionedIsNoEffect();
@@ -114,12 +116,48 @@ void TestVerification::focusRingElsewhereIsNoEffect()
 void TestVerification::changeInTheTargetIsTheEffect()
 {
     const ZoneMapPtr before = mapOf(1, form());
-    // The button's own outline changing (pressed, released) is the target's change.
-    const ActionResult r = changedAt(QRect(19, 499, 82, 32), 10);
-    QCOMPARE(ActionVerifier::changeEvidence(clickOn(QStringLiteral("z4")), r, before, before),
-             QStringLiteral("a change in z4"));
+    // The check box's box drawn anew (its tick) is the target's change.
+    const ActionResult r = changedAt(QRect(20, 203, 16, 16), 30);
+    QCOMPARE(ActionVerifier::changeEvidence(clickOn(QStringLiteral("z3")), r, before, before),
+             QStringLiteral("a change in z3"));
     QString why;
-    QVERIFY(ActionVerifier::expectationMet(clickOn(QStringLiteral("z4")), r, before, before, &why));
+    QVERIFY(ActionVerifier::expectationMet(clickOn(QStringLiteral("z3")), r, before, before, &why));
+}
+
+void TestVerification::buttonsOwnLookIsNoEffect_data()
+{
+    QTest::addColumn<bool>("repeatable");
+    QTest::newRow("button") << true;
+    QTest::newRow("button, never clicked twice") << false;
+}
+
+void TestVerification::buttonsOwnLookIsNoEffect()
+{
+    // A click on Save that the program ignored: the button drew its hover and pressed look (inside its box
+    // and its focus ring around it), and the map marks it hovered and pressed. None of it is Save's effect.
+    QFETCH(bool, repeatable);
+    ProposedAction save = clickOn(QStringLiteral("z4"));
+    save.expect.repeatable = repeatable;
+    QList<Zone> hovered = form();
+    hovered[3].state =
+        ZoneStateFlag::Enabled | ZoneStateFlag::Hovered | ZoneStateFlag::Pressed | ZoneStateFlag::Focused;
+    const ZoneMapPtr before = mapOf(1, form());
+    const ZoneMapPtr after = mapOf(2, hovered);
+    ActionResult look = changedAt(QRect(19, 499, 82, 32), 60);
+    look.changes << changedAt(QRect(16, 496, 88, 38), 20).changes;
+    QCOMPARE(ActionVerifier::changeEvidence(save, look, before, after), QString());
+    QString why;
+    QVERIFY(!ActionVerifier::expectationMet(save, look, before, after, &why));
+    QCOMPARE(why, QStringLiteral("nothing changed that z4 explains (the button's effect expected)"));
+
+    // The dialog closing repaints far more than the button: that is the effect.
+    const ActionResult closed = changedAt(QRect(0, 300, 600, 260), 80);
+    QCOMPARE(ActionVerifier::changeEvidence(save, closed, before, after), QStringLiteral("a change in z4"));
+    // So is a button whose own label moved ("Start" becomes "Stop").
+    QList<Zone> relabelled = form();
+    relabelled[3].label = QStringLiteral("Stop");
+    QCOMPARE(ActionVerifier::changeEvidence(save, look, before, mapOf(2, relabelled)),
+             QStringLiteral("z4 changed"));
 }
 
 void TestVerification::changeAwayFromOtherZonesIsTheEffect()
