@@ -69,7 +69,9 @@ struct AccessibilityLimits
     int maxChildren = 1024;   // children read per node
     int bigContainer = 100;   // above this many children, only the showing ones are read (big tables)
     int callTimeoutMs = 2000; // every call to an application (a loaded machine answers in well under that)
-    int slowRetryMs = 3000;   // a slow application is asked again after this long
+    // The first call to the AT-SPI registry, which the bus may have to start first.
+    int registryTimeoutMs = 10'000;
+    int slowRetryMs = 3000; // a slow application is asked again after this long
 };
 
 // The accessibility tree of the programs on the target display. Lives on the thread that created it;

@@ -65,6 +65,10 @@ QString AtspiCache::walk(AtspiAccessible* object, const QString& parentRef, cons
 {
     Entry entry;
     entry.busName = app.busName;
+    if (m_stopRequested && m_stopRequested()) {
+        *ok = false;
+        return {};
+    }
     if (m_budget.hasExpired()) {
         markSlow(app, true);
         *ok = false;

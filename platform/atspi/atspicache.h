@@ -49,6 +49,8 @@ public:
     bool hasSlow() const { return !m_slow.isEmpty(); }
     // Called on the AT-SPI thread when a slow application answered its probe or a gone one was noticed.
     void setWakeUp(std::function<void()> wakeUp) { m_wakeUp = std::move(wakeUp); }
+    // Asked during a walk: true ends it at once (the process is shutting down).
+    void setStopRequested(std::function<bool()> stopRequested) { m_stopRequested = std::move(stopRequested); }
 
     AccessibilitySnapshotPtr snapshot(quint64 version) const;
     AccessibilityStats& stats() { return m_stats; }
@@ -136,6 +138,7 @@ private:
     QStringList m_goneQueue;         // noted, not applied yet
     QDeadlineTimer m_budget;         // of the application being read
     std::function<void()> m_wakeUp;
+    std::function<bool()> m_stopRequested;
     AccessibilityStats m_stats;
 };
 

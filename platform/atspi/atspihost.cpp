@@ -7,6 +7,7 @@
 #include "platform/atspi/atspicache.h"
 #include "platform/atspi/atspilog.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QMutexLocker>
@@ -48,6 +49,31 @@ AtspiCache::Change changeOf(const char* type)
     return AtspiCache::Change::Node;
 }
 
+// libatspi asks the registry with its default wait (25 s) for every listener it registers, a dozen of
+// them: a registry that does not answer (stopped, or started against another bus) would hold the caller
+// for minutes. It is asked once first, with a bounded wait; the error says what went wrong.
+QString registryProblem(DBusConnection* bus, int timeoutMs)
+{
+    DBusMessage* ping = dbus_message_new_method_call("org.a11y.atspi.Registry", "/org/a11y/atspi/registry",
+                                                     "org.freedesktop.DBus.Peer", "Ping");
+    if (!ping)
+        return QStringLiteral("out of memory");
+    DBusError error;
+    dbus_error_init(&error);
+    DBusMessage* reply = dbus_connection_send_with_reply_and_block(bus, ping, timeoutMs, &error);
+    dbus_message_unref(ping);
+    if (reply) {
+        dbus_message_unref(reply);
+        return {};
+    }
+    const QString why = QStringLiteral("the AT-SPI registry (org.a11y.atspi.Registry) does not answer on the "
+                                       "accessibility bus within %1 ms: %2")
+                            .arg(timeoutMs)
+                            .arg(QString::fromUtf8(error.message ? error.message : "no reply"));
+    dbus_error_free(&error);
+    return why;
+}
+
 constexpr const char* kEvents[] = {
     "object:children-changed",
     "object:state-changed",
@@ -61,6 +87,19 @@ constexpr const char* kEvents[] = {
     "window:activate",
     "window:deactivate",
 };
+
+// Runs in ~QCoreApplication: the thread is stopped while everything it uses still exists.
+void stopAtExit()
+{
+    std::shared_ptr<AtspiHost> host;
+    {
+        std::lock_guard lock(g_instanceMutex);
+        host = std::exchange(g_instance, nullptr);
+        g_startError = QStringLiteral("the process is shutting down");
+    }
+    if (host)
+        host->stop();
+}
 
 } // namespace
 
@@ -84,6 +123,8 @@ std::shared_ptr<AtspiHost> AtspiHost::acquire(const AccessibilityLimits& limits,
         return nullptr;
     }
     g_instance = host;
+    if (QCoreApplication::instance())
+        qAddPostRoutine(&stopAtExit);
     return host;
 }
 
@@ -120,10 +161,18 @@ void AtspiHost::threadMain(std::promise<QString>* started)
             QStringLiteral("no accessibility bus (is at-spi-bus-launcher running on the session bus?)"));
         return;
     }
+    if (const QString problem = registryProblem(atspi_get_a11y_bus(), m_limits.registryTimeoutMs);
+        !problem.isEmpty()) {
+        atspi_exit();
+        g_main_context_pop_thread_default(m_context);
+        started->set_value(problem);
+        return;
+    }
     atspi_set_main_context(m_context);
     m_loop = g_main_loop_new(m_context, FALSE);
     m_cache = std::make_unique<AtspiCache>(m_limits);
     m_cache->setWakeUp([this] { scheduleFlush(); });
+    m_cache->setStopRequested([this] { return m_stopping.load(); });
     m_bus = atspi_get_a11y_bus();
     dbus_connection_add_filter(m_bus, &AtspiHost::onBusMessage, this, nullptr);
     registerListeners();
@@ -134,7 +183,8 @@ void AtspiHost::threadMain(std::promise<QString>* started)
     g_source_attach(retry, m_context);
     g_source_unref(retry);
 
-    g_main_loop_run(m_loop);
+    if (!m_stopping)
+        g_main_loop_run(m_loop);
 
     for (const char* type : kEvents)
         atspi_event_listener_deregister(m_listener, type, nullptr);
@@ -146,9 +196,10 @@ void AtspiHost::threadMain(std::promise<QString>* started)
     g_main_context_pop_thread_default(m_context);
 }
 
-AtspiHost::~AtspiHost()
+void AtspiHost::stop()
 {
-    if (m_loop) {
+    m_stopping = true;
+    if (m_loop && m_thread.joinable()) {
         GMainLoop* loop = m_loop;
         g_main_context_invoke(
             m_context,
@@ -160,6 +211,11 @@ AtspiHost::~AtspiHost()
     }
     if (m_thread.joinable())
         m_thread.join();
+}
+
+AtspiHost::~AtspiHost()
+{
+    stop();
     if (m_loop)
         g_main_loop_unref(m_loop);
     if (m_context)

@@ -2,12 +2,14 @@
 
 // The AT-SPI thread: libatspi on a GLib main context of its own, the tree cache, the event listener.
 // libatspi keeps process-wide state (and cannot be started again after a shutdown), so there is one host
-// per process, shared by every AtspiAccessibility; it stops when the process ends.
+// per process, shared by every AtspiAccessibility; it stops when the QCoreApplication is destroyed (before
+// the process' static data is: its thread must not outlive what it reads).
 
 #include "platform/accessibility.h"
 
 #include <QMutex>
 
+#include <atomic>
 #include <dbus/dbus.h>
 #include <future>
 #include <memory>
@@ -37,6 +39,9 @@ public:
     void detach(AtspiAccessibility* front);
     // A full walk on the AT-SPI thread (the first one happens when the host starts).
     void requestWalk();
+    // Ends the AT-SPI thread (a walk under way stops at its next node) and waits for it. Idempotent; not on
+    // the AT-SPI thread.
+    void stop();
 
 private:
     explicit AtspiHost(const AccessibilityLimits& limits);
@@ -57,6 +62,7 @@ private:
     GMainContext* m_context = nullptr;
     GMainLoop* m_loop = nullptr;
     std::thread m_thread;
+    std::atomic_bool m_stopping = false;
     // AT-SPI thread only:
     std::unique_ptr<AtspiCache> m_cache;
     AtspiEventListener* m_listener = nullptr;

@@ -3,7 +3,9 @@
 
 #include "platform/atspi/atspireader.h"
 
+#include <algorithm>
 #include <atspi/atspi.h>
+#include <iterator>
 
 namespace ciu::platform::atspi {
 namespace {
@@ -22,11 +24,12 @@ QString fromUtf8(gchar* text)
 // Roles whose text content is their value (what a user reads or typed), not their label.
 bool textIsValue(const QString& role)
 {
-    static const QStringList roles{QStringLiteral("text"),          QStringLiteral("entry"),
-                                   QStringLiteral("spin button"),   QStringLiteral("paragraph"),
-                                   QStringLiteral("document text"), QStringLiteral("terminal"),
-                                   QStringLiteral("editbar"),       QStringLiteral("combo box")};
-    return roles.contains(role);
+    // Constant data, never destroyed: the AT-SPI thread may still be reading while the process exits.
+    static constexpr QLatin1String roles[] = {QLatin1String("text"),          QLatin1String("entry"),
+                                              QLatin1String("spin button"),   QLatin1String("paragraph"),
+                                              QLatin1String("document text"), QLatin1String("terminal"),
+                                              QLatin1String("editbar"),       QLatin1String("combo box")};
+    return std::any_of(std::begin(roles), std::end(roles), [&role](QLatin1String r) { return role == r; });
 }
 
 // Roles whose text content is their label when the name is empty (static text).
@@ -39,13 +42,14 @@ bool textIsLabel(const QString& role)
 // Roles a user acts on: only these get a key binding read (an extra call each).
 bool isActionable(const QString& role)
 {
-    static const QStringList roles{QStringLiteral("push button"),     QStringLiteral("toggle button"),
-                                   QStringLiteral("check box"),       QStringLiteral("radio button"),
-                                   QStringLiteral("menu item"),       QStringLiteral("check menu item"),
-                                   QStringLiteral("radio menu item"), QStringLiteral("menu"),
-                                   QStringLiteral("page tab"),        QStringLiteral("link"),
-                                   QStringLiteral("combo box"),       QStringLiteral("button")};
-    return roles.contains(role);
+    static constexpr QLatin1String roles[] = {
+        QLatin1String("push button"),     QLatin1String("toggle button"),
+        QLatin1String("check box"),       QLatin1String("radio button"),
+        QLatin1String("menu item"),       QLatin1String("check menu item"),
+        QLatin1String("radio menu item"), QLatin1String("menu"),
+        QLatin1String("page tab"),        QLatin1String("link"),
+        QLatin1String("combo box"),       QLatin1String("button")};
+    return std::any_of(std::begin(roles), std::end(roles), [&role](QLatin1String r) { return role == r; });
 }
 
 } // namespace

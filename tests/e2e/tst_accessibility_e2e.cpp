@@ -14,6 +14,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -105,6 +106,7 @@ private slots:
     void windowAboveHidesZones();
     void hungProgramIsServedByVision();
     void noBusFallsBackWithOneWarning();
+    void stoppedRegistryFallsBack();
     // Last: after every case before has started and stopped a program (regression test of a GTK program
     // started late taking minutes to be mapped while the walks waited on applications that were gone).
     void gtkProgramMaps();
@@ -613,6 +615,53 @@ void TestAccessibilityE2e::noBusFallsBackWithOneWarning()
                o.value(QStringLiteral("label")) == QLatin1String("Subscribe");
     });
     QVERIFY2(subscribe, out.constData());
+}
+
+void TestAccessibilityE2e::stoppedRegistryFallsBack()
+{
+    // This session's AT-SPI registry, stopped: it keeps its name on the bus and answers nothing. The agent
+    // says so after a bounded wait and maps by vision (libatspi alone would wait 25 s per listener it
+    // registers, minutes in all).
+    QByteArray out, err;
+    int code = -1;
+    QVERIFY(run(QStringLiteral("dbus-send"),
+                {QStringLiteral("--session"), QStringLiteral("--print-reply"),
+                 QStringLiteral("--dest=org.a11y.Bus"), QStringLiteral("/org/a11y/bus"),
+                 QStringLiteral("org.a11y.Bus.GetAddress")},
+                QProcessEnvironment::systemEnvironment(), &out, &err, &code));
+    QVERIFY2(code == 0, err.constData());
+    const qsizetype quote = out.indexOf('"');
+    const QString address = QString::fromUtf8(out.mid(quote + 1, out.indexOf('"', quote + 1) - quote - 1));
+    QVERIFY2(address.startsWith(QLatin1String("unix:")), out.constData());
+    QVERIFY(run(QStringLiteral("dbus-send"),
+                {QStringLiteral("--bus=") + address, QStringLiteral("--print-reply"),
+                 QStringLiteral("--dest=org.freedesktop.DBus"), QStringLiteral("/org/freedesktop/DBus"),
+                 QStringLiteral("org.freedesktop.DBus.GetConnectionUnixProcessID"),
+                 QStringLiteral("string:org.a11y.atspi.Registry")},
+                QProcessEnvironment::systemEnvironment(), &out, &err, &code));
+    QVERIFY2(code == 0, err.constData());
+    const qint64 registry = out.mid(out.lastIndexOf("uint32") + 6).trimmed().toLongLong();
+    QVERIFY2(registry > 0, out.constData());
+    QCOMPARE(::kill(pid_t(registry), SIGSTOP), 0);
+    const auto resume = qScopeGuard([registry] { ::kill(pid_t(registry), SIGCONT); });
+
+    QProcessEnvironment env = m_xvfb->environment();
+    env.insert(QStringLiteral("CIU_PLATFORM"), QStringLiteral("x11"));
+    QVERIFY(run(QStringLiteral(CIU_AGENT_BIN),
+                {QStringLiteral("analyze"), QStringLiteral("--source"), QStringLiteral("atspi")}, env, &out,
+                &err, &code));
+    QCOMPARE(code, 1);
+    QVERIFY2(err.contains("no accessibility tree: the AT-SPI registry (org.a11y.atspi.Registry) does not "
+                          "answer on the accessibility bus"),
+             err.constData());
+    QVERIFY(out.isEmpty());
+    QVERIFY(run(QStringLiteral(CIU_AGENT_BIN), {QStringLiteral("analyze"), QStringLiteral("--json")}, env,
+                &out, &err, &code));
+    QVERIFY2(code == 0, err.constData());
+    const QJsonArray zones = QJsonDocument::fromJson(out).array();
+    QVERIFY(!zones.isEmpty()); // vision maps the fixture
+    for (const QJsonValue& v : zones)
+        QVERIFY(v.toObject().value(QStringLiteral("source")).toString() != QLatin1String("accessibility"));
 }
 
 QTEST_MAIN(TestAccessibilityE2e)
