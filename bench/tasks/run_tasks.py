@@ -221,6 +221,8 @@ def run_task(agent, task, display, workdir, keep):
                            env=agent_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                            timeout=300, stdin=subprocess.DEVNULL)
         seconds = time.monotonic() - start
+        with open(os.path.join(tdir, "agent.log"), "w") as log:  # kept with --keep
+            log.write(r.stderr)
         summary = {}
         for line in reversed(r.stdout.splitlines()):
             try:
