@@ -158,6 +158,17 @@ void TestVerification::buttonsOwnLookIsNoEffect()
     relabelled[3].label = QStringLiteral("Stop");
     QCOMPARE(ActionVerifier::changeEvidence(save, look, before, mapOf(2, relabelled)),
              QStringLiteral("z4 changed"));
+    // Not the same label read again with noise from the hover look around it.
+    QList<Zone> noisy = hovered;
+    noisy[3].label = QStringLiteral("enue] OK");
+    QCOMPARE(ActionVerifier::changeEvidence(save, look, before, mapOf(2, noisy)), QString());
+    // The tree's label is the program's own: any change is one.
+    QList<Zone> treeBefore = form();
+    treeBefore[3] = fromTree(treeBefore[3], QStringLiteral(":1.5:/ok"));
+    QList<Zone> treeAfter = treeBefore;
+    treeAfter[3].label = QStringLiteral("OK (2)");
+    QCOMPARE(ActionVerifier::changeEvidence(save, look, mapOf(1, treeBefore), mapOf(2, treeAfter)),
+             QStringLiteral("z4 changed"));
 }
 
 void TestVerification::changeAwayFromOtherZonesIsTheEffect()
