@@ -140,6 +140,9 @@ QList<Zone> CanvasMapper::withTreeZones(const QRect& region, const QList<Zone>& 
         if (z.source != ZoneSource::Accessibility)
             continue;
         z.source = ZoneSource::Local;
+        // The tree's states were its word at the time (disabled, checked, expanded, selected): vision cannot
+        // see them, and a state kept from a program that stopped answering is stale. Hover is the cursor's.
+        z.state = ZoneStateFlag::Enabled | (z.state & ZoneStateFlag::Hovered);
         z.role.clear();
         z.value.clear();
         z.keyBinding.clear();

@@ -475,6 +475,7 @@ void TestAccessibilityE2e::hungProgramIsServedByVision()
     QVERIFY(!window.isEmpty());
     int mapsWhileSlow = 0;
     int servedByVision = 0;
+    int staleStates = 0; // zones of the window still carrying a state only the tree could tell
     connect(&mapper, &CanvasMapper::zoneMapUpdated, this, [&](const ZoneMapPtr& map) {
         if (mapper.accessibility()->snapshot()->slowApplications.isEmpty())
             return;
@@ -486,11 +487,25 @@ void TestAccessibilityE2e::hungProgramIsServedByVision()
                 continue;
             tree = tree || z.source == ZoneSource::Accessibility;
             vision = vision || z.source == ZoneSource::Local;
+            if (z.source == ZoneSource::Local && z.state.testFlag(ZoneStateFlag::Disabled))
+                ++staleStates;
         }
         if (vision && !tree)
             ++servedByVision;
     });
 
+    // The tree says Submit is disabled; then the program stops answering, and Submit is enabled again
+    // meanwhile would never be told: vision's zones must not keep the tree's old word.
+    m_fixture->send(QStringLiteral("enable submit 0"));
+    QVERIFY(m_fixture->waitForEvent(QStringLiteral("enabled")));
+    const QRect submit = m_fixture->widget(QStringLiteral("submit")).value_or(FixtureApp::Widget()).rect;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        std::any_of(mapper.currentMap()->zones().cbegin(), mapper.currentMap()->zones().cend(),
+                    [&submit](const Zone& z) {
+                        return z.source == ZoneSource::Accessibility && z.bounds.intersects(submit) &&
+                               z.state.testFlag(ZoneStateFlag::Disabled);
+                    }),
+        10'000);
     m_fixture->clearPending();
     m_fixture->send(QStringLiteral("block 10000"));
     QVERIFY(m_fixture->waitForEvent(QStringLiteral("blocking")));
@@ -502,6 +517,7 @@ void TestAccessibilityE2e::hungProgramIsServedByVision()
     // The canvas serves the window by vision meanwhile: its tree zones are replaced by what tier 1 reads.
     QTRY_VERIFY_WITH_TIMEOUT(servedByVision > 0, 8'000);
     QCOMPARE(servedByVision, mapsWhileSlow);
+    QCOMPARE(staleStates, 0);
     QVERIFY(m_fixture->waitForEvent(QStringLiteral("unblocked"), 15'000));
     // Answering again: the tree is back after the retry.
     QTRY_VERIFY_WITH_TIMEOUT(

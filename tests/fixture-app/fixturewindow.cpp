@@ -438,6 +438,12 @@ void FixtureWindow::runCommand(const QString& line)
                       {{QStringLiteral("name"), parts.at(1)},
                        {QStringLiteral("rect"), rectJson(QRect(w->mapToGlobal(QPoint(0, 0)), w->size()))}});
         }
+    } else if (cmd == QLatin1String("enable") && parts.size() == 3) {
+        if (auto* w = findChild<QWidget*>(parts.at(1))) {
+            w->setEnabled(parts.at(2) != QLatin1String("0"));
+            emitEvent(QStringLiteral("enabled"),
+                      {{QStringLiteral("name"), parts.at(1)}, {QStringLiteral("enabled"), w->isEnabled()}});
+        }
     } else if (cmd == QLatin1String("open-dialog")) {
         openDialog();
     } else if (cmd == QLatin1String("open-window")) {
