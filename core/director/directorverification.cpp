@@ -98,11 +98,11 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
     const quint64 version = flight.mapBefore ? flight.mapBefore->version() : 0;
     // The first newer map may only show the pointer's arrival (a hover look): the effect (a dialog closing,
     // a page loading) can come a map or two later. Wait for a map that shows it, or the settle time.
+    // checkMapWaiter() asks with *m_map: the verifier is given the shared pointer itself.
     MapPredicate settled = [this, version, flight, result](const ZoneMap& m) {
-        if (m.version() <= version || !m_map || m_map->version() != m.version())
-            return false;
         QString why;
-        return ActionVerifier::expectationMet(flight.proposed, result, flight.mapBefore, m_map, &why);
+        return m.version() > version &&
+               ActionVerifier::expectationMet(flight.proposed, result, flight.mapBefore, m_map, &why);
     };
     if (opens && flight.mapBefore) {
         // A menu or list opens: wait for its items, not just any newer map (a hover state comes first).

@@ -13,6 +13,7 @@
 #include "core/model/metatypes.h"
 #include "core/providers/keystore.h"
 #include "tests/support/fakeapiserver.h"
+#include "tests/support/testzones.h"
 
 #include <QDir>
 #include <QFile>
@@ -31,20 +32,9 @@
 using namespace ciu;
 using ciu::test::FakeApiServer;
 
-namespace {
+using ciu::test::zone;
 
-Zone zone(const QString& id, ZoneType type, const QString& label, QRect bounds,
-          ZoneState state = ZoneStateFlag::Enabled)
-{
-    Zone z;
-    z.id = id;
-    z.type = type;
-    z.label = label;
-    z.bounds = bounds;
-    z.state = state;
-    z.confidence = 0.9;
-    return z;
-}
+namespace {
 
 QList<Zone> formZones()
 {

@@ -5,6 +5,7 @@
 #include "core/director/localplanner.h"
 #include "core/director/modelplanner.h"
 #include "core/director/zoneresolver.h"
+#include "tests/support/testzones.h"
 
 #include <QJsonObject>
 #include <QSignalSpy>
@@ -45,20 +46,9 @@ private slots:
     void dryRunOutcomesAdvance();
 };
 
-namespace {
+using ciu::test::zone;
 
-Zone zone(const QString& id, ZoneType type, const QString& label, QRect bounds,
-          ZoneState state = ZoneStateFlag::Enabled)
-{
-    Zone z;
-    z.id = id;
-    z.type = type;
-    z.label = label;
-    z.bounds = bounds;
-    z.state = state;
-    z.confidence = 0.9;
-    return z;
-}
+namespace {
 
 // A map like the fixture app's main page.
 ZoneMap formMap(ZoneState subscribeState = ZoneStateFlag::Enabled)

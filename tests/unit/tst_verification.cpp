@@ -5,6 +5,7 @@
 // read back rather than blamed on a focus ring.
 
 #include "core/director/verification.h"
+#include "tests/support/testzones.h"
 
 #include <QTest>
 
@@ -33,19 +34,9 @@ private slots:
     void typingReadBackIsNotBlamedOnAFocusRing();
 };
 
-namespace {
+using ciu::test::zone;
 
-Zone zone(const QString& id, ZoneType type, const QString& label, QRect bounds,
-          ZoneState state = ZoneStateFlag::Enabled)
-{
-    Zone z;
-    z.id = id;
-    z.type = type;
-    z.label = label;
-    z.bounds = bounds;
-    z.state = state;
-    return z;
-}
+namespace {
 
 QList<Zone> form()
 {
