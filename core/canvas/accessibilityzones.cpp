@@ -3,6 +3,7 @@
 
 #include "core/canvas/accessibilityzones.h"
 
+#include "core/canvas/canvaslog.h"
 #include "core/model/geometry.h"
 
 #include <QSet>
@@ -170,6 +171,10 @@ AccessibilityZones zonesFromAccessibility(const platform::AccessibilitySnapshot&
             continue;
         const std::optional<int> index = matchWindow(n, scene.windows);
         matched.insert(n.ref, index);
+        qCDebug(lcCanvas).noquote()
+            << "accessible window" << n.ref << n.name << "pid" << n.pid << n.bounds
+            << (index ? QStringLiteral("shown by window 0x%1").arg(scene.windows.at(*index).id, 0, 16)
+                      : QStringLiteral("matches no managed window"));
         if (index || scene.windows.isEmpty()) // no window list (no window manager): no stacking known
             continue;
         if (n.pid > 0 && pidsHere.contains(n.pid) && n.pid != scene.ownPid)

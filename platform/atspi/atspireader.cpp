@@ -83,6 +83,7 @@ void AtspiReader::take(GError* error, const QElapsedTimer& started, ReadStatus& 
 
 QString AtspiReader::roleName(AtspiAccessible* object, ReadStatus& status)
 {
+    m_connections.own(object);
     GError* error = nullptr;
     QElapsedTimer started;
     started.start();
@@ -95,6 +96,7 @@ QString AtspiReader::roleName(AtspiAccessible* object, ReadStatus& status)
 
 QString AtspiReader::nameOf(AtspiAccessible* object, ReadStatus& status)
 {
+    m_connections.own(object);
     GError* error = nullptr;
     QElapsedTimer started;
     started.start();
@@ -105,6 +107,7 @@ QString AtspiReader::nameOf(AtspiAccessible* object, ReadStatus& status)
 
 qint64 AtspiReader::processId(AtspiAccessible* object, ReadStatus& status)
 {
+    m_connections.own(object);
     GError* error = nullptr;
     QElapsedTimer started;
     started.start();
@@ -115,6 +118,7 @@ qint64 AtspiReader::processId(AtspiAccessible* object, ReadStatus& status)
 
 ReadStatus AtspiReader::readStates(AtspiAccessible* object, QStringList& states)
 {
+    m_connections.own(object);
     ReadStatus status;
     states.clear();
     QElapsedTimer started;
@@ -148,6 +152,7 @@ ReadStatus AtspiReader::readStates(AtspiAccessible* object, QStringList& states)
 
 int AtspiReader::childCount(AtspiAccessible* object, ReadStatus& status)
 {
+    m_connections.own(object);
     GError* error = nullptr;
     QElapsedTimer started;
     started.start();
@@ -158,6 +163,7 @@ int AtspiReader::childCount(AtspiAccessible* object, ReadStatus& status)
 
 AtspiAccessible* AtspiReader::childAt(AtspiAccessible* object, int index, ReadStatus& status)
 {
+    m_connections.own(object);
     GError* error = nullptr;
     QElapsedTimer started;
     started.start();
@@ -168,6 +174,7 @@ AtspiAccessible* AtspiReader::childAt(AtspiAccessible* object, int index, ReadSt
 
 AtspiAccessible* AtspiReader::parentOf(AtspiAccessible* object, ReadStatus& status)
 {
+    m_connections.own(object);
     GError* error = nullptr;
     QElapsedTimer started;
     started.start();
@@ -178,6 +185,7 @@ AtspiAccessible* AtspiReader::parentOf(AtspiAccessible* object, ReadStatus& stat
 
 QRect AtspiReader::extents(AtspiAccessible* object, ReadStatus& status)
 {
+    m_connections.own(object);
     AtspiComponent* component = atspi_accessible_get_component_iface(object);
     if (!component)
         return {};
@@ -199,6 +207,7 @@ QRect AtspiReader::extents(AtspiAccessible* object, ReadStatus& status)
 
 QString AtspiReader::value(AtspiAccessible* object, const AccessibleNode& node, ReadStatus& status)
 {
+    m_connections.own(object);
     if (node.role == QLatin1String("password text"))
         return {}; // never read a secret
     if (AtspiValue* v = atspi_accessible_get_value_iface(object)) {
@@ -233,6 +242,7 @@ QString AtspiReader::value(AtspiAccessible* object, const AccessibleNode& node, 
 
 QString AtspiReader::keyBinding(AtspiAccessible* object, ReadStatus& status)
 {
+    m_connections.own(object);
     AtspiAction* action = atspi_accessible_get_action_iface(object);
     if (!action)
         return {};
@@ -251,6 +261,7 @@ QString AtspiReader::keyBinding(AtspiAccessible* object, ReadStatus& status)
 
 QString AtspiReader::labelledBy(AtspiAccessible* object, ReadStatus& status)
 {
+    m_connections.own(object);
     GError* error = nullptr;
     QElapsedTimer started;
     started.start();

@@ -5,6 +5,7 @@
 // Used only on the AT-SPI thread.
 
 #include "platform/accessibility.h"
+#include "platform/atspi/atspiconnections.h"
 
 #include <QElapsedTimer>
 
@@ -26,6 +27,7 @@ class AtspiReader
 public:
     explicit AtspiReader(int timeoutMs)
         : m_timeoutMs(timeoutMs)
+        , m_connections(timeoutMs)
     {
     }
 
@@ -43,6 +45,8 @@ public:
     qint64 processId(AtspiAccessible* object, ReadStatus& status);
     QString nameOf(AtspiAccessible* object, ReadStatus& status);
     int timeouts() const { return m_timeouts; }
+    // Direct connections to applications moved to this thread so far.
+    int connectionsMoved() const { return m_connections.moved(); }
 
 private:
     // Takes the error of a call that started at `started`: updates `status`, frees the error.
@@ -54,6 +58,7 @@ private:
 
     int m_timeoutMs;
     int m_timeouts = 0;
+    AtspiConnections m_connections;
 };
 
 } // namespace ciu::platform::atspi
