@@ -15,6 +15,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QKeyEvent>
+#include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -160,6 +161,9 @@ void FixtureWindow::buildMenus()
     };
     add(file, QStringLiteral("&New"));
     add(file, QStringLiteral("&Open"));
+    // Items with shortcuts (the shortcut discovery and invoke tests).
+    add(file, QStringLiteral("&Save"))->setShortcut(QKeySequence(QStringLiteral("Ctrl+S")));
+    add(file, QStringLiteral("Save &As\u2026"))->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")));
     QMenu* recent = file->addMenu(QStringLiteral("&Recent"));
     add(recent, QStringLiteral("alpha.txt"));
     add(recent, QStringLiteral("beta.txt"));
