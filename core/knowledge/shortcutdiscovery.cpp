@@ -43,8 +43,8 @@ QList<Shortcut> shortcutsFromAccessibility(const platform::AccessibilitySnapshot
         }
         if (!inMenu)
             continue; // a menu bar's own titles are no actions
-        if (n.childCount > 0 && n.keyBinding.isEmpty())
-            continue; // a submenu title
+        if (n.childCount > 0)
+            continue; // a submenu's title (Qt: its popup menu is its child)
         Shortcut s;
         s.action = path.last();
         s.keys = acceleratorFromKeyBinding(n.keyBinding, n.name);

@@ -154,8 +154,10 @@ void FixtureWindow::buildMenus()
     auto add = [this](QMenu* menu, const QString& text) {
         QAction* a = menu->addAction(text);
         connect(a, &QAction::triggered, this, [this, text] {
-            emitEvent(QStringLiteral("menu_triggered"),
-                      {{QStringLiteral("item"), QString(text).remove(QLatin1Char('&'))}});
+            const QString item = QString(text).remove(QLatin1Char('&'));
+            // Visible too: an action run by its shortcut changes the window like one chosen in the menu.
+            statusBar()->showMessage(QStringLiteral("%1 triggered").arg(item));
+            emitEvent(QStringLiteral("menu_triggered"), {{QStringLiteral("item"), item}});
         });
         return a;
     };

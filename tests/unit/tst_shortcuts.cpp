@@ -235,6 +235,8 @@ void TestShortcuts::discoveryFromTree()
                            QStringLiteral("Open..."), QStringLiteral("Ctrl+O"))
                    << node(QStringLiteral("saveas"), QStringLiteral("popup"), QStringLiteral("menu item"),
                            QStringLiteral("Save As..."), QStringLiteral("Alt+A"))
+                   << node(QStringLiteral("recent"), QStringLiteral("popup"), QStringLiteral("menu item"),
+                           QStringLiteral("Recent"), QStringLiteral("Alt+R"), 1) // a Qt submenu's title
                    << node(QStringLiteral("prefs"), QStringLiteral("bar"), QStringLiteral("menu"),
                            QStringLiteral("Preferences"), QStringLiteral("<Alt>p;<Alt>p;"), 2)
                    << node(QStringLiteral("color"), QStringLiteral("prefs"), QStringLiteral("menu"),
@@ -303,7 +305,7 @@ void TestShortcuts::mergeRules()
     QVERIFY(schema.merge(shortcut(QStringLiteral("Save"), QStringLiteral("ctrl+s"),
                                   QStringLiteral("File > Save"), ShortcutSource::Atspi)));
     QCOMPARE(schema.shortcuts.size(), 1);
-    QCOMPARE(schema.shortcuts.at(0).source, ShortcutSource::Atspi);
+    QCOMPARE(toString(schema.shortcuts.at(0).source), toString(ShortcutSource::Atspi));
     QCOMPARE(schema.shortcuts.at(0).verifiedAtMs, 1000);
     QVERIFY(!schema.merge(schema.shortcuts.at(0)));
     // Other keys drop the verification; a menu path alone keeps the keys.
@@ -428,7 +430,7 @@ void TestShortcuts::shippedSchemas()
         QVERIFY2(schema, qPrintable(application + QStringLiteral(": ") + error));
         QVERIFY(!schema->shortcuts.isEmpty());
         for (const Shortcut& s : schema->shortcuts)
-            QCOMPARE(s.source, ShortcutSource::Schema);
+            QCOMPARE(toString(s.source), toString(ShortcutSource::Schema));
     }
     QVERIFY(!shippedSchema(QStringLiteral("NoSuchProgram")));
 
@@ -444,7 +446,7 @@ void TestShortcuts::shippedSchemas()
     QVERIFY(known);
     QCOMPARE(known->shortcuts.size(), shippedSchema(application)->shortcuts.size());
     QCOMPARE(known->find(first.action)->keys, QStringLiteral("F12"));
-    QCOMPARE(known->find(first.action)->source, ShortcutSource::User);
+    QCOMPARE(toString(known->find(first.action)->source), toString(ShortcutSource::User));
 }
 
 QTEST_GUILESS_MAIN(TestShortcuts)
