@@ -27,7 +27,7 @@ namespace ciu::app {
 namespace {
 
 constexpr int kFirstWalkTimeoutMs = 15'000;
-constexpr int kMenuTimeoutMs = 3000;
+constexpr int kMenuTimeoutMs = 5000;
 
 // Waits for a snapshot of `accessibility` that `done` accepts (the current one first); null on timeout.
 platform::AccessibilitySnapshotPtr
@@ -219,18 +219,18 @@ int runShortcuts(const QStringList& arguments)
                        .arg(accessibility->errorString()));
     } else {
         accessibility->start();
+        // The window once the tree has it: a busy program may miss the first walk and be read a moment later.
+        QString windowRef;
+        const QRect screen(QPoint(0, 0), platform.screen().size());
         const auto first = waitForSnapshot(*accessibility, kFirstWalkTimeoutMs,
-                                           [](const platform::AccessibilitySnapshot&) { return true; });
-        const QString windowRef =
-            first
-                ? accessibleWindow(*first, windows, QRect(QPoint(0, 0), platform.screen().size()), window->id)
-                : QString();
+                                           [&](const platform::AccessibilitySnapshot& s) {
+                                               windowRef = accessibleWindow(s, windows, screen, window->id);
+                                               return !windowRef.isEmpty();
+                                           });
         if (!first)
-            printError(QStringLiteral("the accessibility tree did not answer within %1 ms")
+            printError(QStringLiteral("the window \"%1\" is not in the accessibility tree (waited %2 ms)")
+                           .arg(terminalText(window->title, true))
                            .arg(kFirstWalkTimeoutMs));
-        else if (windowRef.isEmpty())
-            printError(QStringLiteral("the window \"%1\" is not in the accessibility tree")
-                           .arg(terminalText(window->title, true)));
         else {
             discovered = shortcutsFromAccessibility(*first, windowRef);
             if (explore) {
