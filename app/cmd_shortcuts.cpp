@@ -97,7 +97,13 @@ QList<Shortcut> exploreMenus(platform::Platform& platform, platform::Accessibili
 {
     QList<Shortcut> found;
     platform::InputActions input(platform.input(), platform.pointer());
-    const auto snapshot = accessibility.snapshot();
+    // A busy program's menu bar may come a moment after its window.
+    auto snapshot =
+        waitForSnapshot(accessibility, kMenuTimeoutMs, [&](const platform::AccessibilitySnapshot& s) {
+            return !menuBarMenus(s, windowRef).isEmpty();
+        });
+    if (!snapshot)
+        return found; // no menu bar
     for (const platform::AccessibleNode& menu : menuBarMenus(*snapshot, windowRef)) {
         if (!input.clickAt(menu.bounds.center(), platform::MouseButton::Left)) {
             printError(QStringLiteral("cannot open the menu \"%1\": %2").arg(menu.name, input.errorString()));
