@@ -10,6 +10,7 @@ int runReplay(const QStringList& arguments);
 int runRun(const QStringList& arguments);
 int runDemo(const QStringList& arguments);
 int runMcp(const QStringList& arguments);
+int runShortcuts(const QStringList& arguments);
 bool replayRunsHeadless(int argc, char* argv[]);
 bool guiRunsHeadless(int argc, char* argv[]);
 
@@ -24,6 +25,9 @@ const QList<Command>& commands()
          Command::Needs::Core, &runDemo},
         {"analyze", "Print the zone inventory of the display (or of a screenshot).", Command::Needs::Core,
          &runAnalyze},
+        {"shortcuts",
+         "List the keyboard shortcuts of the active or named window (and learn them from its menus).",
+         Command::Needs::Core, &runShortcuts},
         {"mcp", "Serve the desktop to MCP clients (Claude Desktop, Claude Code) over stdio or HTTP.",
          Command::Needs::Core, &runMcp},
         {"replay", "Open a recorded session in the replay viewer, or export it.", Command::Needs::Gui,

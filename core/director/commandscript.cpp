@@ -29,7 +29,7 @@ struct Token
     }
 };
 
-constexpr std::array<std::pair<ScriptCommand::Verb, const char*>, 17> kVerbNames{{
+constexpr std::array<std::pair<ScriptCommand::Verb, const char*>, 18> kVerbNames{{
     {ScriptCommand::Verb::Click, "click"},
     {ScriptCommand::Verb::DoubleClick, "double-click"},
     {ScriptCommand::Verb::RightClick, "right-click"},
@@ -47,6 +47,7 @@ constexpr std::array<std::pair<ScriptCommand::Verb, const char*>, 17> kVerbNames
     {ScriptCommand::Verb::Uncheck, "uncheck"},
     {ScriptCommand::Verb::Select, "select"},
     {ScriptCommand::Verb::Append, "append"},
+    {ScriptCommand::Verb::Invoke, "invoke"},
 }};
 
 // Aliases accepted for the verbs (the canonical name first in kVerbNames).
@@ -78,6 +79,7 @@ std::optional<ScriptCommand::Verb> verbFromWord(const QString& word)
         {QStringLiteral("uncheck"), ScriptCommand::Verb::Uncheck},
         {QStringLiteral("untick"), ScriptCommand::Verb::Uncheck},
         {QStringLiteral("select"), ScriptCommand::Verb::Select},
+        {QStringLiteral("invoke"), ScriptCommand::Verb::Invoke},
         {QStringLiteral("choose"), ScriptCommand::Verb::Select},
         {QStringLiteral("append"), ScriptCommand::Verb::Append},
     };
@@ -330,7 +332,8 @@ private:
         case ScriptCommand::Verb::TripleClick:
         case ScriptCommand::Verb::Hover:
         case ScriptCommand::Verb::Check:
-        case ScriptCommand::Verb::Uncheck: {
+        case ScriptCommand::Verb::Uncheck:
+        case ScriptCommand::Verb::Invoke: {
             if (c.verb == ScriptCommand::Verb::Hover && head.is("move")) {
                 if (i < tokens.size() && (tokens.at(i).is("to") || tokens.at(i).is("over")))
                     ++i;

@@ -17,6 +17,8 @@ namespace ciu {
 //   scroll down 3 in Results      scroll up                       drag "Item 1" to Trash
 //   wait for "Saved"              wait 2s   wait 500ms            launch xterm -e top
 //   check Subscribe               uncheck "Remember me"           select Blue in Color  (also: choose)
+//   invoke "Save As…"             invoke "File > Save As…"  (a menu action: its known shortcut, else its menu
+//   path)
 //
 // Commands are joined by newlines, ';' or the word "then". Names are quoted ("…" or '…', \" escapes) or
 // bare words; a bare name ends at the next keyword of its command (into, in, to). "#z12" names a zone by
@@ -42,6 +44,7 @@ struct ScriptCommand
         Uncheck,
         Select,
         Append, // type at the end of a field's text ("type" replaces it)
+        Invoke, // a menu action by name or menu path ("File > Save As…"): its shortcut, else the menus
     };
 
     Verb verb = Verb::Click;

@@ -135,6 +135,9 @@ PlanStep LocalPlanner::planStepFor(const ScriptCommand& c)
     case ScriptCommand::Verb::Launch:
         s.description = QStringLiteral("Launch %1").arg(c.text);
         break;
+    case ScriptCommand::Verb::Invoke:
+        s.description = QStringLiteral("Invoke %1").arg(quoted(c.target));
+        break;
     case ScriptCommand::Verb::Select:
         zoneStep(c.target, QStringLiteral("select %1").arg(quoted(c.text)));
         s.expectedChange = QStringLiteral("option list");
@@ -411,6 +414,8 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
         p.action.text = c.text;
         p.undoable = false;
         return act(p);
+    case ScriptCommand::Verb::Invoke:
+        return invokeAction(index, map);
     case ScriptCommand::Verb::Select: {
         if (st.phase == 0) {
             const auto z = resolveOrDecide(c.target, map, ZoneResolver::Purpose::Dropdown, &decision);
@@ -495,6 +500,11 @@ void LocalPlanner::report(const ProposedAction& action, const ActionOutcome& out
             phases = 3; // focus, select (or go to the end), type
         if (c.verb == ScriptCommand::Verb::Select)
             phases = 3;
+        if (c.verb == ScriptCommand::Verb::Invoke)
+            phases = st.keys.isEmpty() ? int(st.menuPath.size()) : 1;
+        if (c.verb == ScriptCommand::Verb::Invoke && !st.keys.isEmpty() && !outcome.verificationFailed &&
+            outcome.status == ActionOutcome::Status::Executed)
+            invokeDone(index);
         if (st.phase >= phases)
             finishStep(index, PlanStep::Status::Done);
         return;

@@ -3,6 +3,9 @@
 #include "core/director/commandscript.h"
 #include "core/director/planbackend.h"
 #include "core/director/zoneresolver.h"
+#include "core/knowledge/shortcuts.h"
+
+#include <functional>
 
 namespace ciu {
 
@@ -34,6 +37,17 @@ public:
     void setMaxResolveAttempts(int attempts) { m_maxResolveAttempts = std::max(1, attempts); }
     static constexpr int kMaxStepRetries = 2;
 
+    // What `invoke` knows of a program (by WM_CLASS): its shortcuts and menu paths. Default: the shipped app
+    // schemas with what the store under XDG data learned (knownShortcuts()).
+    using ShortcutLookup = std::function<std::optional<AppSchema>(const QString& application)>;
+    void setShortcutLookup(ShortcutLookup lookup) { m_shortcuts = std::move(lookup); }
+    // Told when an `invoke` through a shortcut had its verified effect (default: marks it verified in the
+    // store).
+    using ShortcutVerified = std::function<void(const QString& application, const QString& action)>;
+    void setShortcutVerified(ShortcutVerified verified) { m_verified = std::move(verified); }
+    // The program the map shows in front: the focused zone's, else the one with the most zones.
+    static QString frontApplication(const ZoneMap& map);
+
     // The plan step a command shows as (exposed for tests).
     static PlanStep planStepFor(const ScriptCommand& command);
 
@@ -44,6 +58,11 @@ private:
         int resolveAttempts = 0;
         int retries = 0;
         QString zoneId; // resolved target of an earlier phase
+        // invoke: the shortcut's keys (a first attempt), or the menu path clicked one part per phase.
+        QString keys;
+        QString application;
+        QStringList menuPath;
+        QStringList clickedZones;
     };
 
     Decision next(const ZoneMap& map);
@@ -53,6 +72,8 @@ private:
                                         ZoneResolver::Purpose purpose, std::optional<Decision>* decision);
     void finishStep(int index, PlanStep::Status status);
     Decision act(ProposedAction action);
+    std::optional<Decision> invokeAction(int index, const ZoneMap& map);
+    void invokeDone(int index); // an invoke through keys had its verified effect
 
     QList<ScriptCommand> m_commands;
     QList<StepState> m_state;
@@ -61,6 +82,8 @@ private:
     int m_maxResolveAttempts = kMaxResolveAttempts;
     QString m_failure;        // why the failed step failed
     QStringList m_unverified; // steps that ran but whose effect was not seen, with what was seen
+    ShortcutLookup m_shortcuts;
+    ShortcutVerified m_verified;
 };
 
 } // namespace ciu

@@ -138,7 +138,9 @@ QString ModelPlanner::systemPrompt(const WorldState& world) const
             "dialog opens, the options of a dropdown), use run_steps: it runs a list of steps by zone "
             "LABEL, looking each one up just before it runs, and answers once; you are called again only "
             "if a step fails. Otherwise act on zones by id with the zone tools (click_zone, type_in_zone, "
-            "scroll_zone, drag_zone, press_keys, wait_for_change); several tool calls in one reply run "
+            "scroll_zone, drag_zone, press_keys, wait_for_change). For a menu action (Save, Save As…, Find) "
+            "use invoke_menu_action: it presses the program's known shortcut, else walks the menu path. "
+            "Several tool calls in one reply run "
             "in order, are verified, and stop early when the screen changes unexpectedly. After the "
             "results you get the changes of the zone map, and a screenshot only when a verification needs "
             "one. Use the computer tool only for what no zone covers (raw coordinates). Use "
@@ -388,6 +390,22 @@ Decision ModelPlanner::interpret(const ProviderResponse& response)
                 c.id, QStringLiteral("re-analysis requested; the new zone map follows"));
             if (uses.size() == 1)
                 return {Decision::Kind::Reanalyze, {}, in.value(QStringLiteral("reason")).toString()};
+            continue;
+        }
+        if (u.name == QLatin1String("invoke_menu_action")) {
+            const QString action = in.value(QStringLiteral("action")).toString().simplified();
+            if (action.isEmpty()) {
+                error(QStringLiteral("invoke_menu_action needs \"action\": a menu item's label or path"));
+                continue;
+            }
+            ScriptCommand command;
+            command.verb = ScriptCommand::Verb::Invoke;
+            command.target = action;
+            command.source = command.toString();
+            Segment script;
+            script.scriptCallId = u.id;
+            script.commands = {command};
+            m_segments.append(std::move(script));
             continue;
         }
         if (u.name == QLatin1String("run_steps")) {

@@ -86,7 +86,8 @@ QList<ToolDefinition> ModelPlanner::zoneTools()
                 "dialog, an option after its dropdown. Steps, one command each: click NAME, double-click "
                 "NAME, right-click NAME, hover NAME, check NAME, uncheck NAME, type \"text\" into NAME, "
                 "type \"text\", press KEYS (xdotool: ctrl+s, Return), select OPTION in NAME, scroll "
-                "down 3 in NAME, drag NAME to NAME, wait for \"text\", wait 2s. NAME is a label, quoted "
+                "down 3 in NAME, drag NAME to NAME, wait for \"text\", wait 2s, invoke \"Menu > Item\". NAME "
+                "is a label, quoted "
                 "when it has several words (\"Save as\"), or #id (#z12). Every step gets the same "
                 "checks as any action (high-risk ones need a confirmation). It stops at the first step "
                 "that fails and reports the steps that ran, the failure and the zones that may be meant."),
@@ -98,6 +99,17 @@ QList<ToolDefinition> ModelPlanner::zoneTools()
                                   QStringLiteral("e.g. [\"click File\", \"click Open\"] or [\"type "
                                                  "\\\"Ada\\\" into Name\", \"click Submit\"]")}}}},
                    {QStringLiteral("steps")})),
+        ToolDefinition::function(
+            QStringLiteral("invoke_menu_action"),
+            QStringLiteral(
+                "Run a menu action of the front program by its name (\"Save As…\") or menu path (\"File > "
+                "Save As…\"): through its keyboard shortcut when one is known for the program (preferred: "
+                "one key press), else by clicking through its menu path. The effect is checked like any "
+                "action's; a shortcut without an effect is retried through the menus."),
+            schema({{QStringLiteral("action"),
+                     prop(QStringLiteral("string"),
+                          QStringLiteral("the menu item's label or its path, e.g. \"File > Save As…\""))}},
+                   {QStringLiteral("action")})),
         ToolDefinition::function(
             QStringLiteral("click_zone"), QStringLiteral("Click a zone of the zone map."),
             schema({{QStringLiteral("zone_id"), zoneId},

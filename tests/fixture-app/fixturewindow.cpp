@@ -15,6 +15,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QKeyEvent>
+#include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -153,13 +154,18 @@ void FixtureWindow::buildMenus()
     auto add = [this](QMenu* menu, const QString& text) {
         QAction* a = menu->addAction(text);
         connect(a, &QAction::triggered, this, [this, text] {
-            emitEvent(QStringLiteral("menu_triggered"),
-                      {{QStringLiteral("item"), QString(text).remove(QLatin1Char('&'))}});
+            const QString item = QString(text).remove(QLatin1Char('&'));
+            // Visible too: an action run by its shortcut changes the window like one chosen in the menu.
+            statusBar()->showMessage(QStringLiteral("%1 triggered").arg(item));
+            emitEvent(QStringLiteral("menu_triggered"), {{QStringLiteral("item"), item}});
         });
         return a;
     };
     add(file, QStringLiteral("&New"));
     add(file, QStringLiteral("&Open"));
+    // Items with shortcuts (the shortcut discovery and invoke tests).
+    add(file, QStringLiteral("&Save"))->setShortcut(QKeySequence(QStringLiteral("Ctrl+S")));
+    add(file, QStringLiteral("Save &As\u2026"))->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")));
     QMenu* recent = file->addMenu(QStringLiteral("&Recent"));
     add(recent, QStringLiteral("alpha.txt"));
     add(recent, QStringLiteral("beta.txt"));

@@ -44,6 +44,9 @@ private slots:
     void missingZoneReanalyzesThenGivesUp();
     void failedActionRetriesThenFails();
     void dryRunOutcomesAdvance();
+    void invokeByShortcut();
+    void invokeFallsBackToMenuPath();
+    void invokeUnknownAction();
 };
 
 using ciu::test::zone;
@@ -137,6 +140,8 @@ void TestLocalPlanner::parse_data()
                                << "type \"x\"";
     QTest::newRow("escape") << "type \"say \\\"hi\\\"\""
                             << "type \"say \\\"hi\\\"\"";
+    QTest::newRow("invoke") << "invoke \"File > Save As…\""
+                            << "invoke \"File > Save As…\"";
     QTest::newRow("press") << "press ctrl+s"
                            << "press ctrl+s";
     QTest::newRow("press two combos") << "press ctrl+a Delete"
@@ -689,6 +694,112 @@ void TestLocalPlanner::dryRunOutcomesAdvance()
         planner.report(d.actions[0], dry);
     }
     QVERIFY(types == (QList<Action::Type>{Action::Type::Key, Action::Type::Wait, Action::Type::Launch}));
+}
+
+namespace {
+
+// The fixture's window in front: a menu bar title, and (once File is open) its items.
+ZoneMap menuMap(bool fileOpen)
+{
+    QList<Zone> zones{
+        zone(QStringLiteral("m1"), ZoneType::MenuItem, QStringLiteral("File"), QRect(0, 0, 40, 20)),
+        zone(QStringLiteral("m2"), ZoneType::MenuItem, QStringLiteral("Edit"), QRect(40, 0, 40, 20)),
+        zone(QStringLiteral("m3"), ZoneType::Button, QStringLiteral("Submit"), QRect(200, 500, 80, 30),
+             ZoneState(ZoneStateFlag::Enabled) | ZoneStateFlag::Focused)};
+    if (fileOpen) {
+        zones << zone(QStringLiteral("m4"), ZoneType::MenuItem, QStringLiteral("Save"), QRect(0, 22, 160, 20))
+              << zone(QStringLiteral("m5"), ZoneType::MenuItem, QStringLiteral("Save As..."),
+                      QRect(0, 44, 160, 20));
+    }
+    for (Zone& z : zones)
+        z.application = QStringLiteral("Fixture");
+    return ZoneMap(1, 0, QSize(1280, 800), zones);
+}
+
+AppSchema fixtureShortcuts()
+{
+    AppSchema schema;
+    schema.application = QStringLiteral("Fixture");
+    Shortcut s;
+    s.action = QStringLiteral("Save As…");
+    s.keys = QStringLiteral("ctrl+shift+s");
+    s.menu = QStringLiteral("File > Save As…");
+    schema.shortcuts << s;
+    return schema;
+}
+
+} // namespace
+
+void TestLocalPlanner::invokeByShortcut()
+{
+    LocalPlanner planner;
+    QStringList asked;
+    planner.setShortcutLookup([&](const QString& application) {
+        asked << application;
+        return std::optional<AppSchema>(fixtureShortcuts());
+    });
+    QStringList verified;
+    planner.setShortcutVerified([&](const QString& application, const QString& action) {
+        verified << application + QLatin1Char('/') + action;
+    });
+    QString error;
+    QVERIFY(planner.begin(QStringLiteral("invoke \"save as...\""), &error));
+    const Decision d = decideOnce(planner, menuMap(false));
+    QCOMPARE(int(d.kind), int(Decision::Kind::Act));
+    QCOMPARE(int(d.actions[0].action.type), int(Action::Type::Key));
+    QCOMPARE(d.actions[0].action.text, QStringLiteral("ctrl+shift+s"));
+    QCOMPARE(int(d.actions[0].expect.kind), int(Expectation::Kind::AnyChange));
+    QCOMPARE(asked, QStringList{QStringLiteral("Fixture")}); // the focused zone's program
+    planner.report(d.actions[0], ok());
+    QCOMPARE(verified, QStringList{QStringLiteral("Fixture/save as...")});
+    QCOMPARE(int(decideOnce(planner, menuMap(false)).kind), int(Decision::Kind::Complete));
+}
+
+void TestLocalPlanner::invokeFallsBackToMenuPath()
+{
+    LocalPlanner planner;
+    planner.setShortcutLookup([](const QString&) { return std::optional<AppSchema>(fixtureShortcuts()); });
+    int verifiedCalls = 0;
+    planner.setShortcutVerified([&](const QString&, const QString&) { ++verifiedCalls; });
+    QString error;
+    QVERIFY(planner.begin(QStringLiteral("invoke \"Save As…\""), &error));
+    Decision d = decideOnce(planner, menuMap(false));
+    QCOMPARE(d.actions[0].action.text, QStringLiteral("ctrl+shift+s"));
+    // The keys showed no effect: the retry walks the menu path, File then the item (not "Save").
+    ActionOutcome noEffect = ok();
+    noEffect.verificationFailed = true;
+    planner.report(d.actions[0], noEffect);
+    QCOMPARE(verifiedCalls, 0);
+    d = decideOnce(planner, menuMap(false));
+    QCOMPARE(int(d.actions[0].action.type), int(Action::Type::LeftClick));
+    QCOMPARE(d.actions[0].action.zoneId, QStringLiteral("m1"));
+    planner.report(d.actions[0], ok());
+    d = decideOnce(planner, menuMap(true));
+    QCOMPARE(int(d.kind), int(Decision::Kind::Act));
+    QCOMPARE(d.actions[0].action.zoneId, QStringLiteral("m5"));
+    planner.report(d.actions[0], ok());
+    QCOMPARE(int(decideOnce(planner, menuMap(false)).kind), int(Decision::Kind::Complete));
+    QCOMPARE(verifiedCalls, 0);
+
+    // A path named in the command needs no knowledge.
+    LocalPlanner bare;
+    bare.setShortcutLookup([](const QString&) { return std::optional<AppSchema>(); });
+    QVERIFY(bare.begin(QStringLiteral("invoke \"Edit > Paste\""), &error));
+    d = decideOnce(bare, menuMap(false));
+    QCOMPARE(d.actions[0].action.zoneId, QStringLiteral("m2"));
+}
+
+void TestLocalPlanner::invokeUnknownAction()
+{
+    LocalPlanner planner;
+    planner.setShortcutLookup([](const QString&) { return std::optional<AppSchema>(fixtureShortcuts()); });
+    QString error;
+    QVERIFY(planner.begin(QStringLiteral("invoke Frobnicate"), &error));
+    const Decision d = decideOnce(planner, menuMap(false));
+    QCOMPARE(int(d.kind), int(Decision::Kind::Impossible));
+    QVERIFY2(
+        d.message.contains(QStringLiteral("no shortcut or menu path is known for \"Frobnicate\" in Fixture")),
+        qPrintable(d.message));
 }
 
 QTEST_GUILESS_MAIN(TestLocalPlanner)

@@ -1,0 +1,162 @@
+// The local planner's `invoke` command: a menu action by its known shortcut (verified by its effect like any
+// step), else (or when the keys showed no effect) through its menu path, one click per part.
+
+#include "core/director/directorlog.h"
+#include "core/director/localplanner.h"
+#include "core/knowledge/shortcutstore.h"
+
+#include <QDateTime>
+#include <QHash>
+
+namespace ciu {
+namespace {
+
+QStringList menuParts(const QString& path)
+{
+    QStringList parts;
+    for (const QString& part : path.split(QLatin1Char('>'))) {
+        if (!part.trimmed().isEmpty())
+            parts << part.trimmed();
+    }
+    return parts;
+}
+
+// A menu label as the resolver compares it: mnemonic markers and a trailing ellipsis removed.
+QString menuLabel(const QString& part)
+{
+    QString label = withoutMnemonic(part).trimmed();
+    while (label.endsWith(QChar(0x2026)) || label.endsWith(QLatin1Char('.')))
+        label.chop(1);
+    return label.trimmed();
+}
+
+std::optional<AppSchema> storedShortcuts(const QString& application)
+{
+    QString error;
+    auto known = knownShortcuts(ShortcutStore(), application, &error);
+    if (!known)
+        qCWarning(lcLocalPlanner) << "shortcuts of" << application << "not read:" << error;
+    return known;
+}
+
+void markVerifiedInStore(const QString& application, const QString& action)
+{
+    const ShortcutStore store;
+    QString error;
+    auto learned = store.load(application, &error);
+    const auto known = knownShortcuts(store, application, &error);
+    const Shortcut* used = known ? known->find(action) : nullptr;
+    if (!learned || !used) {
+        qCWarning(lcLocalPlanner) << "shortcut of" << action << "not marked verified:" << error;
+        return;
+    }
+    learned->merge(*used); // a shipped one becomes a learned one
+    learned->markVerified(action, QDateTime::currentMSecsSinceEpoch());
+    if (!store.save(*learned, &error))
+        qCWarning(lcLocalPlanner) << "shortcut of" << action << "not marked verified:" << error;
+}
+
+} // namespace
+
+QString LocalPlanner::frontApplication(const ZoneMap& map)
+{
+    QHash<QString, int> counts;
+    for (const Zone& z : map.zones()) {
+        if (z.application.isEmpty())
+            continue;
+        if (z.state.testFlag(ZoneStateFlag::Focused))
+            return z.application;
+        ++counts[z.application];
+    }
+    QString best;
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
+        if (best.isEmpty() || it.value() > counts.value(best) ||
+            (it.value() == counts.value(best) && it.key() < best))
+            best = it.key();
+    }
+    return best;
+}
+
+std::optional<Decision> LocalPlanner::invokeAction(int index, const ZoneMap& map)
+{
+    const ScriptCommand& c = m_commands[index];
+    StepState& st = m_state[index];
+    ProposedAction p;
+    if (st.phase == 0) {
+        st.keys.clear();
+        st.menuPath.clear();
+        st.clickedZones.clear();
+        st.application = frontApplication(map);
+        std::optional<AppSchema> known;
+        if (!st.application.isEmpty())
+            known = m_shortcuts ? m_shortcuts(st.application) : storedShortcuts(st.application);
+        const Shortcut* shortcut = known ? known->find(c.target) : nullptr;
+        const QStringList named = menuParts(c.target);
+        if (named.size() > 1)
+            st.menuPath = named;
+        else if (shortcut && !shortcut->menu.isEmpty())
+            st.menuPath = menuParts(shortcut->menu);
+        // The keys first; a retry (the keys showed no effect) goes through the menus when they are known.
+        if (shortcut && !shortcut->keys.isEmpty() && (st.retries == 0 || st.menuPath.isEmpty())) {
+            st.keys = shortcut->keys;
+            m_plan.steps[index].description =
+                QStringLiteral("Invoke \"%1\" with %2").arg(shortcut->action, shortcut->keys);
+            p.action.type = Action::Type::Key;
+            p.action.text = shortcut->keys;
+            p.expect.kind = Expectation::Kind::AnyChange;
+            p.expect.description = QStringLiteral("the effect of \"%1\"").arg(shortcut->action);
+            return act(p);
+        }
+        if (st.menuPath.isEmpty()) {
+            return Decision{
+                Decision::Kind::Impossible,
+                {},
+                QStringLiteral("step %1 (%2): no shortcut or menu path is known for \"%3\" in %4; name "
+                               "its menu path (invoke \"File > Save As…\") or let `ciu-agent shortcuts` "
+                               "learn the program's menus")
+                    .arg(index + 1)
+                    .arg(c.source, c.target,
+                         st.application.isEmpty() ? QStringLiteral("the front window") : st.application)};
+        }
+        m_plan.steps[index].description =
+            QStringLiteral("Invoke %1").arg(st.menuPath.join(QStringLiteral(" > ")));
+    }
+    if (st.phase >= st.menuPath.size())
+        return std::nullopt;
+    // The part of the path: among the zones not clicked before (the menu title stays on screen).
+    QList<Zone> zones;
+    for (const Zone& z : map.zones()) {
+        if (!st.clickedZones.contains(z.id))
+            zones.append(z);
+    }
+    const ZoneMap remaining(map.version(), map.tNs(), map.screenSize(), zones);
+    std::optional<Decision> decision;
+    const auto zone = resolveOrDecide(
+        menuLabel(st.menuPath.at(st.phase)), remaining,
+        st.phase == 0 ? ZoneResolver::Purpose::Click : ZoneResolver::Purpose::Option, &decision);
+    if (!zone)
+        return decision;
+    st.clickedZones << zone->id;
+    const bool last = st.phase == st.menuPath.size() - 1;
+    p.action.type = Action::Type::LeftClick;
+    p.action.zoneId = zone->id;
+    p.expect.kind = Expectation::Kind::AnyChange;
+    p.expect.description =
+        last ? QStringLiteral("the effect of \"%1\"").arg(menuLabel(st.menuPath.last()))
+             : QStringLiteral("the menu \"%1\" open").arg(menuLabel(st.menuPath.at(st.phase)));
+    p.undoable = false;
+    return act(p);
+}
+
+void LocalPlanner::invokeDone(int index)
+{
+    const StepState& st = m_state[index];
+    if (st.keys.isEmpty() || st.application.isEmpty())
+        return;
+    if (m_verified)
+        m_verified(st.application, m_commands[index].target);
+    else
+        markVerifiedInStore(st.application, m_commands[index].target);
+}
+
+} // namespace ciu
