@@ -150,8 +150,11 @@ struct LocalAnalyzer::Private
             return r.width() <= options.maxIconButton && r.height() <= options.maxIconButton;
         };
         for (Zone& z : zones) {
-            if (!z.label.isEmpty() || (z.type != ZoneType::Button && z.type != ZoneType::CheckBox) ||
-                !iconSized(z.bounds))
+            // One or two characters read in an icon-sized button are often its icon read as text (a
+            // magnifier as "Q", a cross as "x"): the icon's name replaces them when the namer is sure.
+            const bool glyphLabel = z.label.size() <= 2 && z.labelSource == LabelSource::Ocr;
+            if ((!z.label.isEmpty() && !glyphLabel) ||
+                (z.type != ZoneType::Button && z.type != ZoneType::CheckBox) || !iconSized(z.bounds))
                 continue;
             ++stats.iconZones;
             const auto match = iconNamer().name(frame, z.bounds);

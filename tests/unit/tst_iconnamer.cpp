@@ -3,8 +3,10 @@
 // symbolic icons, scaled icons), glyphs and shapes that are no icon, the theme lookup and bad themes.
 
 #include "core/canvas/iconnamer.h"
+#include "core/canvas/localanalyzer.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFont>
 #include <QImageReader>
@@ -99,6 +101,8 @@ private slots:
     void noNameForWhatIsNoIcon();
     void ownThemeAndInherits();
     void missingTheme();
+    void analyzerNamesToolBarButtons_data();
+    void analyzerNamesToolBarButtons();
 
 private:
     IconNamer m_namer;
@@ -195,10 +199,14 @@ void TestIconNamer::namesThemeIcons()
         icon = recolour(icon, look.symbolic);
     const QRect button(60, 40, buttonSize, buttonSize);
     const QImage screen = screenWithButton(look, button, [&](QPainter& p) { drawIcon(p, icon, scale); });
+    QElapsedTimer timer;
+    timer.start();
     const auto match = m_namer.bestMatch(screen, button);
+    const double ms = double(timer.nsecsElapsed()) / 1e6; // printed, never asserted
     QVERIFY(match);
-    qInfo("%s: %s score %.3f, margin %.3f over %s", QTest::currentDataTag(), qPrintable(match->iconName),
-          match->score, match->margin, qPrintable(match->runnerUp));
+    qInfo("%s: %s score %.3f, margin %.3f over %s, distance ratio %.2f, %.2f ms", QTest::currentDataTag(),
+          qPrintable(match->iconName), match->score, match->margin, qPrintable(match->runnerUp),
+          match->distanceRatio, ms);
     const auto named = m_namer.name(screen, button);
     QVERIFY2(named, "not sure enough");
     QCOMPARE(named->label, label);
@@ -308,6 +316,80 @@ void TestIconNamer::missingTheme()
     screen.fill(Qt::white);
     QVERIFY(!namer.name(screen, QRect(10, 10, 32, 32)));
     QVERIFY(namer.isLoaded());
+}
+
+void TestIconNamer::analyzerNamesToolBarButtons_data()
+{
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("light") << false;
+    QTest::newRow("dark") << true;
+}
+
+void TestIconNamer::analyzerNamesToolBarButtons()
+{
+    // Tier 1 on a tool bar as Qt draws it: flat icon buttons (no frame until hovered), one framed (hovered)
+    // button, and a text button beside them; the icons are the theme's own files.
+    QFETCH(bool, dark);
+    const Look look = dark ? kDark : kLight;
+    QImage screen(400, 80, QImage::Format_RGB32);
+    screen.fill(look.window);
+    QPainter p(&screen);
+    // Flat: an arrow the segmenter sees as unreadable ink, a magnifier OCR reads as "Q".
+    const std::pair<const char*, const char*> flat[] = {{"24x24/legacy/edit-undo.png", "Undo"},
+                                                        {"24x24/legacy/edit-find.png", "Find"}};
+    QList<std::pair<QRect, QString>> expected;
+    int x = 10;
+    for (const auto& [file, label] : flat) {
+        const QImage icon = readIcon(QString::fromLatin1(file));
+        QVERIFY2(!icon.isNull(), file);
+        p.drawImage(QPoint(x + 4, 24), icon);
+        expected << std::pair{QRect(x, 20, 32, 32), QString::fromLatin1(label)};
+        x += 40;
+    }
+    // Framed (hovered or a frame style): a full-colour icon, and a symbolic cross OCR reads as "x".
+    const std::pair<const char*, const char*> framed[] = {
+        {"24x24/legacy/document-save.png", "Save"}, {"16x16/ui/window-close-symbolic.symbolic.png", "Close"}};
+    for (const auto& [file, label] : framed) {
+        const QRect button(x + 4, 20, 32, 32);
+        p.setPen(look.frame);
+        p.setBrush(look.face);
+        p.drawRoundedRect(QRectF(button).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
+        QImage icon = readIcon(QString::fromLatin1(file));
+        QVERIFY2(!icon.isNull(), file);
+        if (QString::fromLatin1(file).contains(QLatin1String("symbolic")))
+            icon = recolour(icon, look.symbolic);
+        p.drawImage(button.center() - QPoint(icon.width() / 2 - 1, icon.height() / 2 - 1), icon);
+        expected << std::pair{button, QString::fromLatin1(label)};
+        x += 44;
+    }
+    p.end();
+
+    canvas::LocalAnalyzer analyzer;
+    const canvas::LocalAnalysisResult result = analyzer.analyze(screen, QPoint(100, 200), {});
+    QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+    qInfo("%d icon zones looked at, %d named, %.1f ms (the themes' first load included)",
+          result.stats.iconZones, result.stats.iconsNamed, result.stats.iconMs);
+    QStringList found;
+    for (const Zone& z : result.zones)
+        found << QStringLiteral("%1 \"%2\" (%3) %4,%5 %6x%7")
+                     .arg(toString(z.type), z.label, toString(z.labelSource))
+                     .arg(z.bounds.x())
+                     .arg(z.bounds.y())
+                     .arg(z.bounds.width())
+                     .arg(z.bounds.height());
+    for (const auto& [rect, label] : std::as_const(expected)) {
+        const QRect root = rect.translated(100, 200);
+        const Zone* match = nullptr;
+        for (const Zone& z : result.zones) {
+            if (root.contains(z.bounds.center()))
+                match = &z;
+        }
+        QVERIFY2(match,
+                 qPrintable(label + QStringLiteral(" not found: ") + found.join(QStringLiteral("; "))));
+        QCOMPARE(toString(match->type), QStringLiteral("button"));
+        QCOMPARE(match->label, label);
+        QCOMPARE(toString(match->labelSource), QStringLiteral("icon"));
+    }
 }
 
 QTEST_MAIN(TestIconNamer)
