@@ -15,6 +15,8 @@ packages=(
   qtkeychain-qt6-dev
   # vision and OCR
   libopencv-dev libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng
+  # icon themes: icon-only buttons are named by matching them against these (core/canvas/iconnamer.h)
+  adwaita-icon-theme hicolor-icon-theme
   # X11 / xcb
   libxcb1-dev libxcb-shm0-dev libxcb-xtest0-dev libxcb-xfixes0-dev libxcb-damage0-dev
   libxcb-randr0-dev libxcb-keysyms1-dev libxcb-xkb-dev libx11-dev libx11-xcb-dev

@@ -257,6 +257,8 @@ AccessibilityZones zonesFromAccessibility(const platform::AccessibilitySnapshot&
         z.events = eventsFor(z.type, n);
         z.confidence = kTreeConfidence;
         z.source = ZoneSource::Accessibility;
+        if (!z.label.isEmpty())
+            z.labelSource = LabelSource::Tree;
         z.role = n.role;
         z.keyBinding = n.keyBinding;
         z.accessibleRef = n.ref;

@@ -208,6 +208,8 @@ InventoryReport parseInventory(const QString& reply, const InventoryParseOptions
                                    .arg(i)
                                    .arg(unknown.join(QLatin1Char(',')).left(60));
         z.source = ZoneSource::Model;
+        if (!z.label.isEmpty())
+            z.labelSource = LabelSource::Model;
         z.confidence = qBound(0.0, o.value(QLatin1String("confidence")).toDouble(0.8), 1.0);
         z.id = QStringLiteral("tmp:%1").arg(i); // provisional; the registry assigns the real id
         z.events = z.type == ZoneType::Static ? QStringList() : QStringList{QStringLiteral("click")};

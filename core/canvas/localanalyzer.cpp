@@ -2,6 +2,7 @@
 
 #include "core/canvas/canvaslog.h"
 #include "core/canvas/glyphrecognizer.h"
+#include "core/canvas/iconnamer.h"
 #include "core/canvas/ocrengine.h"
 #include "core/canvas/uisegmenter.h"
 #include "core/canvas/zoneassembler.h"
@@ -76,6 +77,7 @@ struct LocalAnalyzer::Private
     bool ocrTried = false;
     QHash<QString, Template> templates;
     QCache<QByteArray, OcrEngine::Result> ocrCache;
+    std::unique_ptr<IconNamer> icons; // created (and the themes read) at the first unlabelled icon button
 
     OcrEngine* engine()
     {
@@ -122,6 +124,77 @@ struct LocalAnalyzer::Private
         ++stats.ocrCalls;
         ocrCache.insert(key, new OcrEngine::Result(result));
         return result;
+    }
+
+    IconNamer& iconNamer()
+    {
+        if (!icons) {
+            IconNamer::Options o;
+            o.themes = options.iconThemes;
+            icons = std::make_unique<IconNamer>(o);
+        }
+        return *icons;
+    }
+
+    // Labels unlabelled icon-sized buttons and toggles by their icon, and makes buttons of icons drawn
+    // without a frame (a tool bar's flat buttons: the segmenter sees their ink as an unreadable run of
+    // glyphs). Zones and texts in `frame`'s coordinates.
+    void nameIcons(const QImage& frame, QList<Zone>& zones, const std::vector<detail::TextItem>& texts,
+                   LocalAnalysisStats& stats)
+    {
+        if (!options.nameIcons)
+            return;
+        QElapsedTimer timer;
+        timer.start();
+        auto iconSized = [this](const QRect& r) {
+            return r.width() <= options.maxIconButton && r.height() <= options.maxIconButton;
+        };
+        for (Zone& z : zones) {
+            // One or two characters read in an icon-sized button are often its icon read as text (a
+            // magnifier as "Q", a cross as "x"): the icon's name replaces them when the namer is sure.
+            const bool glyphLabel = z.label.size() <= 2 && z.labelSource == LabelSource::Ocr;
+            if ((!z.label.isEmpty() && !glyphLabel) ||
+                (z.type != ZoneType::Button && z.type != ZoneType::CheckBox) || !iconSized(z.bounds))
+                continue;
+            ++stats.iconZones;
+            const auto match = iconNamer().name(frame, z.bounds);
+            if (!match)
+                continue;
+            z.label = match->label;
+            z.labelSource = LabelSource::Icon;
+            ++stats.iconsNamed;
+            qCDebug(lcCanvas) << "icon" << z.bounds << match->iconName << match->score << "ratio"
+                              << match->distanceRatio;
+        }
+        for (const detail::TextItem& t : texts) {
+            const QRect r = toQ(t.rect);
+            if (detail::readable(t) || t.known || !iconSized(r) || r.width() > 2 * r.height() + 4 ||
+                r.height() > 2 * r.width() + 4)
+                continue;
+            const bool taken = std::any_of(zones.cbegin(), zones.cend(), [&](const Zone& z) {
+                return z.bounds.contains(r.center()) && iconSized(z.bounds);
+            });
+            if (taken)
+                continue;
+            ++stats.iconZones;
+            const auto match = iconNamer().name(frame, r.adjusted(-3, -3, 3, 3));
+            if (!match)
+                continue;
+            Zone z;
+            // The flat button: the icon with the padding toolkits give it.
+            z.bounds = match->iconRect.adjusted(-4, -4, 4, 4);
+            z.type = ZoneType::Button;
+            z.label = match->label;
+            z.labelSource = LabelSource::Icon;
+            z.confidence = 0.4 + 0.4 * match->score;
+            z.events = {QStringLiteral("click")};
+            z.source = ZoneSource::Local;
+            zones << z;
+            ++stats.iconsNamed;
+            qCDebug(lcCanvas) << "flat icon button" << z.bounds << match->iconName << match->score << "ratio"
+                              << match->distanceRatio;
+        }
+        stats.iconMs += ms(timer);
     }
 
     // Keys (a calculator's, a tool bar's): a short centred label, often one glyph, which the line
@@ -452,7 +525,13 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
 
     // 3. Classification, then back to root coordinates; only zones centred in the region and not cut
     //    by the context border (unless that border is the frame's).
-    const QList<Zone> found = detail::assemble(input);
+    QList<Zone> found = detail::assemble(input);
+    for (Zone& z : found)
+        z.bounds.translate(ctx.topLeft());
+    std::vector<detail::TextItem> framedTexts = input.texts;
+    for (detail::TextItem& t : framedTexts)
+        t.rect += cv::Point(ctx.x(), ctx.y());
+    d->nameIcons(frame, found, framedTexts, result.stats);
     const QRect ctxRoot = ctx.translated(origin);
     const QRect inner =
         QRect(ctxRoot.left() + (ctx.left() > 0 ? 1 : 0), ctxRoot.top() + (ctx.top() > 0 ? 1 : 0),
@@ -460,7 +539,7 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
               ctxRoot.height() - (ctx.top() > 0 ? 1 : 0) - (ctx.bottom() < frame.height() - 1 ? 1 : 0));
     result.zones = kept;
     for (Zone z : found) {
-        z.bounds.translate(origin + ctx.topLeft());
+        z.bounds.translate(origin);
         if (!want.contains(z.bounds.center()) || !inner.contains(z.bounds) ||
             excluded.contains(z.bounds.center()))
             continue;

@@ -28,8 +28,11 @@ struct LocalAnalysisStats
     int ocrCacheHits = 0;
     int confirmed = 0; // known zones whose pixels did not change
     int refound = 0;   // known zones found elsewhere by template matching
+    int iconZones = 0; // unlabelled icon-sized buttons looked at by the icon namer
+    int iconsNamed = 0;
     double segmentMs = 0;
     double ocrMs = 0;
+    double iconMs = 0; // naming icons (the themes' first load included)
     double totalMs = 0;
 };
 
@@ -61,6 +64,10 @@ public:
         double templateMatch = 0.9;  // normalised correlation needed to re-find a moved zone
         int maxTemplateSearches = 8; // per call; more missing zones are left to detection
         int ocrCacheSize = 4000;
+        // Unlabelled icon-sized buttons are named after the installed icon theme's icon they show.
+        bool nameIcons = true;
+        QStringList iconThemes{QStringLiteral("Adwaita")}; // each with what it inherits, hicolor last
+        int maxIconButton = 64; // px, either side: larger unlabelled buttons are not icon buttons
     };
 
     LocalAnalyzer();

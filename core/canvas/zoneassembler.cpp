@@ -112,6 +112,8 @@ QList<Zone> Assembler::run()
         z.bounds = toQRect(e.rect);
         z.type = e.type;
         z.label = e.label;
+        if (!z.label.isEmpty())
+            z.labelSource = LabelSource::Ocr;
         z.state = e.state;
         z.confidence = qBound(0.0, e.confidence, 1.0);
         z.events = e.events;

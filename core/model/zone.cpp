@@ -45,6 +45,15 @@ constexpr std::array<std::pair<ZoneSource, const char*>, 5> kSourceNames{{
     {ZoneSource::Synthetic, "synthetic"},
 }};
 
+constexpr std::array<std::pair<LabelSource, const char*>, 6> kLabelSourceNames{{
+    {LabelSource::Ocr, "ocr"},
+    {LabelSource::Tree, "tree"},
+    {LabelSource::Icon, "icon"},
+    {LabelSource::Tooltip, "tooltip"},
+    {LabelSource::User, "user"},
+    {LabelSource::Model, "model"},
+}};
+
 bool fail(QString* error, const QString& message)
 {
     if (error)
@@ -123,6 +132,26 @@ std::optional<ZoneSource> zoneSourceFromString(const QString& name)
     return std::nullopt;
 }
 
+QString toString(LabelSource source)
+{
+    for (const auto& [s, name] : kLabelSourceNames) {
+        if (s == source)
+            return QString::fromLatin1(name);
+    }
+    return {};
+}
+
+std::optional<LabelSource> labelSourceFromString(const QString& name)
+{
+    if (name.isEmpty())
+        return LabelSource::Unknown;
+    for (const auto& [s, sourceName] : kLabelSourceNames) {
+        if (name == QLatin1String(sourceName))
+            return s;
+    }
+    return std::nullopt;
+}
+
 QStringList zoneStateNames(ZoneState state)
 {
     QStringList names;
@@ -162,6 +191,8 @@ QJsonObject toJson(const Zone& zone)
                                              {QLatin1String("height"), zone.bounds.height()}};
     o[QLatin1String("type")] = toString(zone.type);
     o[QLatin1String("label")] = zone.label;
+    if (zone.labelSource != LabelSource::Unknown)
+        o[QLatin1String("label_source")] = toString(zone.labelSource);
     o[QLatin1String("state")] = QJsonArray::fromStringList(zoneStateNames(zone.state));
     o[QLatin1String("parent_id")] = zone.parentId.isEmpty() ? QJsonValue() : QJsonValue(zone.parentId);
     o[QLatin1String("events")] = QJsonArray::fromStringList(zone.events);
@@ -222,6 +253,18 @@ std::optional<Zone> zoneFromJson(const QJsonObject& o, QString* error)
     }
     zone.type = *type;
     zone.label = o.value(QLatin1String("label")).toString();
+    const QJsonValue labelSource = o.value(QLatin1String("label_source"));
+    if (!labelSource.isUndefined() && !labelSource.isString()) {
+        fail(error, QStringLiteral("zone %1: label_source is not a string").arg(zone.id));
+        return std::nullopt;
+    }
+    const auto knownLabelSource = labelSourceFromString(labelSource.toString());
+    if (!knownLabelSource) {
+        fail(error,
+             QStringLiteral("zone %1: unknown label_source \"%2\"").arg(zone.id, labelSource.toString()));
+        return std::nullopt;
+    }
+    zone.labelSource = *knownLabelSource;
     QStringList states;
     for (const QJsonValue& v : o.value(QLatin1String("state")).toArray())
         states << v.toString();

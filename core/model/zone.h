@@ -53,6 +53,19 @@ enum class ZoneSource : quint8
     Synthetic,     // tests
 };
 
+// Where a zone's label came from (a zone's source says where the zone came from; a vision zone's label can
+// come from an icon or a tooltip). Unknown: not recorded (files written before the field existed).
+enum class LabelSource : quint8
+{
+    Unknown = 0,
+    Ocr,     // text read in the zone or beside it
+    Tree,    // the accessibility tree's name
+    Icon,    // the zone's icon matched against the installed icon themes
+    Tooltip, // the tooltip shown when hovering it
+    User,    // typed in a hand correction
+    Model,   // a provider's zone inventory (Tier 2)
+};
+
 // A bounded rectangle of the screen with interactive meaning.
 struct Zone
 {
@@ -60,6 +73,7 @@ struct Zone
     QRect bounds; // root coordinates
     ZoneType type = ZoneType::Static;
     QString label;
+    LabelSource labelSource = LabelSource::Unknown;
     ZoneState state = ZoneStateFlag::Enabled;
     QString parentId;      // empty: top level
     QStringList events;    // what interacting does ("click", "opens_menu", ...)
@@ -88,6 +102,10 @@ std::optional<ZoneType> zoneTypeFromString(const QString& name);
 QStringList allZoneTypeNames();
 QString toString(ZoneSource source);
 std::optional<ZoneSource> zoneSourceFromString(const QString& name);
+// "ocr", "tree", "icon", "tooltip", "user", "model"; "" for Unknown.
+QString toString(LabelSource source);
+// nullopt for a name that is none of those (the empty name is Unknown).
+std::optional<LabelSource> labelSourceFromString(const QString& name);
 QStringList zoneStateNames(ZoneState state);
 // Unknown names are reported in `unknown` (when given) and ignored.
 ZoneState zoneStateFromNames(const QStringList& names, QStringList* unknown = nullptr);

@@ -11,6 +11,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QIcon>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -33,6 +34,8 @@
 #include <QTabWidget>
 #include <QThread>
 #include <QTimer>
+#include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <cstdio>
@@ -102,11 +105,13 @@ QString labelOf(QWidget* w)
 
 } // namespace
 
-FixtureWindow::FixtureWindow()
+FixtureWindow::FixtureWindow(bool toolBar)
 {
     setWindowTitle(QStringLiteral("CIU Fixture"));
     setObjectName(QStringLiteral("fixture"));
     buildMenus();
+    if (toolBar)
+        buildToolBar();
     auto* tabs = tagged(new QTabWidget(this), "tabs", "");
     tabs->addTab(buildMainPage(), QStringLiteral("Main"));
     tabs->addTab(buildSecondPage(), QStringLiteral("Second"));
@@ -179,6 +184,34 @@ void FixtureWindow::buildMenus()
         connect(m, &QMenu::aboutToShow, this, [this, m] {
             emitEvent(QStringLiteral("menu_opened"),
                       {{QStringLiteral("menu"), m->title().remove(QLatin1Char('&'))}});
+        });
+    }
+}
+
+void FixtureWindow::buildToolBar()
+{
+    // Icon-only buttons as a Qt program shows them: standard freedesktop names through the icon theme,
+    // the action's text only in the tool tip (and in the widget list, as the button's label).
+    if (QIcon::themeName().isEmpty() || QIcon::fromTheme(QStringLiteral("document-save")).isNull())
+        QIcon::setThemeName(QStringLiteral("Adwaita"));
+    QToolBar* bar = addToolBar(QStringLiteral("Tools"));
+    bar->setObjectName(QStringLiteral("toolbar"));
+    bar->setMovable(false);
+    bar->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    const std::pair<const char*, const char*> tools[] = {{"document-new", "New"},   {"document-open", "Open"},
+                                                         {"document-save", "Save"}, {"edit-find", "Find"},
+                                                         {"edit-undo", "Undo"},     {"edit-redo", "Redo"}};
+    for (const auto& [icon, text] : tools) {
+        const QString label = QString::fromLatin1(text);
+        QAction* action = bar->addAction(QIcon::fromTheme(QString::fromLatin1(icon)), label);
+        const QString name = QStringLiteral("tool_") + label.toLower();
+        auto* button = qobject_cast<QToolButton*>(bar->widgetForAction(action));
+        if (button) {
+            button->setObjectName(name);
+            button->setProperty(kType, QStringLiteral("button"));
+        }
+        connect(action, &QAction::triggered, this, [this, name] {
+            emitEvent(QStringLiteral("clicked"), {{QStringLiteral("name"), name}});
         });
     }
 }

@@ -13,7 +13,8 @@ class FixtureWindow final : public QMainWindow
 {
     Q_OBJECT
 public:
-    FixtureWindow();
+    // `toolBar`: a tool bar of icon-only buttons (freedesktop theme icons) above the tabs.
+    explicit FixtureWindow(bool toolBar = false);
 
     void emitEvent(const QString& event, QJsonObject data = {});
     void dumpWidgets(const QString& event = QStringLiteral("widgets"));
@@ -25,6 +26,7 @@ protected:
 
 private:
     void buildMenus();
+    void buildToolBar();
     QWidget* buildMainPage();
     QWidget* buildSecondPage();
     void openDialog();

@@ -10,7 +10,9 @@
 // (sync answers "synced" once every pending event is handled and every repaint has reached the X server)
 // The ready and widgets lines also carry the app's "pid".
 //
-// Options: --geometry X,Y,W,H places the window.
+// Options: --geometry X,Y,W,H places the window; --toolbar adds a tool bar of icon-only buttons (tool_new,
+// tool_open, tool_save, tool_find, tool_undo, tool_redo; icons from the Adwaita theme unless the platform
+// names one).
 
 #include "fixturewindow.h"
 
@@ -21,8 +23,8 @@ int main(int argc, char* argv[])
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("ciu-fixture-app"));
     QApplication::setStyle(QStringLiteral("Fusion"));
-    FixtureWindow window;
     const QStringList args = QApplication::arguments();
+    FixtureWindow window(args.contains(QStringLiteral("--toolbar")));
     const qsizetype g = args.indexOf(QStringLiteral("--geometry"));
     if (g >= 0 && g + 1 < args.size()) {
         const QStringList v = args.at(g + 1).split(QLatin1Char(','));

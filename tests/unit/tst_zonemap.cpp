@@ -158,10 +158,22 @@ void TestZoneMap::jsonRoundTrip()
     z.windowId = 0x1a00004;
     z.temporary = true;
     z.isPassword = true;
+    z.labelSource = LabelSource::Icon;
     QString error;
     const auto back = zoneFromJson(toJson(z), &error);
     QVERIFY2(back, qPrintable(error));
     QCOMPARE(*back, z);
+    QCOMPARE(toJson(z).value(QStringLiteral("label_source")).toString(), QStringLiteral("icon"));
+    // Written before the field existed: no label_source, read as unknown (and not written back).
+    QJsonObject old = toJson(z);
+    old.remove(QStringLiteral("label_source"));
+    const auto oldZone = zoneFromJson(old, &error);
+    QVERIFY2(oldZone, qPrintable(error));
+    QVERIFY(oldZone->labelSource == LabelSource::Unknown);
+    QVERIFY(!toJson(*oldZone).contains(QStringLiteral("label_source")));
+    for (const LabelSource s : {LabelSource::Ocr, LabelSource::Tree, LabelSource::Icon, LabelSource::Tooltip,
+                                LabelSource::User, LabelSource::Model})
+        QVERIFY(labelSourceFromString(toString(s)) == std::optional<LabelSource>(s));
 }
 
 void TestZoneMap::jsonRejectsBadZones_data()
@@ -190,6 +202,14 @@ void TestZoneMap::jsonRejectsBadZones_data()
     QTest::newRow("beyond int")
         << QByteArray(R"({"id":"a","bounds":{"x":1e300,"y":0,"width":1,"height":1},"type":"button"})")
         << "out of range";
+    QTest::newRow("unknown label source")
+        << QByteArray(R"({"id":"a","bounds":{"x":1,"y":1,"width":2,"height":2},"type":"button",)"
+                      R"("label_source":"guess"})")
+        << "guess";
+    QTest::newRow("label source not a string")
+        << QByteArray(R"({"id":"a","bounds":{"x":1,"y":1,"width":2,"height":2},"type":"button",)"
+                      R"("label_source":3})")
+        << "label_source";
 }
 
 void TestZoneMap::jsonRejectsBadZones()

@@ -1,0 +1,144 @@
+// Icon-only buttons named from pixels, end to end: a private Xvfb with a window manager, the fixture app
+// with its tool bar of freedesktop theme icons (QIcon::fromTheme, no text on the buttons), and
+// `ciu-agent analyze --source vision --json`: every tool button is a zone labelled after its icon, with
+// label_source "icon". The truth is the fixture's own widget list (each button's action text).
+
+#include "core/model/geometry.h"
+#include "core/model/zone.h"
+#include "tests/support/fixtureapp.h"
+#include "tests/support/xvfbserver.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QTest>
+
+using namespace ciu;
+using test::FixtureApp;
+
+class TestIconButtonsE2E : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void toolButtonsAreNamedByTheirIcons();
+    void textButtonsKeepTheirOcrLabels();
+
+private:
+    QList<Zone> analyze(const QRect& region);
+
+    std::unique_ptr<test::XvfbServer> m_xvfb;
+    FixtureApp m_app;
+    QList<FixtureApp::Widget> m_tools;
+};
+
+void TestIconButtonsE2E::initTestCase()
+{
+    QVERIFY2(test::xvfbAvailable(), "Xvfb is not installed");
+    m_xvfb = std::make_unique<test::XvfbServer>();
+    QVERIFY2(m_xvfb->start(), qPrintable(m_xvfb->errorString()));
+    QVERIFY2(m_app.start(m_xvfb->environment(), {QStringLiteral("--toolbar"), QStringLiteral("--geometry"),
+                                                 QStringLiteral("40,40,900,640")}),
+             qPrintable(m_app.errorString()));
+    QVERIFY(m_app.sync());
+    for (const FixtureApp::Widget& w : m_app.widgets()) {
+        if (w.name.startsWith(QLatin1String("tool_")))
+            m_tools << w;
+    }
+    QCOMPARE(m_tools.size(), 6);
+}
+
+QList<Zone> TestIconButtonsE2E::analyze(const QRect& region)
+{
+    QProcess agent;
+    QProcessEnvironment env = m_xvfb->environment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("OMP_THREAD_LIMIT"), QStringLiteral("1"));
+    agent.setProcessEnvironment(env);
+    agent.start(QStringLiteral(CIU_AGENT_BIN),
+                {QStringLiteral("analyze"), QStringLiteral("--display"), m_xvfb->displayName(),
+                 QStringLiteral("--source"), QStringLiteral("vision"), QStringLiteral("--json"),
+                 QStringLiteral("--region"),
+                 QStringLiteral("%1,%2,%3,%4")
+                     .arg(region.x())
+                     .arg(region.y())
+                     .arg(region.width())
+                     .arg(region.height())});
+    if (!agent.waitForFinished(120000) || agent.exitCode() != 0) {
+        qWarning("analyze failed: %s", agent.readAllStandardError().left(2000).constData());
+        return {};
+    }
+    const QJsonDocument doc = QJsonDocument::fromJson(agent.readAllStandardOutput());
+    QList<Zone> zones;
+    for (const QJsonValue& v : doc.array()) {
+        QString error;
+        const auto zone = zoneFromJson(v.toObject(), &error);
+        if (!zone)
+            qWarning("bad zone: %s", qPrintable(error));
+        else
+            zones << *zone;
+    }
+    return zones;
+}
+
+void TestIconButtonsE2E::toolButtonsAreNamedByTheirIcons()
+{
+    QRect bar;
+    for (const FixtureApp::Widget& w : std::as_const(m_tools))
+        bar = bar.united(w.rect);
+    const QList<Zone> zones = analyze(bar.adjusted(-8, -8, 8, 8));
+    QVERIFY(!zones.isEmpty());
+    QStringList found;
+    for (const Zone& z : zones)
+        found << QStringLiteral("%1 \"%2\" (%3) %4,%5 %6x%7")
+                     .arg(toString(z.type), z.label, toString(z.labelSource))
+                     .arg(z.bounds.x())
+                     .arg(z.bounds.y())
+                     .arg(z.bounds.width())
+                     .arg(z.bounds.height());
+    const QString all = found.join(QStringLiteral("; "));
+    for (const FixtureApp::Widget& tool : std::as_const(m_tools)) {
+        // The zone over the button: its centre on the button, the button's size or the icon's.
+        const Zone* match = nullptr;
+        for (const Zone& z : zones) {
+            if (tool.rect.contains(z.bounds.center()) && tool.rect.adjusted(-3, -3, 3, 3).contains(z.bounds))
+                match = &z;
+        }
+        // Known gaps (see the README): Tier 1 takes the framed floppy of Adwaita's document-save for a
+        // container, and the faint outline of document-new's white page on a light tool bar is not matched.
+        if (tool.name == QLatin1String("tool_save"))
+            QEXPECT_FAIL("", "the segmenter takes the floppy icon for a container", Continue);
+        if (tool.name == QLatin1String("tool_new"))
+            QEXPECT_FAIL("", "a white page on a light tool bar: too little ink to match", Continue);
+        QVERIFY2(match, qPrintable(QStringLiteral("no zone on %1 at %2,%3; zones: %4")
+                                       .arg(tool.name)
+                                       .arg(tool.rect.x())
+                                       .arg(tool.rect.y())
+                                       .arg(all)));
+        if (!match)
+            continue;
+        QCOMPARE(toString(match->type), QStringLiteral("button"));
+        QVERIFY2(match->label == tool.label,
+                 qPrintable(QStringLiteral("%1 read \"%2\"; zones: %3").arg(tool.name, match->label, all)));
+        QCOMPARE(toString(match->labelSource), QStringLiteral("icon"));
+    }
+}
+
+void TestIconButtonsE2E::textButtonsKeepTheirOcrLabels()
+{
+    // A push button with text is named by its text, not by an icon.
+    const auto submit = m_app.widget(QStringLiteral("submit"));
+    QVERIFY(submit);
+    const QList<Zone> zones = analyze(submit->rect.adjusted(-10, -10, 10, 10));
+    const Zone* match = nullptr;
+    for (const Zone& z : zones) {
+        if (intersectionOverUnion(z.bounds, submit->rect) >= 0.5)
+            match = &z;
+    }
+    QVERIFY(match);
+    QCOMPARE(match->label, submit->label);
+    QCOMPARE(toString(match->labelSource), QStringLiteral("ocr"));
+}
+
+QTEST_MAIN(TestIconButtonsE2E)
+#include "tst_iconbuttons_e2e.moc"
