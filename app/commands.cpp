@@ -10,6 +10,7 @@ int runReplay(const QStringList& arguments);
 int runRun(const QStringList& arguments);
 int runDemo(const QStringList& arguments);
 int runMcp(const QStringList& arguments);
+int runZones(const QStringList& arguments);
 bool replayRunsHeadless(int argc, char* argv[]);
 bool guiRunsHeadless(int argc, char* argv[]);
 
@@ -24,6 +25,8 @@ const QList<Command>& commands()
          Command::Needs::Core, &runDemo},
         {"analyze", "Print the zone inventory of the display (or of a screenshot).", Command::Needs::Core,
          &runAnalyze},
+        {"zones", "List or remove the remembered zones of programs (zone memory).", Command::Needs::Core,
+         &runZones},
         {"mcp", "Serve the desktop to MCP clients (Claude Desktop, Claude Code) over stdio or HTTP.",
          Command::Needs::Core, &runMcp},
         {"replay", "Open a recorded session in the replay viewer, or export it.", Command::Needs::Gui,

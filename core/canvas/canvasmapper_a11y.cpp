@@ -88,7 +88,8 @@ void CanvasMapper::applyAccessibility(const QStringList& changedWindows)
     // Vision's zones of the region stay where the tree does not explain them.
     QList<Zone> visionIn;
     for (const Zone& z : m_registry.zones()) {
-        if ((z.source == ZoneSource::Local || z.source == ZoneSource::Model) &&
+        if ((z.source == ZoneSource::Local || z.source == ZoneSource::Model ||
+             z.source == ZoneSource::Memory) &&
             shareInside(z.bounds, region) >= withinShare)
             visionIn << z;
     }
@@ -114,6 +115,10 @@ void CanvasMapper::applyAccessibility(const QStringList& changedWindows)
               {QStringLiteral("walks"), m_a11ySnapshot->stats.fullWalks},
               {QStringLiteral("ms"), double(timer.nsecsElapsed()) / 1e6}};
     emit eventOccurred(e);
+    if (!m_rememberedTree && !treeIn.isEmpty()) {
+        m_rememberedTree = true; // the tree's zones (and ids) are worth remembering at once
+        rememberWindows();
+    }
 
     // A window whose tree went away while it is still on screen (its program stopped answering) is
     // looked at by vision now instead of at its next change.
