@@ -456,7 +456,7 @@ QStringList ZoneRegistry::removeIf(const std::function<bool(int, const Zone&)>& 
     return removed;
 }
 
-void ZoneRegistry::rename(const QString& from, const QString& to, UpdateStats* stats)
+void ZoneRegistry::rename(QString from, QString to, UpdateStats* stats)
 {
     for (Zone& z : m_zones) {
         if (z.id == from)

@@ -118,7 +118,7 @@ private:
     QStringList removeIf(const std::function<bool(int, const Zone&)>& drop);
     QString newId(const Zone& zone, const QSet<QString>& reserved);
     // A zone changes its id (to a tree zone's): parents, per-id state and caches follow.
-    void rename(const QString& from, const QString& to, UpdateStats* stats);
+    void rename(QString from, QString to, UpdateStats* stats); // by value: `from` may be a zone's own id
     void recomputeParents();
     void markChanged();
 
