@@ -62,8 +62,8 @@ public:
     void setAccessibility(std::unique_ptr<platform::Accessibility> accessibility);
     const platform::Accessibility* accessibility() const { return m_accessibility; }
     // The zone memory (canvasmapper_memory.cpp): windows mapped before get their remembered zones at once
-    // (source Memory, each confirmed by its pixels), then the analysis confirms or drops them; windows are
-    // remembered after full analyses. Null (the default): no memory.
+    // (marked remembered: isRemembered(), each confirmed by its pixels), then the analysis confirms or drops
+    // them; windows are remembered after full analyses. Null (the default): no memory.
     void setZoneMemory(std::unique_ptr<ZoneMemory> memory);
     struct MemoryStats
     {

@@ -88,8 +88,7 @@ void CanvasMapper::applyAccessibility(const QStringList& changedWindows)
     // Vision's zones of the region stay where the tree does not explain them.
     QList<Zone> visionIn;
     for (const Zone& z : m_registry.zones()) {
-        if ((z.source == ZoneSource::Local || z.source == ZoneSource::Model ||
-             z.source == ZoneSource::Memory) &&
+        if ((z.source == ZoneSource::Local || z.source == ZoneSource::Model) &&
             shareInside(z.bounds, region) >= withinShare)
             visionIn << z;
     }

@@ -1,5 +1,5 @@
 // CanvasMapper and the zone memory: a window the mapper has mapped before (same program, a layout close to a
-// remembered one) gets its remembered zones at once, each confirmed by a look at its pixels (source Memory);
+// remembered one) gets its remembered zones at once, each confirmed by a look at its pixels (isRemembered());
 // the full analysis that follows keeps their ids where it finds them and drops the rest. After a full
 // analysis (and the first tree), the windows nothing covers are remembered.
 

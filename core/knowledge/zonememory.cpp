@@ -48,8 +48,6 @@ Zone stored(Zone z, QPoint windowOrigin)
     z.temporary = false;
     z.state = z.state.testFlag(ZoneStateFlag::Disabled) ? ZoneState(ZoneStateFlag::Disabled)
                                                         : ZoneState(ZoneStateFlag::Enabled);
-    if (z.source == ZoneSource::Memory)
-        z.source = ZoneSource::Local;
     return z;
 }
 
@@ -116,6 +114,11 @@ int hammingDistance(quint64 a, quint64 b)
 }
 
 } // namespace zonesignature
+
+bool isRemembered(const Zone& zone)
+{
+    return zone.source == ZoneSource::Local && zone.confidence == kRememberedConfidence;
+}
 
 QJsonObject ProgramMemory::toJson() const
 {
@@ -336,7 +339,7 @@ bool ZoneMemory::remember(const QString& program, const QRect& windowGeometry, c
         // The program's own zones: no tooltips, no hand corrections (kept by the correction store), nothing
         // only remembered and never confirmed.
         if (!windowGeometry.contains(z.bounds.center()) || z.temporary || z.source == ZoneSource::User ||
-            z.source == ZoneSource::Memory)
+            isRemembered(z))
             continue;
         Zone s = stored(z, windowGeometry.topLeft());
         s.bounds &= inWindow;
@@ -429,8 +432,8 @@ QList<Zone> ZoneMemory::confirmedZones(const RememberedLayout& layout, const QIm
             }
         }
         z.bounds.translate(windowOrigin);
-        z.source = ZoneSource::Memory;
-        z.confidence = std::min(z.confidence, 0.7);
+        z.source = ZoneSource::Local; // what it is until the tree or an analysis says more
+        z.confidence = kRememberedConfidence;
         result << z;
     }
     if (dropped)

@@ -3,9 +3,9 @@
 // Zone memory: the zones of the windows the agent mapped, per program (WM_CLASS) and window layout (window
 // size
 // + a small thumbnail), kept as plain JSON under $XDG_DATA_HOME/ciu-agent/zones. When a known window comes
-// back, its zones can be put on the map at once (source Memory) and confirmed by the tree or by a cheap pixel
-// check of each zone instead of waiting for a full analysis. Never stores what a zone contains (values), and
-// nothing of a password field but its place.
+// back, its zones can be put on the map at once (marked remembered) and confirmed by the tree or by a cheap
+// pixel check of each zone instead of waiting for a full analysis. Never stores what a zone contains
+// (values), and nothing of a password field but its place.
 
 #include "core/model/zone.h"
 
@@ -32,6 +32,11 @@ struct RememberedLayout
 
     bool operator==(const RememberedLayout&) const = default;
 };
+
+// Remembered zones on the map carry vision's source (Local) and this confidence (exact in binary, which no
+// analysis produces) until an analysis or the tree finds them again and gives them their own.
+inline constexpr double kRememberedConfidence = 0.6015625;
+bool isRemembered(const Zone& zone);
 
 // Everything remembered of one program.
 struct ProgramMemory

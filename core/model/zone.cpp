@@ -37,13 +37,12 @@ constexpr std::array<std::pair<ZoneStateFlag, const char*>, 11> kStateNames{{
     {ZoneStateFlag::Editable, "editable"},
 }};
 
-constexpr std::array<std::pair<ZoneSource, const char*>, 6> kSourceNames{{
+constexpr std::array<std::pair<ZoneSource, const char*>, 5> kSourceNames{{
     {ZoneSource::Local, "local"},
     {ZoneSource::Model, "model"},
     {ZoneSource::User, "user"},
     {ZoneSource::Accessibility, "accessibility"},
     {ZoneSource::Synthetic, "synthetic"},
-    {ZoneSource::Memory, "memory"},
 }};
 
 bool fail(QString* error, const QString& message)

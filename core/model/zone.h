@@ -51,7 +51,6 @@ enum class ZoneSource : quint8
     User,          // hand correction in the zone inspector
     Accessibility, // the accessibility tree (AT-SPI)
     Synthetic,     // tests
-    Memory,        // remembered from an earlier mapping of the window (zone memory), not confirmed yet
 };
 
 // A bounded rectangle of the screen with interactive meaning.
