@@ -398,6 +398,10 @@ int runAnalyze(const QStringList& arguments)
     }
     canvas::ZoneRegistry registry;
     registry.setScreenSize(image.size());
+    QHash<quint64, QPoint> origins; // vision zones' ids are relative to their window
+    for (const platform::WindowInfo& w : std::as_const(hints.windows))
+        origins.insert(w.id, w.geometry.topLeft());
+    registry.setWindowOrigins(origins);
     registry.replaceWithin(result.region, zones, 0);
     const ZoneMapPtr map = registry.snapshot(0);
 

@@ -11,6 +11,7 @@ int runRun(const QStringList& arguments);
 int runDemo(const QStringList& arguments);
 int runMcp(const QStringList& arguments);
 int runShortcuts(const QStringList& arguments);
+int runZones(const QStringList& arguments);
 bool replayRunsHeadless(int argc, char* argv[]);
 bool guiRunsHeadless(int argc, char* argv[]);
 
@@ -28,6 +29,8 @@ const QList<Command>& commands()
         {"shortcuts",
          "List the keyboard shortcuts of the active or named window (and learn them from its menus).",
          Command::Needs::Core, &runShortcuts},
+        {"zones", "List or remove the remembered zones of programs (zone memory).", Command::Needs::Core,
+         &runZones},
         {"mcp", "Serve the desktop to MCP clients (Claude Desktop, Claude Code) over stdio or HTTP.",
          Command::Needs::Core, &runMcp},
         {"replay", "Open a recorded session in the replay viewer, or export it.", Command::Needs::Gui,

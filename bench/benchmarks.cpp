@@ -10,6 +10,7 @@ int runSeekBenchmark(const Context& context, Reporter& out);
 int runBrushBenchmark(const Context& context, Reporter& out);
 int runCanvasBenchmark(const Context& context, Reporter& out);
 int runA11yBenchmark(const Context& context, Reporter& out);
+int runZoneMemoryBenchmark(const Context& context, Reporter& out);
 
 const QList<Benchmark>& benchmarks()
 {
@@ -34,6 +35,10 @@ const QList<Benchmark>& benchmarks()
              "window re-walked by pyatspi, cache memory (args: program=CMD rounds=N; needs the "
              "AT-SPI bus)"),
          &runA11yBenchmark},
+        {QStringLiteral("zonememory"),
+         QStringLiteral(
+             "time to a usable zone map of a window: new (full analysis) vs remembered (zone memory)"),
+         &runZoneMemoryBenchmark},
         {QStringLiteral("record"),
          QStringLiteral("CPU and disk of recording the display at 30 fps (args: SECONDS, default 10; "
                         "encoder KEY=VALUE: keyint=MS crf=N preset=NAME tune=NAME|none fps=N)"),

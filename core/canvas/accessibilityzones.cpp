@@ -4,6 +4,7 @@
 #include "core/canvas/accessibilityzones.h"
 
 #include "core/canvas/canvaslog.h"
+#include "core/canvas/zoneidentity.h"
 #include "core/model/geometry.h"
 
 #include <QSet>
@@ -185,6 +186,8 @@ AccessibilityZones zonesFromAccessibility(const platform::AccessibilitySnapshot&
 
     QHash<QString, QString> zoneIdOfRef; // refs that became zones
     QHash<QString, QString> parentOfRef;
+    QHash<QString, const platform::AccessibleNode*> nodeOfRef;
+    ZoneIdAllocator ids; // stable ids; duplicates numbered in tree order
     QString windowRef;
     QRegion windowRegion;
     QRect windowBounds;
@@ -192,6 +195,7 @@ AccessibilityZones zonesFromAccessibility(const platform::AccessibilitySnapshot&
     bool skipWindow = false;
     for (const platform::AccessibleNode& n : snapshot.nodes) {
         parentOfRef.insert(n.ref, n.parentRef);
+        nodeOfRef.insert(n.ref, &n);
         if (n.depth == 0) {
             windowRef = n.ref;
             const std::optional<int> index = matched.value(n.ref);
@@ -266,7 +270,15 @@ AccessibilityZones zonesFromAccessibility(const platform::AccessibilitySnapshot&
         z.application =
             windowInfo && !windowInfo->windowClass.isEmpty() ? windowInfo->windowClass : n.application;
         z.windowId = windowInfo ? windowInfo->id : 0;
-        z.id = QStringLiteral("tmp:") + n.ref;
+        // Its id from what identifies it in its program (not the object path, which changes per process).
+        QList<std::pair<QString, QString>> ancestors;
+        for (QString p = n.parentRef; !p.isEmpty(); p = parentOfRef.value(p)) {
+            const platform::AccessibleNode* a = nodeOfRef.value(p);
+            if (!a)
+                break;
+            ancestors.prepend({a->role, a->name});
+        }
+        z.id = ids.allocate(treeZoneKey(z.application, n.role, ancestors, n.name));
         // The nearest ancestor that is a zone (a menu's items under their menu, a combo's list...).
         for (QString p = n.parentRef; !p.isEmpty(); p = parentOfRef.value(p)) {
             const auto it = zoneIdOfRef.constFind(p);

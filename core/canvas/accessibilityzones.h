@@ -40,7 +40,8 @@ ZoneState zoneStateFor(const QStringList& states, const QString& role);
 
 // Every node a person sees and can act on or read, as a zone of source Accessibility: clipped to its
 // window and the screen, minus what windows above it cover, none from the agent's own windows or pid.
-// Ids are "tmp:" + the accessible ref; parents link to the nearest ancestor that is a zone.
+// Ids are stable (zoneidentity.h: program, role and the role/name path from the window; the same element
+// has the same id in every process); parents link to the nearest ancestor that is a zone.
 AccessibilityZones zonesFromAccessibility(const platform::AccessibilitySnapshot& snapshot,
                                           const AccessibilityScene& scene);
 

@@ -3,6 +3,7 @@
 #include "core/canvas/canvaslog.h"
 #include "core/canvas/canvasmapper_p.h"
 #include "core/capture/windowtracker.h"
+#include "core/knowledge/zonememory.h"
 #include "core/model/geometry.h"
 #include "platform/platform.h"
 
@@ -88,6 +89,10 @@ void CanvasMapper::onFrame(const Frame& frame)
         EscalationPolicy::Context context;
         takeWindows(context); // the window list for menu bars, and the first active window
         m_activeWindowChanged = false;
+        QList<quint64> shown;
+        for (const platform::WindowInfo& w : std::as_const(m_windowList))
+            shown << w.id;
+        recallWindows(shown, first.reason); // windows mapped before: their zones at once
         emitDecision(first, frame.tNs);
         execute(first, FrameDiff{});
         if (m_a11ySnapshot)
@@ -192,6 +197,10 @@ void CanvasMapper::takeWindows(EscalationPolicy::Context& context)
     }
     m_windows = now;
     m_windowList = windows;
+    QHash<quint64, QPoint> origins;
+    for (const platform::WindowInfo& w : windows)
+        origins.insert(w.id, w.geometry.topLeft());
+    m_registry.setWindowOrigins(origins);
     if (m_reportedActive)
         onActiveWindowChanged(*m_reportedActive);
     // A new window that takes the focus is a dialog, not an application switch.
@@ -235,6 +244,15 @@ void CanvasMapper::process(const FrameDiff& rawDiff)
     context.newWindows.removeIf([this](const QRect& r) { return isExcluded(r); });
     context.activeWindowChanged = m_activeWindowChanged;
     m_activeWindowChanged = false;
+    if (m_memory && (context.activeWindowChanged || !context.newWindows.isEmpty())) {
+        QList<quint64> shown;
+        for (const platform::WindowInfo& w : std::as_const(m_windowList)) {
+            if ((context.activeWindowChanged && w.id == m_activeWindow) ||
+                context.newWindows.contains(w.geometry))
+                shown << w.id;
+        }
+        recallWindows(shown, QStringLiteral("window_shown"));
+    }
 
     FrameDiff effective = diff;
     if (diff.animating) {
@@ -330,6 +348,7 @@ void CanvasMapper::execute(const TierDecision& decision, const FrameDiff& diff)
             runFull(decision);
         } else if (decision.regions.isEmpty()) {
             runLocal(decision, QRect(m_frame.origin, m_frame.image.size()), true);
+            rememberWindows();
         } else {
             for (const QRect& r : decision.regions)
                 runLocal(decision, r, false);

@@ -12,10 +12,14 @@
 #include <QHash>
 #include <QObject>
 #include <QRegion>
+#include <QSet>
 
 #include <memory>
 #include <optional>
 
+namespace ciu {
+class ZoneMemory;
+}
 namespace ciu::platform {
 class Platform;
 }
@@ -57,6 +61,19 @@ public:
     // lies on its zones needs no Tier 1. A null or unavailable backend: vision only.
     void setAccessibility(std::unique_ptr<platform::Accessibility> accessibility);
     const platform::Accessibility* accessibility() const { return m_accessibility; }
+    // The zone memory (canvasmapper_memory.cpp): windows mapped before get their remembered zones at once
+    // (marked remembered: isRemembered(), each confirmed by its pixels), then the analysis confirms or drops
+    // them; windows are remembered after full analyses. Null (the default): no memory.
+    void setZoneMemory(std::unique_ptr<ZoneMemory> memory);
+    struct MemoryStats
+    {
+        int recalls = 0;       // windows whose remembered layout was found
+        int zonesRecalled = 0; // zones put on the map from memory
+        int zonesDropped = 0;  // remembered zones whose pixels no longer matched
+        int remembers = 0;     // windows remembered (written or unchanged)
+        int errors = 0;        // unreadable or corrupt memory files, failed writes
+    };
+    const MemoryStats& memoryStats() const { return m_memoryStats; }
     // Tier 2 provider (not owned, same thread); null: offline, Tier 2 is a full-screen Tier 1.
     void setProvider(director::Provider* provider, const QString& model = {});
 
@@ -123,6 +140,11 @@ private:
     // tree explains taken out of a diff.
     void applyAccessibility(const QStringList& changedWindows);
     FrameDiff withoutExplained(const FrameDiff& diff) const;
+    // Zone memory (canvasmapper_memory.cpp).
+    void recallWindows(const QList<quint64>& windowIds, const QString& reason);
+    void rememberWindows();
+    const platform::WindowInfo* memoryWindow(quint64 id) const; // a window memory may use, or null
+    void memoryError(const QString& program, const QString& message);
     // `vision` (zones of `region`) fused with the tree's zones there: what a vision pass stores.
     QList<Zone> withTreeZones(const QRect& region, const QList<Zone>& vision) const;
 
@@ -165,7 +187,11 @@ private:
     platform::AccessibilitySnapshotPtr m_a11ySnapshot;
     QHash<QString, QRegion> m_a11yRegions; // accessible window → the screen it shows
     QRegion m_a11yExplained;               // where tree zones are: changes there need no vision
-    QList<Zone> m_a11yZones;               // the tree's zones (provisional ids), latest snapshot
+    QList<Zone> m_a11yZones;               // the tree's zones (stable ids), latest snapshot
+    std::unique_ptr<ZoneMemory> m_memory;
+    MemoryStats m_memoryStats;
+    QSet<QString> m_memoryErrorsReported;
+    bool m_rememberedTree = false; // windows remembered once the tree's zones came
 };
 
 } // namespace ciu::canvas

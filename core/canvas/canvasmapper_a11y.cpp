@@ -114,6 +114,10 @@ void CanvasMapper::applyAccessibility(const QStringList& changedWindows)
               {QStringLiteral("walks"), m_a11ySnapshot->stats.fullWalks},
               {QStringLiteral("ms"), double(timer.nsecsElapsed()) / 1e6}};
     emit eventOccurred(e);
+    if (!m_rememberedTree && !treeIn.isEmpty()) {
+        m_rememberedTree = true; // the tree's zones (and ids) are worth remembering at once
+        rememberWindows();
+    }
 
     // A window whose tree went away while it is still on screen (its program stopped answering) is
     // looked at by vision now instead of at its next change.

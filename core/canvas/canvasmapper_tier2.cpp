@@ -82,6 +82,8 @@ void CanvasMapper::onFullFinished(const FullAnalysisResult& result)
     e.data.insert(QStringLiteral("updated"), stats.updated);
     e.data.insert(QStringLiteral("removed"), stats.removed);
     emit eventOccurred(e);
+    if (result.region == QRect(m_frame.origin, m_frame.image.size()))
+        rememberWindows();
     publish();
 }
 

@@ -1,5 +1,7 @@
 #include "core/canvas/zoneregistry.h"
 
+#include "core/canvas/zoneidentity.h"
+#include "core/knowledge/correctionstore.h"
 #include "core/model/geometry.h"
 
 #include <algorithm>
@@ -42,6 +44,12 @@ bool isProvisional(const QString& id)
     return id.startsWith(QLatin1String("tmp:"));
 }
 
+// An id a detection brings that the registry keeps (a tree zone's, a known zone's).
+bool isStable(const QString& id)
+{
+    return !id.isEmpty() && !isProvisional(id);
+}
+
 } // namespace
 
 ZoneRegistry::ZoneRegistry()
@@ -79,9 +87,15 @@ void ZoneRegistry::markChanged()
     m_dirty = true;
 }
 
-QString ZoneRegistry::newId()
+QString ZoneRegistry::newId(const Zone& zone, const QSet<QString>& reserved)
 {
-    return QStringLiteral("z%1").arg(m_nextId++);
+    if (zone.source == ZoneSource::User)
+        return newUserZoneId();
+    QSet<QString> taken = reserved;
+    for (const Zone& z : std::as_const(m_zones))
+        taken.insert(z.id);
+    const QPoint origin = m_windowOrigins.value(zone.windowId, QPoint(0, 0));
+    return ZoneIdAllocator(taken).allocate(visionZoneKey(zone, origin));
 }
 
 const Zone* ZoneRegistry::find(const QString& id) const
@@ -188,6 +202,11 @@ ZoneRegistry::UpdateStats ZoneRegistry::apply(const QRect& region, bool replace,
         }
     }
 
+    QSet<QString> carried; // stable ids the detections bring: no other zone may take one
+    for (const Zone& z : detected) {
+        if (isStable(z.id))
+            carried.insert(z.id);
+    }
     bool changed = false;
     QHash<QString, QString> finalId;           // provisional id → registry id
     QList<QPair<QString, QString>> tmpParents; // registry id → provisional parent id
@@ -206,6 +225,10 @@ ZoneRegistry::UpdateStats ZoneRegistry::apply(const QRect& region, bool replace,
         const int e = assignment[size_t(d)];
         if (e >= 0) {
             Zone& old = m_zones[e];
+            // The tree's id names the element in its program: it replaces one vision gave the same element.
+            if (z.source == ZoneSource::Accessibility && old.source != ZoneSource::Accessibility &&
+                old.source != ZoneSource::User && isStable(z.id) && z.id != old.id && !find(z.id))
+                rename(old.id, z.id, &stats);
             z.id = old.id;
             z.firstSeenNs = old.firstSeenNs;
             if (!pixelsAnalysed && m_unconfirmed.contains(old.id))
@@ -241,7 +264,8 @@ ZoneRegistry::UpdateStats ZoneRegistry::apply(const QRect& region, bool replace,
         } else {
             if (m_zones.size() >= m_options.maxZones)
                 continue;
-            z.id = (z.id.isEmpty() || isProvisional(z.id) || find(z.id)) ? newId() : z.id;
+            if (!isStable(z.id) || find(z.id))
+                z.id = newId(z, carried);
             z.firstSeenNs = tNs;
             if (!z.parentId.isEmpty())
                 m_explicitParent.insert(z.id);
@@ -305,7 +329,7 @@ QString ZoneRegistry::applyUserCorrection(Zone zone, qint64 tNs)
         }
     }
     if (zone.id.isEmpty())
-        zone.id = newId();
+        zone.id = newId(zone, {});
     zone.firstSeenNs = tNs;
     m_zones << zone;
     recomputeParents();
@@ -430,6 +454,23 @@ QStringList ZoneRegistry::removeIf(const std::function<bool(int, const Zone&)>& 
         removed << id;
     }
     return removed;
+}
+
+void ZoneRegistry::rename(QString from, QString to, UpdateStats* stats)
+{
+    for (Zone& z : m_zones) {
+        if (z.id == from)
+            z.id = to;
+        if (z.parentId == from)
+            z.parentId = to;
+    }
+    if (m_explicitParent.remove(from))
+        m_explicitParent.insert(to);
+    if (m_unconfirmed.contains(from))
+        m_unconfirmed.insert(to, m_unconfirmed.take(from));
+    m_removed << from; // caches keyed by id forget the old one
+    ++stats->renamed;
+    markChanged();
 }
 
 QStringList ZoneRegistry::takeRemovedIds()

@@ -13,7 +13,11 @@ namespace ciu::canvas {
 // The canvas mapper's mutable store of zones. Everyone else sees immutable, versioned ZoneMap snapshots.
 //
 // - Ids are stable: a detection that matches an existing zone (same place: IoU, label and type; or moved
-//   within the re-analysed region with the same label, type and size) takes over that zone's id.
+//   within the re-analysed region with the same label, type and size) takes over that zone's id. A new zone's
+//   id is derived from what identifies it (zoneidentity.h), so it is the same in every process: a detection
+//   that brings one (the tree's zones) keeps it, others get one from their program, type, label and place in
+//   their window. A tree zone matching a zone vision found first takes the tree's id (renamed: the old id is
+//   reported as removed), so the order of discovery does not decide the id.
 // - Tier 1 replaces within a region: zones there that were not found again are removed; zones outside
 //   are untouched. Tier 2 is the same over the whole screen.
 // - User corrections (source user, confidence 1) are never removed or overwritten by detections.
@@ -41,6 +45,7 @@ public:
         int updated = 0; // matched an existing zone (id kept)
         int removed = 0;
         int userKept = 0; // detections dropped because a user zone covers them
+        int renamed = 0;  // vision zones that took a tree zone's id
         bool operator==(const UpdateStats&) const = default;
     };
 
@@ -50,6 +55,8 @@ public:
     const Options& options() const { return m_options; }
     void setScreenSize(QSize size);
     QSize screenSize() const { return m_screenSize; }
+    // Where each window's top-left is (root coordinates): a vision zone's id is relative to its window.
+    void setWindowOrigins(const QHash<quint64, QPoint>& origins) { m_windowOrigins = origins; }
 
     // Replaces the zones within `region` (root coordinates; null: the whole screen) with `detected`.
     // Detections with the id of an existing zone update that zone. Ids starting with "tmp:" are
@@ -109,7 +116,9 @@ private:
     // The one way zones leave the registry: removes those `drop` selects (index, zone; scanned from the
     // end), forgets their per-id state and records them for takeRemovedIds(). Returns the removed ids.
     QStringList removeIf(const std::function<bool(int, const Zone&)>& drop);
-    QString newId();
+    QString newId(const Zone& zone, const QSet<QString>& reserved);
+    // A zone changes its id (to a tree zone's): parents, per-id state and caches follow.
+    void rename(QString from, QString to, UpdateStats* stats); // by value: `from` may be a zone's own id
     void recomputeParents();
     void markChanged();
 
@@ -119,7 +128,7 @@ private:
     QSet<QString> m_explicitParent;
     QHash<QString, qint64> m_unconfirmed; // id → when its pixels changed (not confirmed since)
     QStringList m_removed;
-    quint64 m_nextId = 1;
+    QHash<quint64, QPoint> m_windowOrigins;
     quint64 m_version = 0;
     bool m_dirty = true;
     ZoneMapPtr m_snapshot;

@@ -7,6 +7,7 @@
 #include "core/engine/backends.h"
 #include "core/engine/enginelog.h"
 #include "core/engine/sandboxdisplay.h"
+#include "core/knowledge/zonememory.h"
 #include "core/model/metatypes.h"
 #include "core/model/secrets.h"
 #include "core/replay/sessionwriter.h"
@@ -112,6 +113,9 @@ void Engine::start()
     canvasOptions.escalation.ignoreBelowPercent = m_options.capture.thresholdPercent;
     canvasOptions.escalation.fullAbovePercent = m_options.fullAbovePercent;
     m_canvas = new canvas::CanvasMapper(canvasOptions);
+    // Zone memory under $XDG_DATA_HOME/ciu-agent/zones (CIU_ZONE_MEMORY=off: none).
+    if (qEnvironmentVariable("CIU_ZONE_MEMORY").compare(QLatin1String("off"), Qt::CaseInsensitive) != 0)
+        m_canvas->setZoneMemory(std::make_unique<ZoneMemory>());
     // The accessibility tree is the canvas' first zone source (moved with the canvas to its thread).
     platform::AccessibilityOptions accessibility;
     accessibility.backend = m_options.accessibility;

@@ -2,3 +2,4 @@
 
 Q_LOGGING_CATEGORY(lcCorrections, "ciu.corrections")
 Q_LOGGING_CATEGORY(lcShortcuts, "ciu.shortcuts")
+Q_LOGGING_CATEGORY(lcZoneMemory, "ciu.knowledge.zonememory")
