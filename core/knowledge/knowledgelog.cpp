@@ -1,3 +1,4 @@
 #include "core/knowledge/knowledgelog.h"
 
 Q_LOGGING_CATEGORY(lcCorrections, "ciu.corrections")
+Q_LOGGING_CATEGORY(lcTaskMemory, "ciu.knowledge.tasks")
