@@ -81,7 +81,7 @@ QList<Bm25Index::Hit> Bm25Index::search(const QString& query, int limit) const
     const double averageLength = std::max(1.0, double(m_totalLength) / double(m_lengths.size()));
     double bound = 0;
     for (const QString& term : std::as_const(terms))
-        bound += idf(term) * (k1 + 1.0);
+        bound += idf(term);
     for (int d = 0; d < int(m_lengths.size()); ++d) {
         const QHash<QString, int>& frequencies = m_termFrequencies.at(d);
         const double lengthNorm = 1.0 - b + b * double(m_lengths.at(d)) / averageLength;
@@ -92,7 +92,7 @@ QList<Bm25Index::Hit> Bm25Index::search(const QString& query, int limit) const
                 score += idf(term) * tf * (k1 + 1.0) / (tf + k1 * lengthNorm);
         }
         if (score > 0)
-            hits.append({d, score, bound > 0 ? score / bound : 0.0});
+            hits.append({d, score, bound > 0 ? std::min(1.0, score / bound) : 0.0});
     }
     std::stable_sort(hits.begin(), hits.end(), [](const Hit& l, const Hit& r) { return l.score > r.score; });
     if (limit >= 0 && hits.size() > limit)

@@ -20,11 +20,11 @@ namespace ciu {
 // k1 = 1.2 (how fast a repeated term saturates) and b = 0.75 (how much a long text is penalised), the usual
 // values for short texts.
 //
-// relevance(q, d) = score(q, d) / (sum over the query's distinct terms t of idf(t) * (k1 + 1)): the score as
-// a share of what a document holding every query term, many times, would reach, in [0, 1). A query term no
-// document holds counts in the denominator with its highest idf, so a query that is mostly new words is not
-// "similar" to anything. It is what a score floor is compared against: unlike the raw score it does not
-// grow with the number of documents.
+// relevance(q, d) = min(1, score(q, d) / sum over the query's distinct terms t of idf(t)): the score as a
+// share of what a document of average length holding each query term once reaches (there the fraction
+// after idf(t) is exactly 1), in [0, 1]. A query term no document holds counts in the denominator with its
+// highest idf, so a query that is mostly new words is not "similar" to anything. It is what a score floor
+// is compared against: unlike the raw score it does not grow with the number of documents.
 class Bm25Index
 {
 public:
@@ -37,7 +37,7 @@ public:
     {
         int document = 0; // index in the order of addDocument()
         double score = 0;
-        double relevance = 0;
+        double relevance = 0; // 0..1, see above
     };
 
     Bm25Index() = default;

@@ -40,7 +40,7 @@ struct SimilarTask
 {
     PastTask task;
     double score = 0;     // BM25 score
-    double relevance = 0; // the score as a share of the query's maximum (bm25.h), in [0, 1)
+    double relevance = 0; // the score as a share of a full match's (bm25.h), in [0, 1]
 };
 
 // The remembered tasks: one JSON file a task under $XDG_DATA_HOME/ciu-agent/tasks (CIU_TASKS_DIR overrides
@@ -56,7 +56,7 @@ class TaskMemory
 public:
     // Similar tasks: at most this many, each with at least this relevance.
     static constexpr int kDefaultLimit = 3;
-    static constexpr double kDefaultFloor = 0.35;
+    static constexpr double kDefaultFloor = 0.4;
 
     // dir empty: the default location.
     explicit TaskMemory(QString dir = {});
