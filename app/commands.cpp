@@ -10,6 +10,7 @@ int runReplay(const QStringList& arguments);
 int runRun(const QStringList& arguments);
 int runDemo(const QStringList& arguments);
 int runMcp(const QStringList& arguments);
+int runTasks(const QStringList& arguments);
 bool replayRunsHeadless(int argc, char* argv[]);
 bool guiRunsHeadless(int argc, char* argv[]);
 
@@ -26,6 +27,8 @@ const QList<Command>& commands()
          &runAnalyze},
         {"mcp", "Serve the desktop to MCP clients (Claude Desktop, Claude Code) over stdio or HTTP.",
          Command::Needs::Core, &runMcp},
+        {"tasks", "List the remembered past tasks, or forget them (--forget ID, --clear).",
+         Command::Needs::Core, &runTasks},
         {"replay", "Open a recorded session in the replay viewer, or export it.", Command::Needs::Gui,
          &runReplay, &replayRunsHeadless},
     };
