@@ -9,7 +9,7 @@
 #include "core/knowledge/taskmemory.h"
 #include "core/model/metatypes.h"
 #include "core/model/secrets.h"
-#include "core/providers/providerfactory.h"
+#include "core/providers/keystore.h"
 #include "tests/support/fakeapiserver.h"
 #include "tests/support/testzones.h"
 
@@ -542,7 +542,7 @@ void TestTaskMemory::directorRemembersOnlyVerifiedCompletions()
     QCOMPARE(t.planner, QStringLiteral("local"));
     QCOMPARE(t.stepLines, (QStringList{QStringLiteral("left_click text_field beside \"Name:\""),
                                        QStringLiteral("key \"ctrl+a\" into text_field beside \"Name:\""),
-                                       QStringLiteral("type_text \"Ada\" into text_field beside \"Name:\""),
+                                       QStringLiteral("type \"Ada\" into text_field beside \"Name:\""),
                                        QStringLiteral("left_click checkbox \"Subscribe\""),
                                        QStringLiteral("left_click button \"Submit\"")}));
     QCOMPARE(t.steps.size(), 5);
