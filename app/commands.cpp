@@ -12,6 +12,7 @@ int runDemo(const QStringList& arguments);
 int runMcp(const QStringList& arguments);
 int runShortcuts(const QStringList& arguments);
 int runZones(const QStringList& arguments);
+int runTasks(const QStringList& arguments);
 bool replayRunsHeadless(int argc, char* argv[]);
 bool guiRunsHeadless(int argc, char* argv[]);
 
@@ -33,6 +34,8 @@ const QList<Command>& commands()
          &runZones},
         {"mcp", "Serve the desktop to MCP clients (Claude Desktop, Claude Code) over stdio or HTTP.",
          Command::Needs::Core, &runMcp},
+        {"tasks", "List the remembered past tasks, or forget them (--forget ID, --clear).",
+         Command::Needs::Core, &runTasks},
         {"replay", "Open a recorded session in the replay viewer, or export it.", Command::Needs::Gui,
          &runReplay, &replayRunsHeadless},
     };

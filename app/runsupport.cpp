@@ -137,6 +137,15 @@ void printSummary(const TaskOutcome& o, const QString& sessionPath, bool json)
     std::printf("cost:        $%.4f%s\n", u.costUsd,
                 u.maxCostUsd >= 0 ? qPrintable(QStringLiteral(" (limit $%1)").arg(u.maxCostUsd, 0, 'f', 2))
                                   : "");
+    for (const QJsonValue& similar : o.similarTasks) {
+        const QJsonObject s = similar.toObject();
+        std::printf("similar to:  %s \"%s\" (relevance %.2f)\n",
+                    qPrintable(s.value(QStringLiteral("id")).toString()),
+                    qPrintable(terminalText(s.value(QStringLiteral("task")).toString(), true)),
+                    s.value(QStringLiteral("relevance")).toDouble());
+    }
+    if (!o.rememberedTaskId.isEmpty())
+        std::printf("remembered:  %s (ciu-agent tasks)\n", qPrintable(o.rememberedTaskId));
     if (!sessionPath.isEmpty())
         std::printf("recording:   %s\n", qPrintable(sessionPath));
     std::printf("\n%s", qPrintable(terminalText(o.plan.toText())));

@@ -71,6 +71,7 @@ DirectorOptions EngineBridge::directorOptions(const TaskRequest& request, int ma
     o.model = request.model;
     o.speed = speedModeFromString(request.speed).value_or(SpeedMode::Medium);
     o.dryRun = request.dryRun;
+    o.replayTaskId = request.replayTaskId;
     o.maxIterations = std::max(1, maxIterations);
     o.maxCostUsd = maxCostUsd;
     // A person is at the window: high-risk actions are asked about, not refused.

@@ -1,6 +1,7 @@
 #include "ui/settingsdialog.h"
 
 #include "core/replay/sessionformat.h"
+#include "ui/pasttaskspage.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -44,6 +45,7 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
     , m_flash(new QCheckBox(tr("&Flash changed regions"), this))
     , m_hotkey(new QLineEdit(this))
     , m_error(new QLabel(this))
+    , m_pastTasks(new PastTasksPage({}, this))
 {
     setWindowTitle(tr("Settings"));
     m_provider->addItem(tr("Local planner (offline)"), QStringLiteral("local"));
@@ -130,6 +132,7 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
     tabs->addTab(agentPage, tr("&Agent"));
     tabs->addTab(capturePage, tr("&Capture"));
     tabs->addTab(limitsPage, tr("&Limits and recording"));
+    tabs->addTab(m_pastTasks, tr("&Past tasks"));
 
     m_error->setStyleSheet(QStringLiteral("color: #c62828;"));
     m_error->setWordWrap(true);

@@ -13,6 +13,8 @@ class QSpinBox;
 
 namespace ciu::ui {
 
+class PastTasksPage;
+
 // Edits AppSettings. The API key field is write-only: a typed key is handed out through
 // apiKeyEntered() (for the keychain) and never stored in the settings.
 class SettingsDialog final : public QDialog
@@ -22,6 +24,7 @@ public:
     explicit SettingsDialog(const AppSettings& settings, QWidget* parent = nullptr);
 
     AppSettings settings() const;
+    PastTasksPage* pastTasksPage() const { return m_pastTasks; }
     void setSettings(const AppSettings& settings);
 
 public slots:
@@ -62,6 +65,7 @@ private:
     QCheckBox* m_flash;
     QLineEdit* m_hotkey;
     QLabel* m_error;
+    PastTasksPage* m_pastTasks;
 };
 
 } // namespace ciu::ui

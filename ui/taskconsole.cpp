@@ -1,6 +1,7 @@
 #include "ui/taskconsole.h"
 
 #include "core/director/commandscript.h"
+#include "core/knowledge/taskmemory.h"
 #include "ui/planmodel.h"
 
 #include <QCheckBox>
@@ -16,6 +17,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStyle>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -40,6 +42,10 @@ TaskConsole::TaskConsole(RunState* runState, QWidget* parent)
     , m_hintButton(new QPushButton(m_hint))
     , m_planView(new QListView(this))
     , m_plan(new PlanModel(this))
+    , m_similar(new QWidget(this))
+    , m_similarLabel(new QLabel(m_similar))
+    , m_replay(new QPushButton(tr("Re&play its steps"), m_similar))
+    , m_similarTimer(new QTimer(this))
 {
     m_taskEdit->setPlaceholderText(
         tr("Describe the task, e.g. “Type hello into the name field and press OK”"));
@@ -60,8 +66,22 @@ TaskConsole::TaskConsole(RunState* runState, QWidget* parent)
     m_speedBox->setCurrentIndex(2);
     m_dryRunBox->setChecked(true);
 
+    // "Similar to: …": the remembered task most like the one typed, looked up once typing pauses.
+    m_similarLabel->setWordWrap(true);
+    m_similarLabel->setTextFormat(Qt::PlainText);
+    m_similarLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_replay->setToolTip(tr("Run the remembered task again with the steps that worked (by label, verified)"));
+    auto* similarLayout = new QHBoxLayout(m_similar);
+    similarLayout->setContentsMargins(0, 0, 0, 0);
+    similarLayout->addWidget(m_similarLabel, 1);
+    similarLayout->addWidget(m_replay, 0, Qt::AlignTop);
+    m_similar->hide();
+    m_similarTimer->setSingleShot(true);
+    m_similarTimer->setInterval(300);
+
     auto* form = new QFormLayout;
     form->addRow(tr("&Task:"), m_taskEdit);
+    form->addRow(QString(), m_similar);
     form->addRow(tr("&Provider:"), m_providerBox);
     form->addRow(tr("&Model:"), m_modelBox);
     form->addRow(tr("&Speed:"), m_speedBox);
@@ -127,6 +147,9 @@ TaskConsole::TaskConsole(RunState* runState, QWidget* parent)
     connect(m_step, &QPushButton::clicked, this, &TaskConsole::step);
     connect(m_stop, &QPushButton::clicked, this, &TaskConsole::stopRequested);
     connect(m_taskEdit, &QPlainTextEdit::textChanged, this, &TaskConsole::updateFromState);
+    connect(m_taskEdit, &QPlainTextEdit::textChanged, m_similarTimer, qOverload<>(&QTimer::start));
+    connect(m_similarTimer, &QTimer::timeout, this, &TaskConsole::updateSimilar);
+    connect(m_replay, &QPushButton::clicked, this, &TaskConsole::replaySimilar);
     connect(m_runState, &RunState::changed, this, &TaskConsole::updateFromState);
     updateFromState();
 }
@@ -212,6 +235,52 @@ bool TaskConsole::checkPlannable(const TaskRequest& request)
     return false;
 }
 
+QString TaskConsole::similarText() const
+{
+    return m_similar->isHidden() ? QString() : m_similarLabel->text();
+}
+
+void TaskConsole::setTaskMemoryDirectory(const QString& directory)
+{
+    m_taskMemoryDir = directory;
+    updateSimilar();
+}
+
+void TaskConsole::updateSimilar()
+{
+    m_similarTimer->stop();
+    const QString text = m_taskEdit->toPlainText().trimmed();
+    const QList<SimilarTask> found =
+        text.isEmpty() ? QList<SimilarTask>()
+                       : TaskMemory(m_taskMemoryDir).similar(text, 1, TaskMemory::kDefaultFloor);
+    if (found.isEmpty()) {
+        m_similarId.clear();
+        m_similarTask.clear();
+        m_similar->hide();
+        return;
+    }
+    const PastTask& past = found.first().task;
+    m_similarId = past.id;
+    m_similarTask = past.task;
+    m_similarLabel->setText(tr("Similar to: “%1” (%2, %n step(s))", nullptr, int(past.steps.size()))
+                                .arg(past.task.simplified(),
+                                     past.recordedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd"))));
+    m_similarLabel->setToolTip(past.narrative);
+    m_similar->show();
+    updateFromState();
+}
+
+void TaskConsole::replaySimilar()
+{
+    if (m_similarId.isEmpty() || !m_runState->canRun())
+        return;
+    TaskRequest r = request();
+    r.task = m_similarTask;
+    r.replayTaskId = m_similarId;
+    hideHint();
+    emit runRequested(r);
+}
+
 QString TaskConsole::statusText() const
 {
     return m_statusLabel->text();
@@ -249,6 +318,7 @@ void TaskConsole::updateFromState()
     m_resume->setEnabled(rs.canResume());
     m_step->setEnabled(rs.canResume() || (rs.canRun() && hasTask));
     m_stop->setEnabled(rs.canStop());
+    m_replay->setEnabled(rs.canRun() && !m_similarId.isEmpty());
     for (QWidget* w : {static_cast<QWidget*>(m_taskEdit), static_cast<QWidget*>(m_providerBox),
                        static_cast<QWidget*>(m_modelBox), static_cast<QWidget*>(m_speedBox),
                        static_cast<QWidget*>(m_dryRunBox)})

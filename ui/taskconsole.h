@@ -12,6 +12,7 @@ class QLabel;
 class QListView;
 class QPlainTextEdit;
 class QPushButton;
+class QTimer;
 
 namespace ciu::ui {
 
@@ -26,6 +27,7 @@ struct TaskRequest
     QString speed;    // "max", "high", "medium", "low"
     bool dryRun = true;
     bool startPaused = false; // Step pressed while idle: start, do one action, pause
+    QString replayTaskId;     // replay this remembered task's steps (core/knowledge/taskmemory.h)
 };
 
 // The task console: task text, provider, model, speed mode, dry run; Run, Pause, Resume, Step, Stop;
@@ -48,6 +50,13 @@ public:
     QPushButton* resumeButton() const { return m_resume; }
     QPushButton* stepButton() const { return m_step; }
     QPushButton* stopButton() const { return m_stop; }
+    // "Similar to: …" under the task: the remembered task most like the one typed (empty: none), and the
+    // button that replays its steps.
+    QString similarText() const;
+    QString similarTaskId() const { return m_similarId; }
+    QPushButton* replayButton() const { return m_replay; }
+    // Where remembered tasks are looked up (empty: the default location).
+    void setTaskMemoryDirectory(const QString& directory);
 
 public slots:
     void setTask(const QString& task);
@@ -61,6 +70,9 @@ public slots:
     // A hint with an optional action button (`buttonText` empty: only a close button).
     void showHint(const QString& text, const QString& buttonText = {});
     void hideHint();
+    // Looks up the remembered task most like the one typed (after a pause in typing, or at once).
+    void updateSimilar();
+    void replaySimilar();
 
 signals:
     void runRequested(const ciu::ui::TaskRequest& request);
@@ -95,6 +107,13 @@ private:
     QPushButton* m_hintButton;
     QListView* m_planView;
     PlanModel* m_plan;
+    QWidget* m_similar;
+    QLabel* m_similarLabel;
+    QPushButton* m_replay;
+    QTimer* m_similarTimer;
+    QString m_similarId;
+    QString m_similarTask;
+    QString m_taskMemoryDir;
 };
 
 } // namespace ciu::ui

@@ -147,6 +147,7 @@ void Director::startTask(const QString& task, const DirectorOptions& options)
     m_pendingStep.reset();
     m_sequenceNotRecordableWhy.clear();
     m_replaying = false;
+    lookUpSimilarTasks();
 
     QString error;
     std::unique_ptr<PlanBackend> backend = replayBackend();
@@ -502,8 +503,10 @@ void Director::finish(TaskOutcome::Result result, const QString& message)
     m_queue.clear();
     m_runMode = RunMode::Continuous;
     m_result = result;
-    if (result == TaskOutcome::Result::Completed)
+    if (result == TaskOutcome::Result::Completed) {
         storeSequence();
+        rememberTask();
+    }
     setPhase(Phase::Finished, {}, Report::Silently); // before plan(): the plan's status follows the result
 
     TaskOutcome o;
@@ -516,6 +519,11 @@ void Director::finish(TaskOutcome::Result result, const QString& message)
     o.finalSpeed = m_speed.mode();
     o.planner = m_backend ? m_backend->name() : m_options.provider;
     o.loop = toString(m_options.loop);
+    for (const SimilarTask& s : std::as_const(m_similarTasks))
+        o.similarTasks.append(QJsonObject{{QStringLiteral("id"), s.task.id},
+                                          {QStringLiteral("task"), s.task.task},
+                                          {QStringLiteral("relevance"), s.relevance}});
+    o.rememberedTaskId = m_rememberedTaskId;
     QJsonObject summary = o.toJson();
     summary.insert(QStringLiteral("totals"), summary.take(QStringLiteral("usage"))); // "usage" means one call
     record(QStringLiteral("finished"), summary);

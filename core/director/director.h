@@ -7,6 +7,7 @@
 #include "core/director/recovery.h"
 #include "core/director/safety/limits.h"
 #include "core/director/sequencelibrary.h"
+#include "core/knowledge/taskmemory.h"
 #include "core/model/action.h"
 #include "core/model/frame.h"
 #include "core/model/sessionclock.h"
@@ -175,6 +176,11 @@ private:
     void noteDispatched(const ActionFlight& flight);
     void noteOutcome(const ProposedAction& proposed, const ActionOutcome& outcome);
     void storeSequence();
+    // Past tasks (directortasks.cpp): the similar remembered tasks of the new task (logged), the replay of
+    // a remembered task's steps, and remembering a verified completion.
+    void lookUpSimilarTasks();
+    std::unique_ptr<PlanBackend> pastTaskReplay();
+    void rememberTask();
 
     ActionResult launch(const Action& action);
 
@@ -226,6 +232,10 @@ private:
     std::optional<RecordedStep> m_pendingStep; // of the action with the brush
     QString m_sequenceNotRecordableWhy;        // empty: the task's actions can be stored as a sequence
     bool m_replaying = false;                  // the planner is a ReplayPlanner (nothing to record)
+    QList<SimilarTask> m_similarTasks;         // remembered tasks like this one, best first
+    QString m_pastTaskReference;               // their reference text for the planner
+    QHash<QString, int> m_stepApplications;    // window class of each recorded step's target zone
+    QString m_rememberedTaskId;
 };
 
 } // namespace ciu

@@ -56,6 +56,7 @@ bool Director::installBackend(std::unique_ptr<PlanBackend> backend)
                                  .arg(m_cost.limitUsd(), 0, 'f', 2));
                 emit usageUpdated(m_usage);
             });
+    m_backend->setReference(m_pastTaskReference);
     QString error;
     if (!m_backend->begin(m_task, &error)) {
         finish(TaskOutcome::Result::Failed, error);

@@ -11,6 +11,8 @@ namespace ciu {
 
 std::unique_ptr<PlanBackend> Director::replayBackend()
 {
+    if (!m_options.replayTaskId.isEmpty())
+        return pastTaskReplay();
     if (m_options.speed != SpeedMode::Max || !m_options.replaySequences)
         return nullptr;
     const SequenceLibrary library(m_options.sequenceDir);
@@ -71,6 +73,9 @@ void Director::noteDispatched(const ActionFlight& flight)
         return;
     }
     m_pendingStep = RecordedStep::from(flight.proposed, flight.mapBefore.get());
+    if (const Zone* target = flight.mapBefore ? flight.mapBefore->find(flight.sent.zoneId) : nullptr;
+        target && !target->application.isEmpty())
+        ++m_stepApplications[target->application];
     if (!m_pendingStep) {
         // Raw coordinates: not replayable on another run.
         m_sequenceNotRecordableWhy =

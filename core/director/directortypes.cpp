@@ -21,7 +21,9 @@ QJsonObject DirectorOptions::toJson() const
                                                  : QStringLiteral("refuse")},
             {QStringLiteral("min_confidence"), minConfidence},
             {QStringLiteral("record_sequences"), recordSequences},
-            {QStringLiteral("replay_sequences"), replaySequences}};
+            {QStringLiteral("replay_sequences"), replaySequences},
+            {QStringLiteral("remember_tasks"), rememberTasks},
+            {QStringLiteral("replay_task"), replayTaskId}};
 }
 
 QString toString(DirectorState state)
@@ -96,7 +98,9 @@ QJsonObject TaskOutcome::toJson() const
             {QStringLiteral("speed_initial"), toString(initialSpeed)},
             {QStringLiteral("speed_final"), toString(finalSpeed)},
             {QStringLiteral("planner"), planner},
-            {QStringLiteral("loop"), loop}};
+            {QStringLiteral("loop"), loop},
+            {QStringLiteral("similar_tasks"), similarTasks},
+            {QStringLiteral("remembered_task"), rememberedTaskId}};
 }
 
 } // namespace ciu

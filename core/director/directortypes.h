@@ -4,6 +4,7 @@
 #include "core/director/speedmode.h"
 #include "core/model/plan.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QMetaType>
 #include <QString>
@@ -38,6 +39,14 @@ struct DirectorOptions
     bool recordSequences = true;
     bool replaySequences = true; // in SPEED-MAX only
     QString sequenceDir;
+    // The memory of past tasks (core/knowledge/taskmemory.h): a verified completion (not a dry run) is
+    // remembered, and the remembered tasks similar to a new one are logged and given to the planner as a
+    // reference. Empty dir: $XDG_DATA_HOME/ciu-agent/tasks.
+    bool rememberTasks = true;
+    QString taskMemoryDir;
+    // The id of a remembered task whose steps are replayed (any speed) instead of planning; the normal
+    // planner takes over when they no longer fit the screen.
+    QString replayTaskId;
 
     QJsonObject toJson() const;
 };
@@ -96,6 +105,9 @@ struct TaskOutcome
     SpeedMode finalSpeed = SpeedMode::Medium;
     QString planner; // "local", "anthropic", "openai"
     QString loop;    // "zones", "classic"
+    // Remembered tasks similar to this one, best first: {"id", "task", "relevance"}.
+    QJsonArray similarTasks;
+    QString rememberedTaskId; // the id this task was remembered under (empty: not remembered)
 
     bool success() const { return result == Result::Completed; }
     QJsonObject toJson() const;

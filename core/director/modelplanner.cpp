@@ -205,6 +205,9 @@ void ModelPlanner::send(const WorldState& world)
         m_calls.clear();
         if (m_first) {
             blocks.append(ContentBlock::makeText(QStringLiteral("Task: %1").arg(m_task)));
+            if (!m_reference.isEmpty())
+                blocks.append(
+                    ContentBlock::makeText(safety::wrapUntrusted(m_reference, QStringLiteral("past_tasks"))));
         }
         if (m_loop == DirectorOptions::Loop::Zones && world.map) {
             QString zones;

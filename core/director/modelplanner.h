@@ -41,6 +41,8 @@ public:
     void decide(const WorldState& world) override;
     void report(const ProposedAction& action, const ActionOutcome& outcome) override;
     void cancel() override;
+    // Shown once, after the task, as untrusted data (past tasks name labels read from the screen).
+    void setReference(const QString& text) override { m_reference = text; }
     Plan plan() const override;
     bool wantsScreenshot() const override;
 
@@ -119,6 +121,7 @@ private:
     DirectorOptions::Loop m_loop;
     QString m_model;
     QString m_task;
+    QString m_reference; // similar past tasks (empty: none)
     Plan m_plan;
     QList<director::Message> m_messages;
     QList<ToolCall> m_calls; // of the last reply, in order

@@ -140,6 +140,9 @@ public:
     virtual void report(const ProposedAction& action, const ActionOutcome& outcome) = 0;
     // Drops any call in flight (stop/pause); decided() will not follow for it.
     virtual void cancel() {}
+    // Remembered tasks similar to this one, as a reference text (before begin(); empty: none). Planners
+    // that ask a model show it to the model; the others have no use for it.
+    virtual void setReference(const QString& text) { Q_UNUSED(text); }
     // The plan as far as the backend knows it.
     virtual Plan plan() const = 0;
     // Whether the next decide() needs a screenshot in WorldState (classic loop: always).

@@ -103,7 +103,8 @@ public:
         options.actionTimeoutMs = 300;
         options.firstMapTimeoutMs = 100;
         options.dryRun = false;
-        options.sequenceDir = sequences.path(); // never the user's library
+        options.sequenceDir = sequences.path();                              // never the user's library
+        options.taskMemoryDir = sequences.path() + QStringLiteral("/tasks"); // nor the user's past tasks
     }
 
     void publish()

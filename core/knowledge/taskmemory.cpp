@@ -1,0 +1,340 @@
+#include "core/knowledge/taskmemory.h"
+
+#include "core/knowledge/bm25.h"
+#include "core/knowledge/knowledgelog.h"
+#include "core/model/secrets.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <QUuid>
+
+#include <algorithm>
+
+namespace ciu {
+namespace {
+
+const QString kFormat = QStringLiteral("format");
+const QString kId = QStringLiteral("id");
+const QString kTask = QStringLiteral("task");
+const QString kApplication = QStringLiteral("application");
+const QString kPlanner = QStringLiteral("planner");
+const QString kRecordedAt = QStringLiteral("recorded_at");
+const QString kStepLines = QStringLiteral("step_lines");
+const QString kSteps = QStringLiteral("steps");
+const QString kNarrative = QStringLiteral("narrative");
+
+template<typename T> std::optional<T> failed(QString* error, const QString& message)
+{
+    if (error)
+        *error = message;
+    return std::nullopt;
+}
+
+bool fail(QString* error, const QString& message)
+{
+    if (error)
+        *error = message;
+    return false;
+}
+
+bool isValidId(const QString& id)
+{
+    static const QRegularExpression pattern(QStringLiteral("^t[0-9a-f]{12}$"));
+    return pattern.match(id).hasMatch();
+}
+
+QString newId()
+{
+    return QStringLiteral("t") + QUuid::createUuid().toString(QUuid::Id128).left(12);
+}
+
+QString sameTaskKey(const PastTask& task)
+{
+    return task.task.simplified().toCaseFolded() + QLatin1Char('\n') + task.application;
+}
+
+// Whether a step (or anything inside it) carries the safety layer's secret mark.
+bool holdsSecret(const QJsonValue& value)
+{
+    if (value.isObject()) {
+        const QJsonObject o = value.toObject();
+        if (o.value(QLatin1String("secret")).toBool())
+            return true;
+        return std::any_of(o.constBegin(), o.constEnd(), [](const QJsonValue& v) { return holdsSecret(v); });
+    }
+    if (value.isArray()) {
+        const QJsonArray a = value.toArray();
+        return std::any_of(a.constBegin(), a.constEnd(), [](const QJsonValue& v) { return holdsSecret(v); });
+    }
+    return false;
+}
+
+QJsonValue scrubbed(const QJsonValue& value)
+{
+    if (value.isString())
+        return scrubSecrets(value.toString());
+    if (value.isObject()) {
+        QJsonObject o = value.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it)
+            it.value() = scrubbed(it.value());
+        return o;
+    }
+    if (value.isArray()) {
+        QJsonArray a = value.toArray();
+        for (qsizetype i = 0; i < a.size(); ++i)
+            a.replace(i, scrubbed(a.at(i)));
+        return a;
+    }
+    return value;
+}
+
+std::optional<PastTask> readFile(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return failed<PastTask>(error, QStringLiteral("cannot read: %1").arg(file.errorString()));
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (parseError.error != QJsonParseError::NoError || !document.isObject())
+        return failed<PastTask>(error, QStringLiteral("not a JSON object: %1").arg(parseError.errorString()));
+    return PastTask::fromJson(document.object(), error);
+}
+
+} // namespace
+
+QJsonObject PastTask::toJson() const
+{
+    return {{kFormat, kFormatVersion},
+            {kId, id},
+            {kTask, task},
+            {kApplication, application},
+            {kPlanner, planner},
+            {kRecordedAt, recordedAt.toUTC().toString(Qt::ISODateWithMs)},
+            {kStepLines, QJsonArray::fromStringList(stepLines)},
+            {kSteps, steps},
+            {kNarrative, narrative}};
+}
+
+std::optional<PastTask> PastTask::fromJson(const QJsonObject& object, QString* error)
+{
+    if (object.value(kFormat).toInt() != kFormatVersion)
+        return failed<PastTask>(error,
+                                QStringLiteral("unsupported task format (expected %1)").arg(kFormatVersion));
+    for (const QString& key : {kId, kTask, kApplication, kPlanner, kRecordedAt, kNarrative}) {
+        if (!object.value(key).isString())
+            return failed<PastTask>(error, QStringLiteral("\"%1\" must be a string").arg(key));
+    }
+    if (!object.value(kStepLines).isArray() || !object.value(kSteps).isArray())
+        return failed<PastTask>(error, QStringLiteral("\"step_lines\" and \"steps\" must be arrays"));
+    PastTask t;
+    t.id = object.value(kId).toString();
+    if (!isValidId(t.id))
+        return failed<PastTask>(error, QStringLiteral("invalid id \"%1\"").arg(t.id));
+    t.task = object.value(kTask).toString();
+    if (t.task.trimmed().isEmpty())
+        return failed<PastTask>(error, QStringLiteral("empty task text"));
+    t.application = object.value(kApplication).toString();
+    t.planner = object.value(kPlanner).toString();
+    t.recordedAt = QDateTime::fromString(object.value(kRecordedAt).toString(), Qt::ISODateWithMs);
+    if (!t.recordedAt.isValid())
+        return failed<PastTask>(error, QStringLiteral("invalid \"recorded_at\""));
+    for (const QJsonValue& line : object.value(kStepLines).toArray()) {
+        if (!line.isString())
+            return failed<PastTask>(error, QStringLiteral("\"step_lines\" must hold strings"));
+        t.stepLines.append(line.toString());
+    }
+    t.steps = object.value(kSteps).toArray();
+    for (const QJsonValue& step : std::as_const(t.steps)) {
+        if (!step.isObject())
+            return failed<PastTask>(error, QStringLiteral("\"steps\" must hold objects"));
+    }
+    t.narrative = object.value(kNarrative).toString();
+    return t;
+}
+
+TaskMemory::TaskMemory(QString dir)
+    : m_dir(dir.isEmpty() ? defaultDirectory() : std::move(dir))
+{
+}
+
+QString TaskMemory::defaultDirectory()
+{
+    const QString overridden = qEnvironmentVariable("CIU_TASKS_DIR");
+    if (!overridden.isEmpty())
+        return overridden;
+    QString base = qEnvironmentVariable("XDG_DATA_HOME");
+    if (base.isEmpty())
+        base = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
+    return base + QStringLiteral("/ciu-agent/tasks");
+}
+
+QString TaskMemory::pathFor(const QString& id) const
+{
+    return m_dir + QLatin1Char('/') + id + QStringLiteral(".json");
+}
+
+std::optional<PastTask> TaskMemory::remember(PastTask task, QString* error) const
+{
+    if (task.task.trimmed().isEmpty())
+        return failed<PastTask>(error, QStringLiteral("a task without text is not remembered"));
+    if (task.steps.isEmpty())
+        return failed<PastTask>(error, QStringLiteral("a task without steps is not remembered"));
+    if (holdsSecret(task.steps))
+        return failed<PastTask>(error, QStringLiteral("not remembered: a step typed a secret"));
+    task.task = scrubSecrets(task.task);
+    task.application = scrubSecrets(task.application);
+    task.narrative = scrubSecrets(task.narrative);
+    for (QString& line : task.stepLines)
+        line = scrubSecrets(line);
+    task.steps = scrubbed(task.steps).toArray();
+    if (!task.recordedAt.isValid())
+        task.recordedAt = QDateTime::currentDateTimeUtc();
+    if (!task.id.isEmpty() && !isValidId(task.id))
+        return failed<PastTask>(error, QStringLiteral("invalid id \"%1\"").arg(task.id));
+    if (task.id.isEmpty()) {
+        const QString key = sameTaskKey(task);
+        const Contents contents = load();
+        const auto same = std::find_if(contents.tasks.cbegin(), contents.tasks.cend(),
+                                       [&](const PastTask& t) { return sameTaskKey(t) == key; });
+        task.id = same != contents.tasks.cend() ? same->id : newId();
+    }
+    const QString path = pathFor(task.id);
+    if (QFile::exists(path)) {
+        // Only a readable task of ours is replaced; anything else in its place is left for the user.
+        QString readError;
+        if (!readFile(path, &readError))
+            return failed<PastTask>(
+                error,
+                QStringLiteral("%1 is not a readable task (%2); not overwritten").arg(path, readError));
+    }
+    if (!QDir().mkpath(m_dir))
+        return failed<PastTask>(error, QStringLiteral("cannot create %1").arg(m_dir));
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return failed<PastTask>(error, QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    file.write(QJsonDocument(task.toJson()).toJson(QJsonDocument::Indented));
+    if (!file.commit())
+        return failed<PastTask>(error, QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    qCInfo(lcTaskMemory) << "remembered task" << task.id << "with" << task.steps.size() << "steps";
+    return task;
+}
+
+TaskMemory::Contents TaskMemory::load() const
+{
+    Contents contents;
+    const QDir dir(m_dir);
+    if (!dir.exists())
+        return contents;
+    for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+        QString error;
+        auto task = readFile(dir.filePath(name), &error);
+        if (!task) {
+            contents.problems.append(QStringLiteral("%1: %2").arg(dir.filePath(name), error));
+            continue;
+        }
+        if (name != task->id + QStringLiteral(".json")) {
+            contents.problems.append(
+                QStringLiteral("%1: holds task %2 under another name").arg(dir.filePath(name), task->id));
+            continue;
+        }
+        contents.tasks.append(*task);
+    }
+    std::stable_sort(contents.tasks.begin(), contents.tasks.end(),
+                     [](const PastTask& l, const PastTask& r) { return l.recordedAt > r.recordedAt; });
+    for (const QString& problem : std::as_const(contents.problems))
+        qCWarning(lcTaskMemory).noquote() << "ignored:" << problem;
+    return contents;
+}
+
+std::optional<PastTask> TaskMemory::find(const QString& id, QString* error) const
+{
+    if (!isValidId(id))
+        return failed<PastTask>(error, QStringLiteral("\"%1\" is not a task id").arg(id));
+    const QString path = pathFor(id);
+    if (!QFile::exists(path))
+        return failed<PastTask>(error, QStringLiteral("no remembered task %1").arg(id));
+    QString readError;
+    auto task = readFile(path, &readError);
+    if (!task)
+        return failed<PastTask>(error, QStringLiteral("%1: %2").arg(path, readError));
+    return task;
+}
+
+bool TaskMemory::forget(const QString& id, QString* error) const
+{
+    if (!find(id, error))
+        return false;
+    if (!QFile::remove(pathFor(id)))
+        return fail(error, QStringLiteral("cannot remove %1").arg(pathFor(id)));
+    qCInfo(lcTaskMemory) << "forgot task" << id;
+    return true;
+}
+
+int TaskMemory::clear(QStringList* problems) const
+{
+    const Contents contents = load();
+    QStringList left = contents.problems;
+    int removed = 0;
+    for (const PastTask& task : contents.tasks) {
+        if (QFile::remove(pathFor(task.id)))
+            ++removed;
+        else
+            left.append(QStringLiteral("%1: cannot remove").arg(pathFor(task.id)));
+    }
+    if (problems)
+        *problems = left;
+    qCInfo(lcTaskMemory) << "forgot" << removed << "tasks";
+    return removed;
+}
+
+QList<SimilarTask> TaskMemory::similar(const QString& task, int limit, double floor,
+                                       QStringList* problems) const
+{
+    const Contents contents = load();
+    if (problems)
+        *problems = contents.problems;
+    Bm25Index index;
+    for (const PastTask& t : contents.tasks)
+        index.addDocument(t.task);
+    QList<SimilarTask> result;
+    for (const Bm25Index::Hit& hit : index.search(task)) {
+        if (hit.relevance < floor || int(result.size()) >= limit)
+            continue;
+        result.append({contents.tasks.at(hit.document), hit.score, hit.relevance});
+    }
+    return result;
+}
+
+QString TaskMemory::narrate(const QString& task, const QString& application, const QStringList& stepLines)
+{
+    QString text = QStringLiteral("To \"%1\"").arg(task.simplified());
+    if (!application.isEmpty())
+        text += QStringLiteral(" in %1").arg(application);
+    text += stepLines.size() == 1 ? QStringLiteral(", one step worked: ")
+                                  : QStringLiteral(", %1 steps worked: ").arg(stepLines.size());
+    QStringList numbered;
+    for (qsizetype i = 0; i < stepLines.size(); ++i)
+        numbered.append(QStringLiteral("%1. %2").arg(i + 1).arg(stepLines.at(i)));
+    text += numbered.join(QStringLiteral("; "));
+    text += QStringLiteral(". The result was verified.");
+    return text;
+}
+
+QString TaskMemory::referenceText(const QList<SimilarTask>& similar)
+{
+    if (similar.isEmpty())
+        return {};
+    QStringList lines;
+    lines.append(QStringLiteral(
+        "Similar tasks done before on this computer (a reference for how they were done; the screen may "
+        "differ, so check every step against the zone map):"));
+    for (const SimilarTask& s : similar)
+        lines.append(QStringLiteral("- %1 (relevance %2)").arg(s.task.narrative).arg(s.relevance, 0, 'f', 2));
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace ciu
