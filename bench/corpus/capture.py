@@ -503,6 +503,7 @@ def main():
     parser.add_argument("--looks", default="")
     parser.add_argument("--screen", default="1280x800")
     parser.add_argument("--states", default=",".join(STATES))
+    parser.add_argument("--list-looks", action="store_true", help="print the program's looks and exit")
     args = parser.parse_args()
     with open(args.manifest) as f:
         programs = {p["name"]: p for p in json.load(f)["programs"]}
@@ -512,6 +513,9 @@ def main():
     fam = family(program["toolkit"])
     looks = [lk for lk in args.looks.split(",") if lk] or list(LOOKS[fam])
     looks = [lk for lk in looks if lk in LOOKS[fam]]
+    if args.list_looks:
+        print(" ".join(looks))
+        return
     try:
         w, h = (int(v) for v in args.screen.lower().split("x"))
     except ValueError:

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Generates the vision corpus: for each program of programs.json, each screen size and each look of its
 # toolkit, a screenshot per state (main window, a menu open, a dialog open, a tab switched) and its ground
-# truth from the accessibility tree. Each program and screen runs in a private session bus
-# (dbus-run-session) with its own AT-SPI bus, Xvfb and openbox. The images are not committed.
+# truth from the accessibility tree. Each sample runs in a private session bus (dbus-run-session) with its
+# own AT-SPI bus, Xvfb and openbox (a program killed with a dialog open left Qt programs started after it
+# on the same bus unregistered). The images are not committed.
 #
 #   bench/corpus/generate.sh OUTDIR [--programs a,b] [--looks l1,l2] [--screens 1280x800,2560x1440]
 #                                   [--states main,menu,dialog,tab]
@@ -34,11 +35,19 @@ cp "$manifest" "$out/programs.json"
 start=$(date +%s)
 IFS=, read -ra program_list <<<"$programs"
 IFS=, read -ra screen_list <<<"$screens"
+IFS=, read -ra state_list <<<"$states"
 for screen in "${screen_list[@]}"; do
   for program in "${program_list[@]}"; do
-    dbus-run-session -- "$python" "$here/capture.py" --manifest "$manifest" --out "$out" \
-      --program "$program" --looks "$looks" --screen "$screen" --states "$states" 2> >(grep -v '^dbus-daemon\|SpiRegistry' >&2) ||
-      echo "$program at $screen failed (exit $?)" >&2
+    program_looks="$("$python" "$here/capture.py" --manifest "$manifest" --out "$out" --program "$program" \
+      --looks "$looks" --list-looks)"
+    for look in $program_looks; do
+      for state in "${state_list[@]}"; do
+        dbus-run-session -- "$python" "$here/capture.py" --manifest "$manifest" --out "$out" \
+          --program "$program" --looks "$look" --screen "$screen" --states "$state" 2>&1 |
+          grep --line-buffered -v '^dbus-daemon\|SpiRegistry\|DeprecationWarning\|_iface()$\|samples$' >&2 ||
+          true
+      done
+    done
   done
 done
 echo "$(find "$out" -name '*.json' ! -name programs.json | wc -l) samples in $out, $(( $(date +%s) - start )) s" >&2
