@@ -230,7 +230,7 @@ void TestVisionEval::truthFromNodes()
                                &error);
     QVERIFY(error.isEmpty());
     QVERIFY(z.has_value());
-    QCOMPARE(z->type, ZoneType::Button);
+    QCOMPARE(toString(z->type), toString(ZoneType::Button));
     QCOMPARE(z->label, QStringLiteral("OK"));
     QCOMPARE(z->bounds, QRect(5, 6, 70, 30));
     QVERIFY(z->state.testFlag(ZoneStateFlag::Focused));
@@ -238,17 +238,16 @@ void TestVisionEval::truthFromNodes()
     z = truthZoneFromNode(node(QStringLiteral("check box"), QStringLiteral("Bold"), {0, 0, 20, 20},
                                {QStringLiteral("sensitive")}),
                           &error);
-    QCOMPARE(z->type, ZoneType::CheckBox);
+    QCOMPARE(toString(z->type), toString(ZoneType::CheckBox));
     QVERIFY(z->state.testFlag(ZoneStateFlag::Unchecked));
 
     // "text" is a field only when editable; read-only text is static, labelled by its text.
     QJsonObject readOnly = node(QStringLiteral("text"), {}, {0, 0, 200, 20});
     readOnly.insert(QStringLiteral("description"), QStringLiteral("Status"));
-    QCOMPARE(truthZoneFromNode(readOnly, &error)->type, ZoneType::Static);
-    QCOMPARE(truthZoneFromNode(
-                 node(QStringLiteral("text"), {}, {0, 0, 200, 20}, {QStringLiteral("editable")}), &error)
-                 ->type,
-             ZoneType::TextField);
+    QCOMPARE(toString(truthZoneFromNode(readOnly, &error)->type), toString(ZoneType::Static));
+    const auto editable = truthZoneFromNode(
+        node(QStringLiteral("text"), {}, {0, 0, 200, 20}, {QStringLiteral("editable")}), &error);
+    QCOMPARE(toString(editable->type), toString(ZoneType::TextField));
     QJsonObject label = node(QStringLiteral("label"), {}, {0, 0, 50, 20});
     QVERIFY(!truthZoneFromNode(label, &error).has_value()); // static without text: no zone
     label.insert(QStringLiteral("text"), QStringLiteral("Name:"));
@@ -291,8 +290,8 @@ void TestVisionEval::readsASample()
     QCOMPARE(s->set, QStringLiteral("heldout"));
     QCOMPARE(s->screen, QSize(320, 200));
     QCOMPARE(s->truth.size(), 2);
-    QCOMPARE(s->truth.at(0).type, ZoneType::Button);
-    QCOMPARE(s->truth.at(1).type, ZoneType::MenuItem);
+    QCOMPARE(toString(s->truth.at(0).type), toString(ZoneType::Button));
+    QCOMPARE(toString(s->truth.at(1).type), toString(ZoneType::MenuItem));
     QCOMPARE(s->truth.at(1).label, QStringLiteral("Open…"));
     QCOMPARE(s->windows.size(), 1);
     QCOMPARE(s->windows.first().geometry, QRect(10, 20, 300, 170));
