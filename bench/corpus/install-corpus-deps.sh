@@ -9,6 +9,5 @@ $sudo apt-get update
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends \
   xvfb openbox xdotool x11-utils imagemagick dbus at-spi2-core libatk-adaptor python3-gi gir1.2-atspi-2.0 \
   gtk-3-examples mousepad galculator gucharmap zenity \
-  gtk-4-examples gnome-calculator \
   featherpad speedcrunch \
   designer-qt6 linguist-qt6 assistant-qt6
