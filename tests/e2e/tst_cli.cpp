@@ -3,6 +3,11 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPainter>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -22,6 +27,7 @@ private slots:
     void noRuntimeDirWarning();
     void controlCharactersEscaped();
     void hostileSessionFolder();
+    void benchVisionScoresACorpus();
 
 private:
     struct Run
@@ -103,6 +109,32 @@ void TestCli::errors_data()
     QTest::newRow("no display") << QStringList{QStringLiteral("bench"), QStringLiteral("grab"),
                                                QStringLiteral("--display"), QStringLiteral(":987")}
                                 << 3 << ":987";
+    const QString vision = QStringLiteral("vision");
+    const QString corpus = QStringLiteral("--corpus");
+    QTest::newRow("vision without corpus")
+        << QStringList{QStringLiteral("bench"), vision} << 2 << "needs --corpus";
+    QTest::newRow("vision bad set") << QStringList{QStringLiteral("bench"),
+                                                   vision,
+                                                   corpus,
+                                                   QStringLiteral("/tmp"),
+                                                   QStringLiteral("--set"),
+                                                   QStringLiteral("test")}
+                                    << 2 << "--set must be tuning, heldout or all";
+    QTest::newRow("vision bad iou") << QStringList{QStringLiteral("bench"),
+                                                   vision,
+                                                   corpus,
+                                                   QStringLiteral("/tmp"),
+                                                   QStringLiteral("--iou"),
+                                                   QStringLiteral("1.5")}
+                                    << 2 << "--iou must be";
+    QTest::newRow("vision unknown option")
+        << QStringList{QStringLiteral("bench"), vision, QStringLiteral("--frob")} << 2 << "frob";
+    QTest::newRow("vision argument") << QStringList{QStringLiteral("bench"), vision, corpus,
+                                                    QStringLiteral("/tmp"), QStringLiteral("extra")}
+                                     << 2 << "takes no arguments";
+    QTest::newRow("vision missing corpus")
+        << QStringList{QStringLiteral("bench"), vision, corpus, QStringLiteral("/nonexistent/ciu-corpus")}
+        << 1 << "/nonexistent/ciu-corpus does not exist";
     // Integer overflow: these analysed the whole screen, or 1920x100+0+0, with exit 0.
     QTest::newRow("region overflow") << QStringList{QStringLiteral("analyze"), QStringLiteral("--region"),
                                                     QStringLiteral("2147483000,2147483000,2000,2000")}
@@ -186,6 +218,94 @@ void TestCli::hostileSessionFolder()
     r = run({QStringLiteral("replay"), session, QStringLiteral("--export-html"), report});
     QCOMPARE(r.exitCode, 0);
     QVERIFY(QFileInfo(report).size() > 0);
+}
+
+// bench vision on a corpus of one drawn screen (two widgets and a label in its truth) and one corrupt
+// sample: the good one is scored, the bad one named, the exit code says one could not be read.
+void TestCli::benchVisionScoresACorpus()
+{
+    QTemporaryDir dir;
+    QImage image(400, 240, QImage::Format_RGB32);
+    image.fill(QColor(0xf0, 0xf0, 0xf0));
+    {
+        QPainter p(&image);
+        p.setPen(QColor(0x80, 0x80, 0x80));
+        p.setBrush(QColor(0xe0, 0xe0, 0xe0));
+        p.drawRect(40, 40, 99, 29);
+        p.setBrush(Qt::white);
+        p.drawRect(40, 100, 249, 27);
+    }
+    QVERIFY(image.save(dir.filePath(QStringLiteral("screen.png"))));
+    const auto zone = [](const char* role, const char* name, int x, int y, int w, int h) {
+        return QJsonObject{
+            {QStringLiteral("role"), QLatin1String(role)},
+            {QStringLiteral("name"), QLatin1String(name)},
+            {QStringLiteral("states"), QJsonArray{QStringLiteral("enabled"), QStringLiteral("editable")}},
+            {QStringLiteral("bounds"), QJsonArray{x, y, w, h}}};
+    };
+    const QJsonObject sample{
+        {QStringLiteral("format"), QStringLiteral("ciu-vision-corpus/1")},
+        {QStringLiteral("image"), QStringLiteral("screen.png")},
+        {QStringLiteral("program"), QStringLiteral("drawn")},
+        {QStringLiteral("toolkit"), QStringLiteral("qpainter")},
+        {QStringLiteral("look"), QStringLiteral("grey")},
+        {QStringLiteral("state"), QStringLiteral("main")},
+        {QStringLiteral("set"), QStringLiteral("heldout")},
+        {QStringLiteral("screen"),
+         QJsonObject{{QStringLiteral("width"), 400}, {QStringLiteral("height"), 240}}},
+        {QStringLiteral("zones"),
+         QJsonArray{zone("push button", "OK", 40, 40, 100, 30), zone("entry", "Name", 40, 100, 250, 28),
+                    zone("label", "Name:", 300, 100, 60, 28), zone("panel", "", 0, 0, 400, 240)}}};
+    {
+        QFile f(dir.filePath(QStringLiteral("screen.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(sample).toJson());
+        QFile bad(dir.filePath(QStringLiteral("bad.json")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("{\"format\": \"ciu-vision-corpus/1\", ");
+    }
+    Run r = run({QStringLiteral("bench"), QStringLiteral("vision"), QStringLiteral("--corpus"), dir.path(),
+                 QStringLiteral("--json")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("bad.json: not JSON")), qPrintable(r.err));
+    const QJsonObject doc = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(doc.value(QStringLiteral("matching")).toString(), QStringLiteral("greedy"));
+    QCOMPARE(doc.value(QStringLiteral("min_iou")).toDouble(), 0.5);
+    const QJsonObject overall = doc.value(QStringLiteral("overall")).toObject();
+    QCOMPARE(overall.value(QStringLiteral("frames")).toInt(), 1);
+    QCOMPARE(overall.value(QStringLiteral("truth")).toInt(), 2); // the label and the panel are no widgets
+    QVERIFY(overall.value(QStringLiteral("matched")).toInt() <= 2);
+    const QJsonObject groups = doc.value(QStringLiteral("groups")).toObject();
+    for (const auto& [group, name] :
+         {std::pair{"set", "heldout"}, std::pair{"program", "drawn"}, std::pair{"toolkit", "qpainter"},
+          std::pair{"look", "grey"}, std::pair{"state", "main"}, std::pair{"screen", "400x240"}}) {
+        QCOMPARE(groups.value(QLatin1String(group))
+                     .toObject()
+                     .value(QLatin1String(name))
+                     .toObject()
+                     .value(QStringLiteral("truth")),
+                 QJsonValue(2));
+    }
+    const QJsonArray frames = doc.value(QStringLiteral("frames")).toArray();
+    QCOMPARE(frames.size(), 1);
+    QCOMPARE(frames.first().toObject().value(QStringLiteral("detected")),
+             overall.value(QStringLiteral("detected")));
+    const QJsonArray errors = doc.value(QStringLiteral("errors")).toArray();
+    QCOMPARE(errors.size(), 1);
+    QVERIFY(errors.first().toString().contains(QStringLiteral("bad.json")));
+
+    // Only the tuning set: none here.
+    r = run({QStringLiteral("bench"), QStringLiteral("vision"), QStringLiteral("--corpus"), dir.path(),
+             QStringLiteral("--set"), QStringLiteral("tuning")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("no sample of set \"tuning\"")), qPrintable(r.err));
+
+    // Without the bad file: exit 0 and the table.
+    QVERIFY(QFile::remove(dir.filePath(QStringLiteral("bad.json"))));
+    r = run({QStringLiteral("bench"), QStringLiteral("vision"), QStringLiteral("--corpus"), dir.path()});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains(QStringLiteral("program  drawn")), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("1 frames")), qPrintable(r.out));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

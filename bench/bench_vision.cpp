@@ -1,0 +1,208 @@
+// bench vision: each corpus screenshot through the same full local analysis as `ciu-agent analyze
+// --source vision` (a new LocalAnalyzer per frame, the zone registry's snapshot), matched to the ground
+// truth with bench/visioneval, and summed per set, program, toolkit, look, state, screen and zone type.
+
+#include "bench/bench_vision.h"
+
+#include "bench/visioneval.h"
+#include "core/canvas/localanalyzer.h"
+#include "core/canvas/ocrengine.h"
+#include "core/canvas/zoneregistry.h"
+#include "core/model/zonemap.h"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QImageReader>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+
+#include <cstdio>
+
+namespace ciu::bench {
+namespace {
+
+constexpr double k1080pPixels = 1920.0 * 1080.0;
+
+struct Tally
+{
+    MatchCounts counts;
+    int frames = 0;
+    double ms1080p = 0; // summed over the frames
+
+    void add(const MatchCounts& c, double ms)
+    {
+        counts += c;
+        ++frames;
+        ms1080p += ms;
+    }
+};
+
+QJsonObject toJson(const MatchCounts& c)
+{
+    return {{QStringLiteral("truth"), c.truth},
+            {QStringLiteral("detected"), c.detected},
+            {QStringLiteral("matched"), c.matched},
+            {QStringLiteral("type_correct"), c.typeCorrect},
+            {QStringLiteral("labelled"), c.labelled},
+            {QStringLiteral("label_correct"), c.labelCorrect},
+            {QStringLiteral("recall"), c.recall()},
+            {QStringLiteral("precision"), c.precision()},
+            {QStringLiteral("label_accuracy"), c.labelAccuracy()},
+            {QStringLiteral("type_accuracy"), c.typeAccuracy()}};
+}
+
+QJsonObject toJson(const Tally& t)
+{
+    QJsonObject o = toJson(t.counts);
+    o.insert(QStringLiteral("frames"), t.frames);
+    o.insert(QStringLiteral("ms_per_1080p_frame"), t.frames > 0 ? t.ms1080p / t.frames : 0.0);
+    return o;
+}
+
+void printRow(const QString& group, const QString& name, const Tally& t)
+{
+    const MatchCounts& c = t.counts;
+    std::printf("%-8s %-22s %6d %6d %6d %6.3f %6.3f %6.3f %6.3f %9.0f\n", qPrintable(group),
+                qPrintable(name.left(22)), t.frames, c.truth, c.detected, c.recall(), c.precision(),
+                c.labelAccuracy(), c.typeAccuracy(), t.frames > 0 ? t.ms1080p / t.frames : 0.0);
+}
+
+} // namespace
+
+int runVisionBench(const VisionBenchOptions& options)
+{
+    QString error;
+    CorpusListing listing = readCorpus(options.corpusDir, &error);
+    if (!error.isEmpty()) {
+        std::fprintf(stderr, "bench vision: %s\n", qPrintable(error));
+        return 1;
+    }
+    for (const QString& e : std::as_const(listing.errors))
+        std::fprintf(stderr, "bench vision: skipped %s\n", qPrintable(e));
+    QList<CorpusSample> samples;
+    for (const CorpusSample& s : std::as_const(listing.samples)) {
+        if (options.set == QLatin1String("all") || s.set == options.set)
+            samples << s;
+    }
+    if (samples.isEmpty()) {
+        std::fprintf(stderr, "bench vision: no sample of set \"%s\" in %s\n", qPrintable(options.set),
+                     qPrintable(options.corpusDir));
+        return 1;
+    }
+    canvas::OcrEngine::limitThreads();
+
+    static const QStringList kGroups{QStringLiteral("set"),     QStringLiteral("program"),
+                                     QStringLiteral("toolkit"), QStringLiteral("look"),
+                                     QStringLiteral("state"),   QStringLiteral("screen")};
+    QMap<QString, QMap<QString, Tally>> groups;
+    QMap<QString, Tally> types;
+    Tally overall;
+    QJsonArray frames;
+    QStringList failures = listing.errors;
+    int index = 0;
+    for (const CorpusSample& s : std::as_const(samples)) {
+        ++index;
+        QImageReader reader(s.imagePath);
+        const QImage image = reader.read();
+        if (image.isNull()) {
+            failures << QStringLiteral("%1: %2").arg(s.imagePath, reader.errorString());
+            std::fprintf(stderr, "bench vision: cannot read %s: %s\n", qPrintable(s.imagePath),
+                         qPrintable(reader.errorString()));
+            continue;
+        }
+        canvas::LocalAnalyzer analyzer; // cold, as `analyze`: no OCR cache carried from frame to frame
+        if (!analyzer.ocrReady())
+            std::fprintf(stderr, "bench vision: OCR unavailable, zones have no labels: %s\n",
+                         qPrintable(analyzer.ocrError()));
+        canvas::AnalysisHints hints;
+        hints.windows = s.windows;
+        QElapsedTimer timer;
+        timer.start();
+        const canvas::LocalAnalysisResult result = analyzer.analyze(image, QPoint(0, 0), QRect(), {}, hints);
+        canvas::ZoneRegistry registry;
+        registry.setScreenSize(image.size());
+        registry.replaceWithin(result.region, result.zones, 0);
+        const ZoneMapPtr map = registry.snapshot(0);
+        const double ms = double(timer.nsecsElapsed()) / 1e6;
+        if (!result.error.isEmpty()) {
+            failures << QStringLiteral("%1: %2").arg(s.imagePath, result.error);
+            std::fprintf(stderr, "bench vision: analysis of %s failed: %s\n", qPrintable(s.imagePath),
+                         qPrintable(result.error));
+            continue;
+        }
+        const double ms1080p = ms * k1080pPixels / (double(image.width()) * image.height());
+        const FrameEvaluation eval = evaluateFrame(s.truth, map->zones(), options.minIou);
+        const QString screen = QStringLiteral("%1x%2").arg(s.screen.width()).arg(s.screen.height());
+        const QStringList keys{s.set, s.program, s.toolkit, s.look, s.state, screen};
+        for (int g = 0; g < kGroups.size(); ++g)
+            groups[kGroups.at(g)][keys.at(g)].add(eval.counts, ms1080p);
+        overall.add(eval.counts, ms1080p);
+        for (auto it = eval.byTruthType.cbegin(); it != eval.byTruthType.cend(); ++it)
+            types[toString(it.key())].add(it.value(), ms1080p);
+        QJsonObject frame = toJson(eval.counts);
+        frame.insert(QStringLiteral("sample"), s.jsonPath);
+        frame.insert(QStringLiteral("program"), s.program);
+        frame.insert(QStringLiteral("look"), s.look);
+        frame.insert(QStringLiteral("state"), s.state);
+        frame.insert(QStringLiteral("set"), s.set);
+        frame.insert(QStringLiteral("ms"), ms);
+        frame.insert(QStringLiteral("ms_per_1080p_frame"), ms1080p);
+        frames.append(frame);
+        std::fprintf(stderr, "[%d/%lld] %s: recall %.3f precision %.3f, %.0f ms\n", index,
+                     qlonglong(samples.size()), qPrintable(QFileInfo(s.jsonPath).fileName()),
+                     eval.counts.recall(), eval.counts.precision(), ms);
+    }
+
+    if (options.json) {
+        QJsonObject groupsJson;
+        for (auto g = groups.cbegin(); g != groups.cend(); ++g) {
+            QJsonObject members;
+            for (auto m = g.value().cbegin(); m != g.value().cend(); ++m)
+                members.insert(m.key(), toJson(m.value()));
+            groupsJson.insert(g.key(), members);
+        }
+        QJsonObject typesJson;
+        for (auto t = types.cbegin(); t != types.cend(); ++t) {
+            QJsonObject o = toJson(t.value().counts);
+            o.remove(QStringLiteral("detected")); // per truth type: detections have no truth type
+            o.remove(QStringLiteral("precision"));
+            typesJson.insert(t.key(), o);
+        }
+        const QJsonObject doc{{QStringLiteral("bench"), QStringLiteral("vision")},
+                              {QStringLiteral("corpus"), options.corpusDir},
+                              {QStringLiteral("set"), options.set},
+                              {QStringLiteral("min_iou"), options.minIou},
+                              {QStringLiteral("matching"), QStringLiteral("greedy")},
+                              {QStringLiteral("overall"), toJson(overall)},
+                              {QStringLiteral("groups"), groupsJson},
+                              {QStringLiteral("truth_types"), typesJson},
+                              {QStringLiteral("frames"), frames},
+                              {QStringLiteral("errors"), QJsonArray::fromStringList(failures)}};
+        std::fputs(QJsonDocument(doc).toJson(QJsonDocument::Indented).constData(), stdout);
+    } else {
+        std::printf("vision benchmark: %s, set %s, IoU >= %.2f, greedy matching, %d frames\n",
+                    qPrintable(options.corpusDir), qPrintable(options.set), options.minIou, overall.frames);
+        std::printf("%-8s %-22s %6s %6s %6s %6s %6s %6s %6s %9s\n", "group", "name", "frames", "truth", "det",
+                    "recall", "prec", "label", "type", "ms/1080p");
+        printRow(QStringLiteral("all"), QStringLiteral("all"), overall);
+        for (const QString& g : kGroups) {
+            const QMap<QString, Tally>& members = groups.value(g);
+            for (auto m = members.cbegin(); m != members.cend(); ++m)
+                printRow(g, m.key(), m.value());
+        }
+        std::printf("\nper truth type (recall, and of the matched: type and label accuracy)\n");
+        for (auto t = types.cbegin(); t != types.cend(); ++t) {
+            const MatchCounts& c = t.value().counts;
+            std::printf("%-12s truth %5d matched %5d recall %.3f type %.3f label %.3f (%d labelled)\n",
+                        qPrintable(t.key()), c.truth, c.matched, c.recall(), c.typeAccuracy(),
+                        c.labelAccuracy(), c.labelled);
+        }
+        if (!failures.isEmpty())
+            std::printf("%lld samples could not be scored (see stderr)\n", qlonglong(failures.size()));
+    }
+    return failures.isEmpty() && overall.frames > 0 ? 0 : 1;
+}
+
+} // namespace ciu::bench
