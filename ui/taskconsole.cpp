@@ -257,14 +257,17 @@ void TaskConsole::updateSimilar()
         m_similarId.clear();
         m_similarTask.clear();
         m_similar->hide();
+        updateFromState();
         return;
     }
     const PastTask& past = found.first().task;
     m_similarId = past.id;
     m_similarTask = past.task;
-    m_similarLabel->setText(tr("Similar to: “%1” (%2, %n step(s))", nullptr, int(past.steps.size()))
+    const qsizetype steps = past.steps.size();
+    m_similarLabel->setText(tr("Similar to: “%1” (%2, %3)")
                                 .arg(past.task.simplified(),
-                                     past.recordedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd"))));
+                                     past.recordedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd")),
+                                     steps == 1 ? tr("1 step") : tr("%1 steps").arg(steps)));
     m_similarLabel->setToolTip(past.narrative);
     m_similar->show();
     updateFromState();

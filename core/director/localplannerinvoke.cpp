@@ -92,6 +92,12 @@ std::optional<Decision> LocalPlanner::invokeAction(int index, const ZoneMap& map
             known = m_shortcuts ? m_shortcuts(st.application) : storedShortcuts(st.application);
         const Shortcut* shortcut = known ? known->find(c.target) : nullptr;
         const QStringList named = menuParts(c.target);
+        // No program on the map yet (the first analysis is still under way): a fresh map first, as for a
+        // zone not found.
+        if (st.application.isEmpty() && named.size() <= 1 && ++st.resolveAttempts < m_maxResolveAttempts)
+            return Decision{Decision::Kind::Reanalyze,
+                            {},
+                            QStringLiteral("no program on the map yet for \"%1\"").arg(c.target)};
         if (named.size() > 1)
             st.menuPath = named;
         else if (shortcut && !shortcut->menu.isEmpty())

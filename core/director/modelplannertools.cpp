@@ -102,13 +102,10 @@ QList<ToolDefinition> ModelPlanner::zoneTools()
         ToolDefinition::function(
             QStringLiteral("invoke_menu_action"),
             QStringLiteral(
-                "Run a menu action of the front program by its name (\"Save As…\") or menu path (\"File > "
-                "Save As…\"): through its keyboard shortcut when one is known for the program (preferred: "
-                "one key press), else by clicking through its menu path. The effect is checked like any "
-                "action's; a shortcut without an effect is retried through the menus."),
+                "Run a menu action (\"Save As…\" or \"File > Save As…\") by its known shortcut, else "
+                "through its menu path; checked like any action."),
             schema({{QStringLiteral("action"),
-                     prop(QStringLiteral("string"),
-                          QStringLiteral("the menu item's label or its path, e.g. \"File > Save As…\""))}},
+                     prop(QStringLiteral("string"), QStringLiteral("a menu item's label or path"))}},
                    {QStringLiteral("action")})),
         ToolDefinition::function(
             QStringLiteral("click_zone"), QStringLiteral("Click a zone of the zone map."),

@@ -297,7 +297,7 @@ void TestShortcutsE2e::invokeThroughMenuPath()
     const Run unknown = agent({QStringLiteral("run"), QStringLiteral("invoke \"Frobnicate\""),
                                QStringLiteral("--execute"), QStringLiteral("--json")});
     QCOMPARE(unknown.exitCode, 1);
-    QVERIFY2((unknown.err + unknown.out).contains(QStringLiteral("no shortcut or menu path is known")),
+    QVERIFY2(QString(unknown.err + unknown.out).contains(QStringLiteral("no shortcut or menu path is known")),
              qPrintable(unknown.err.right(2000) + unknown.out));
 }
 
