@@ -1,14 +1,11 @@
 #include "core/knowledge/correctionstore.h"
 
+#include "core/knowledge/knowledgefiles.h"
 #include "core/knowledge/knowledgelog.h"
 
-#include <QDir>
 #include <QFile>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QRegularExpression>
-#include <QSaveFile>
-#include <QStandardPaths>
 #include <QUuid>
 
 #include <algorithm>
@@ -203,22 +200,12 @@ CorrectionStore::CorrectionStore(QString directory)
 
 QString CorrectionStore::defaultDirectory()
 {
-    QString base = qEnvironmentVariable("XDG_DATA_HOME");
-    if (base.isEmpty())
-        base = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
-    return base + QStringLiteral("/ciu-agent/corrections");
+    return knowledgefiles::dataDirectory(QStringLiteral("corrections"));
 }
 
 QString CorrectionStore::filePath(const QString& application) const
 {
-    QString safe;
-    safe.reserve(application.size());
-    for (const QChar c : application)
-        safe.append(
-            c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('.') ? c : QLatin1Char('_'));
-    if (safe.isEmpty() || safe.startsWith(QLatin1Char('.')))
-        safe.prepend(QLatin1Char('_'));
-    return m_directory + QLatin1Char('/') + safe + QStringLiteral(".json");
+    return knowledgefiles::programFile(m_directory, application);
 }
 
 std::optional<CorrectionSet> CorrectionStore::load(const QString& application, QString* error) const
@@ -230,19 +217,11 @@ std::optional<CorrectionSet> CorrectionStore::load(const QString& application, Q
     QFile file(filePath(application));
     if (!file.exists())
         return CorrectionSet{application, {}, {}};
-    if (!file.open(QIODevice::ReadOnly)) {
-        fail(error, QStringLiteral("cannot read %1: %2").arg(file.fileName(), file.errorString()));
+    const std::optional<QJsonObject> object = knowledgefiles::readObject(file.fileName(), error);
+    if (!object)
         return std::nullopt;
-    }
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
-        fail(error,
-             QStringLiteral("%1 is not a JSON object: %2").arg(file.fileName(), parseError.errorString()));
-        return std::nullopt;
-    }
     QString setError;
-    auto set = CorrectionSet::fromJson(document.object(), &setError);
+    auto set = CorrectionSet::fromJson(*object, &setError);
     if (!set) {
         fail(error, QStringLiteral("%1: %2").arg(file.fileName(), setError));
         return std::nullopt;
@@ -267,31 +246,12 @@ bool CorrectionStore::save(const CorrectionSet& set, QString* error) const
             return fail(error, QStringLiteral("cannot remove %1").arg(path));
         return true;
     }
-    if (!QDir().mkpath(m_directory))
-        return fail(error, QStringLiteral("cannot create %1").arg(m_directory));
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(error, QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
-    file.write(QJsonDocument(set.toJson()).toJson(QJsonDocument::Indented));
-    if (!file.commit())
-        return fail(error, QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
-    return true;
+    return knowledgefiles::writeObject(m_directory, path, set.toJson(), error);
 }
 
 QStringList CorrectionStore::applications() const
 {
-    QStringList result;
-    const QDir dir(m_directory);
-    for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
-        QFile file(dir.filePath(name));
-        if (!file.open(QIODevice::ReadOnly))
-            continue;
-        const QString application =
-            QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("application")).toString();
-        if (!application.isEmpty())
-            result.append(application);
-    }
-    return result;
+    return knowledgefiles::storedNames(m_directory, QLatin1String("application"));
 }
 
 } // namespace ciu

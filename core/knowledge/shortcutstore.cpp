@@ -1,12 +1,9 @@
 #include "core/knowledge/shortcutstore.h"
 
+#include "core/knowledge/knowledgefiles.h"
 #include "core/knowledge/knowledgelog.h"
 
-#include <QDir>
 #include <QFile>
-#include <QJsonDocument>
-#include <QSaveFile>
-#include <QStandardPaths>
 
 namespace ciu {
 namespace {
@@ -32,22 +29,12 @@ ShortcutStore::ShortcutStore(QString directory)
 
 QString ShortcutStore::defaultDirectory()
 {
-    QString base = qEnvironmentVariable("XDG_DATA_HOME");
-    if (base.isEmpty())
-        base = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
-    return base + QStringLiteral("/ciu-agent/shortcuts");
+    return knowledgefiles::dataDirectory(QStringLiteral("shortcuts"));
 }
 
 QString ShortcutStore::filePath(const QString& application) const
 {
-    QString safe;
-    safe.reserve(application.size());
-    for (const QChar c : application)
-        safe.append(
-            c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('.') ? c : QLatin1Char('_'));
-    if (safe.isEmpty() || safe.startsWith(QLatin1Char('.')))
-        safe.prepend(QLatin1Char('_'));
-    return m_directory + QLatin1Char('/') + safe + QStringLiteral(".json");
+    return knowledgefiles::programFile(m_directory, application);
 }
 
 std::optional<AppSchema> ShortcutStore::load(const QString& application, QString* error) const
@@ -59,19 +46,11 @@ std::optional<AppSchema> ShortcutStore::load(const QString& application, QString
     QFile file(filePath(application));
     if (!file.exists())
         return AppSchema{application, {}, {}, {}};
-    if (!file.open(QIODevice::ReadOnly)) {
-        fail(error, QStringLiteral("cannot read %1: %2").arg(file.fileName(), file.errorString()));
+    const std::optional<QJsonObject> object = knowledgefiles::readObject(file.fileName(), error);
+    if (!object)
         return std::nullopt;
-    }
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
-        fail(error,
-             QStringLiteral("%1 is not a JSON object: %2").arg(file.fileName(), parseError.errorString()));
-        return std::nullopt;
-    }
     QString schemaError;
-    auto schema = AppSchema::fromJson(document.object(), &schemaError);
+    auto schema = AppSchema::fromJson(*object, &schemaError);
     if (!schema) {
         fail(error, QStringLiteral("%1: %2").arg(file.fileName(), schemaError));
         return std::nullopt;
@@ -94,31 +73,12 @@ bool ShortcutStore::save(const AppSchema& schema, QString* error) const
     if (QFile::exists(path) && !load(schema.application, &loadError))
         return fail(error, QStringLiteral("not replacing a file that does not load (%1); move it away first")
                                .arg(loadError));
-    if (!QDir().mkpath(m_directory))
-        return fail(error, QStringLiteral("cannot create %1").arg(m_directory));
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(error, QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
-    file.write(QJsonDocument(schema.toJson()).toJson(QJsonDocument::Indented));
-    if (!file.commit())
-        return fail(error, QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
-    return true;
+    return knowledgefiles::writeObject(m_directory, path, schema.toJson(), error);
 }
 
 QStringList ShortcutStore::applications() const
 {
-    QStringList result;
-    const QDir dir(m_directory);
-    for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
-        QFile file(dir.filePath(name));
-        if (!file.open(QIODevice::ReadOnly))
-            continue;
-        const QString application =
-            QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("application")).toString();
-        if (!application.isEmpty())
-            result.append(application);
-    }
-    return result;
+    return knowledgefiles::storedNames(m_directory, QLatin1String("application"));
 }
 
 std::optional<AppSchema> knownShortcuts(const ShortcutStore& store, const QString& application,

@@ -1,6 +1,7 @@
 #include "core/knowledge/taskmemory.h"
 
 #include "core/knowledge/bm25.h"
+#include "core/knowledge/knowledgefiles.h"
 #include "core/knowledge/knowledgelog.h"
 #include "core/model/secrets.h"
 
@@ -8,8 +9,6 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QRegularExpression>
-#include <QSaveFile>
-#include <QStandardPaths>
 #include <QUuid>
 
 #include <algorithm>
@@ -166,10 +165,7 @@ QString TaskMemory::defaultDirectory()
     const QString overridden = qEnvironmentVariable("CIU_TASKS_DIR");
     if (!overridden.isEmpty())
         return overridden;
-    QString base = qEnvironmentVariable("XDG_DATA_HOME");
-    if (base.isEmpty())
-        base = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
-    return base + QStringLiteral("/ciu-agent/tasks");
+    return knowledgefiles::dataDirectory(QStringLiteral("tasks"));
 }
 
 QString TaskMemory::pathFor(const QString& id) const
@@ -211,14 +207,9 @@ std::optional<PastTask> TaskMemory::remember(PastTask task, QString* error) cons
                 error,
                 QStringLiteral("%1 is not a readable task (%2); not overwritten").arg(path, readError));
     }
-    if (!QDir().mkpath(m_dir))
-        return failed<PastTask>(error, QStringLiteral("cannot create %1").arg(m_dir));
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return failed<PastTask>(error, QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
-    file.write(QJsonDocument(task.toJson()).toJson(QJsonDocument::Indented));
-    if (!file.commit())
-        return failed<PastTask>(error, QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    QString writeError;
+    if (!knowledgefiles::writeObject(m_dir, path, task.toJson(), &writeError))
+        return failed<PastTask>(error, writeError);
     qCInfo(lcTaskMemory) << "remembered task" << task.id << "with" << task.steps.size() << "steps";
     return task;
 }

@@ -2,15 +2,13 @@
 
 #include "core/knowledge/zonememory.h"
 
+#include "core/knowledge/knowledgefiles.h"
 #include "core/knowledge/knowledgelog.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
-#include <QJsonDocument>
-#include <QSaveFile>
-#include <QStandardPaths>
 
 #include <algorithm>
 #include <bit>
@@ -247,22 +245,12 @@ ZoneMemory::ZoneMemory(QString directory, Options options)
 
 QString ZoneMemory::defaultDirectory()
 {
-    QString base = qEnvironmentVariable("XDG_DATA_HOME");
-    if (base.isEmpty())
-        base = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
-    return base + QStringLiteral("/ciu-agent/zones");
+    return knowledgefiles::dataDirectory(QStringLiteral("zones"));
 }
 
 QString ZoneMemory::filePath(const QString& program) const
 {
-    QString safe;
-    safe.reserve(program.size());
-    for (const QChar c : program)
-        safe.append(
-            c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('.') ? c : QLatin1Char('_'));
-    if (safe.isEmpty() || safe.startsWith(QLatin1Char('.')))
-        safe.prepend(QLatin1Char('_'));
-    return m_directory + QLatin1Char('/') + safe + QStringLiteral(".json");
+    return knowledgefiles::programFile(m_directory, program);
 }
 
 std::optional<ProgramMemory> ZoneMemory::load(const QString& program, QString* error) const
@@ -274,19 +262,11 @@ std::optional<ProgramMemory> ZoneMemory::load(const QString& program, QString* e
     QFile file(filePath(program));
     if (!file.exists())
         return ProgramMemory{program, {}};
-    if (!file.open(QIODevice::ReadOnly)) {
-        fail(error, QStringLiteral("cannot read %1: %2").arg(file.fileName(), file.errorString()));
+    const std::optional<QJsonObject> object = knowledgefiles::readObject(file.fileName(), error);
+    if (!object)
         return std::nullopt;
-    }
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
-        fail(error,
-             QStringLiteral("%1 is not a JSON object: %2").arg(file.fileName(), parseError.errorString()));
-        return std::nullopt;
-    }
     QString memoryError;
-    auto memory = ProgramMemory::fromJson(document.object(), &memoryError);
+    auto memory = ProgramMemory::fromJson(*object, &memoryError);
     if (!memory) {
         fail(error, QStringLiteral("%1: %2").arg(file.fileName(), memoryError));
         return std::nullopt;
@@ -309,15 +289,7 @@ bool ZoneMemory::save(const ProgramMemory& memory, QString* error) const
             return fail(error, QStringLiteral("cannot remove %1").arg(path));
         return true;
     }
-    if (!QDir().mkpath(m_directory))
-        return fail(error, QStringLiteral("cannot create %1").arg(m_directory));
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(error, QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
-    file.write(QJsonDocument(memory.toJson()).toJson(QJsonDocument::Indented));
-    if (!file.commit())
-        return fail(error, QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
-    return true;
+    return knowledgefiles::writeObject(m_directory, path, memory.toJson(), error);
 }
 
 bool ZoneMemory::remember(const QString& program, const QRect& windowGeometry, const QImage& window,
@@ -443,18 +415,7 @@ QList<Zone> ZoneMemory::confirmedZones(const RememberedLayout& layout, const QIm
 
 QStringList ZoneMemory::programs() const
 {
-    QStringList result;
-    const QDir dir(m_directory);
-    for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
-        QFile file(dir.filePath(name));
-        if (!file.open(QIODevice::ReadOnly))
-            continue;
-        const QString program =
-            QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("program")).toString();
-        if (!program.isEmpty())
-            result << program;
-    }
-    return result;
+    return knowledgefiles::storedNames(m_directory, QLatin1String("program"));
 }
 
 bool ZoneMemory::forget(const QString& program, QString* error) const
