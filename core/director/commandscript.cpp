@@ -561,8 +561,19 @@ QString ScriptCommand::toString() const
                                 : QStringLiteral("type %1 into %2").arg(quoted(text), quoted(target));
     case Verb::Append:
         return QStringLiteral("append %1 to %2").arg(quoted(text), quoted(target));
-    case Verb::Press:
-        return QStringLiteral("press ") + text;
+    case Verb::Press: {
+        // Each key bare unless the reader would cut it or read it as something else (a separator, a quote,
+        // "then"): "press ';'" stays the semicolon key.
+        static const QRegularExpression space(QStringLiteral("\\s+"));
+        QStringList keys;
+        for (const QString& key : text.split(space, Qt::SkipEmptyParts)) {
+            const bool unsafe = key.contains(QLatin1Char(';')) || key.contains(QLatin1Char('"')) ||
+                                key.startsWith(QLatin1Char('\'')) ||
+                                key.compare(QLatin1String("then"), Qt::CaseInsensitive) == 0;
+            keys << (unsafe ? quoted(key) : key);
+        }
+        return QStringLiteral("press ") + keys.join(QLatin1Char(' '));
+    }
     case Verb::Scroll: {
         QString s = QStringLiteral("scroll ") + platform::toString(scrollDirection);
         if (amount > 0)

@@ -114,6 +114,8 @@ void TestLocalPlanner::parse_data()
                                            << "launch \"sh -c 'a; b'\"";
     QTest::newRow("launch with then") << "launch 'echo then'"
                                       << "launch \"echo then\"";
+    QTest::newRow("press semicolon") << "press ';'"
+                                     << "press \";\"";
     QTest::newRow("launch bare") << "launch xterm  -e top"
                                  << "launch xterm  -e top";
     QTest::newRow("click on the") << "click on the Submit"
