@@ -1,5 +1,7 @@
 #include "core/providers/sseparser.h"
 
+#include <algorithm>
+
 namespace ciu::director {
 
 QList<SseParser::Event> SseParser::feed(const QByteArray& bytes)
@@ -8,9 +10,13 @@ QList<SseParser::Event> SseParser::feed(const QByteArray& bytes)
     m_buffer.append(bytes);
     qsizetype start = 0;
     while (true) {
-        const qsizetype nl = m_buffer.indexOf('\n', start);
-        if (nl < 0)
+        // A line arriving in many small reads is searched once: from where the last search ended, not
+        // from its start (an 8 MB line in 1-byte reads would otherwise compare 3 * 10^13 bytes).
+        const qsizetype nl = m_buffer.indexOf('\n', std::max(start, m_searched));
+        if (nl < 0) {
+            m_searched = m_buffer.size();
             break;
+        }
         QByteArray line = m_buffer.mid(start, nl - start);
         if (line.endsWith('\r'))
             line.chop(1);
@@ -18,6 +24,7 @@ QList<SseParser::Event> SseParser::feed(const QByteArray& bytes)
         start = nl + 1;
     }
     m_buffer.remove(0, start);
+    m_searched = std::max<qsizetype>(0, m_searched - start);
     return out;
 }
 
@@ -27,6 +34,7 @@ QList<SseParser::Event> SseParser::flush()
     if (!m_buffer.isEmpty()) {
         QByteArray line = m_buffer;
         m_buffer.clear();
+        m_searched = 0;
         if (line.endsWith('\r'))
             line.chop(1);
         processLine(std::move(line), out);

@@ -27,6 +27,7 @@ private:
     void processLine(QByteArray line, QList<Event>& out);
 
     QByteArray m_buffer;
+    qsizetype m_searched = 0; // m_buffer before this holds no line end
     QByteArray m_event;
     QByteArray m_data;
     bool m_hasData = false;

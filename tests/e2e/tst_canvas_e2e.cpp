@@ -590,7 +590,8 @@ void TestCanvasE2E::openingAMenuAddsItsItems()
             qInfo() << line;
     }
     QVERIFY2(menuShown, "the fixture reports the File menu open");
-    QTest::qWait(200);
+    // The menu is drawn and on the X server (the fixture's barrier), then the canvas sees a still screen.
+    QVERIFY(m_app.sync());
     settle();
     const ZoneMapPtr opened = m_mapper->currentMap();
     bool menuDecision = false;
@@ -639,7 +640,6 @@ void TestCanvasE2E::openingAMenuAddsItsItems()
     QVERIFY(escape);
     QVERIFY(m_platform->input().key(*escape, true));
     QVERIFY(m_platform->input().key(*escape, false));
-    QTest::qWait(200);
     m_platform->input().moveTo(QPoint(5, 5));
     settle();
     const ZoneMapPtr closed = m_mapper->currentMap();

@@ -185,6 +185,10 @@ void FixtureWindow::buildMenus()
             emitEvent(QStringLiteral("menu_opened"),
                       {{QStringLiteral("menu"), m->title().remove(QLatin1Char('&'))}});
         });
+        connect(m, &QMenu::aboutToHide, this, [this, m] {
+            emitEvent(QStringLiteral("menu_closed"),
+                      {{QStringLiteral("menu"), m->title().remove(QLatin1Char('&'))}});
+        });
     }
 }
 

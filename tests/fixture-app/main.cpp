@@ -3,8 +3,8 @@
 // stdout: one JSON object per line. {"event":"ready", "window":{x,y,w,h}, "widgets":[{name,type,label,
 // rect:{x,y,w,h}}]} once the window is shown (root coordinates), then one line per state change
 // (clicked, text_changed, toggled, combo_changed, slider_changed, tab_changed, menu_opened,
-// menu_triggered, context_menu, list_selected, list_scrolled, dialog_opened, dialog_closed, ...) and per
-// raw input event (key_press, key_release, mouse_press, mouse_release, mouse_double_click, wheel).
+// menu_closed, menu_triggered, context_menu, list_selected, list_scrolled, dialog_opened, dialog_closed, ...)
+// and per raw input event (key_press, key_release, mouse_press, mouse_release, mouse_double_click, wheel).
 // stdin: commands, one a line: dump | move NAME X Y | open-dialog | open-window | close-window |
 // set-clipboard TEXT | set-clipboard-image W H RRGGBB | get-clipboard | focus NAME | sync | quit
 // (sync answers "synced" once every pending event is handled and every repaint has reached the X server)
