@@ -43,7 +43,7 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    const SpatialEvent& event(int row) const { return m_events.at(size_t(row)); }
+    const SpatialEvent& eventAt(int row) const { return m_events.at(size_t(row)); }
     int repeatCount(int row) const { return m_repeats.at(size_t(row)).count; }
     int maxRows() const { return m_maxRows; }
     void setMaxRows(int maxRows);

@@ -94,6 +94,9 @@ SetZonePropertiesCommand::SetZonePropertiesCommand(ZoneCorrections* document, co
     if (!zone || (zone->label == label && zone->type == type && zone->state == state))
         return;
     Zone edited = *zone;
+    if (edited.label != label)
+        edited.labelSource =
+            LabelSource::User; // typed by the user (an unchanged label keeps where it came from)
     edited.label = label;
     edited.type = type;
     edited.state = state;

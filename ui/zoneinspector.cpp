@@ -339,6 +339,7 @@ void ZoneInspector::addZone(const QRect& bounds)
     zone.bounds = bounds;
     zone.type = ZoneType::Button;
     zone.label = tr("New zone");
+    zone.labelSource = LabelSource::User;
     zone.source = ZoneSource::User;
     zone.confidence = 1.0;
     // The new zone belongs to the application of the zone it was drawn on.

@@ -386,7 +386,7 @@ void TestAppStatesE2e::takeoverStopThenRun()
     ui::EventLogModel* log = window.eventLog()->model();
     bool stopLogged = false;
     for (int row = 0; row < log->rowCount(); ++row) {
-        const SpatialEvent& e = log->event(row);
+        const SpatialEvent& e = log->eventAt(row);
         if (ui::EventLogModel::formatDetails(e).contains(QLatin1String("stopped by the user"))) {
             stopLogged = true;
             QVERIFY2(e.kind != SpatialEvent::Kind::Error, "the user's stop is logged as an error");

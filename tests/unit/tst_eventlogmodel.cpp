@@ -123,7 +123,7 @@ void TestEventLogModel::trimsOldest()
     QVERIFY(model.rowCount() <= 100);
     QVERIFY(model.rowCount() >= 90);
     // The newest event is still the last row.
-    QCOMPARE(model.event(model.rowCount() - 1).tNs, qint64(249) * 1'000'000);
+    QCOMPARE(model.eventAt(model.rowCount() - 1).tNs, qint64(249) * 1'000'000);
     model.clear();
     QCOMPARE(model.rowCount(), 0);
 }
@@ -184,17 +184,17 @@ void TestEventLogModel::secretsRedacted()
             QVERIFY2(!text.contains(known) && !text.contains(pattern), qPrintable(text));
             QVERIFY2(text.contains(QLatin1String("[redacted]")), qPrintable(text));
         }
-        const QVariantMap data = model.event(row).data;
+        const QVariantMap data = model.eventAt(row).data;
         for (const QVariant& value : data)
             QVERIFY(!value.toString().contains(known) &&
                     !value.toStringList().join(QLatin1Char(' ')).contains(pattern));
     }
     QCOMPARE(model.index(0, EventLogModel::DetailsColumn).data().toString(),
              QStringLiteral("text=the key is [redacted]"));
-    QVERIFY(model.event(1).data.value(QStringLiteral("lines")).toStringList() ==
+    QVERIFY(model.eventAt(1).data.value(QStringLiteral("lines")).toStringList() ==
             QStringList({QStringLiteral("ok"), QStringLiteral("[redacted]")}));
     QCOMPARE(
-        model.event(1).data.value(QStringLiteral("reply")).toMap().value(QStringLiteral("text")).toString(),
+        model.eventAt(1).data.value(QStringLiteral("reply")).toMap().value(QStringLiteral("text")).toString(),
         QStringLiteral("[redacted]"));
 }
 

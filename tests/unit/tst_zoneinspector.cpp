@@ -103,6 +103,7 @@ void TestZoneInspector::editProperties()
     const Zone* edited = map->find(newId);
     QVERIFY(edited);
     QCOMPARE(edited->label, QStringLiteral("Save"));
+    QCOMPARE(toString(edited->labelSource), QStringLiteral("user")); // typed in the inspector
     QVERIFY(edited->type == ZoneType::Link);
     QCOMPARE(edited->state, ZoneState(ZoneStateFlag::Enabled | ZoneStateFlag::Focused));
     QVERIFY(edited->source == ZoneSource::User);
@@ -116,6 +117,10 @@ void TestZoneInspector::editProperties()
     QCOMPARE(set.zones.size(), 1);
     QCOMPARE(set.suppressed, QList<QRect>{QRect(10, 10, 100, 30)});
     QVERIFY(QFile::exists(doc.store().filePath(kApp)));
+    // The file keeps where the label came from.
+    const auto stored = doc.store().load(kApp);
+    QVERIFY(stored && stored->zones.size() == 1);
+    QCOMPARE(toString(stored->zones.first().labelSource), QStringLiteral("user"));
 
     // Undo restores the detected zone and removes the file; redo brings the edit back.
     inspector.undoStack()->undo();
@@ -138,6 +143,8 @@ void TestZoneInspector::editGeometryTwiceKeepsOneUserZone()
     QVERIFY(inspector.editGeometry(QRect(12, 62, 150, 20)));
     const QString id = inspector.selectedZone();
     QCOMPARE(doc.effectiveMap()->find(id)->bounds, QRect(12, 62, 150, 20));
+    // A geometry edit keeps where the label came from (only a typed label is the user's).
+    QVERIFY(doc.effectiveMap()->find(id)->labelSource == LabelSource::Unknown);
     // The second edit of a user zone changes it in place (same id, still one suppressed region).
     inspector.setZoneGeometry(id, QRect(20, 70, 100, 20));
     QCOMPARE(inspector.selectedZone(), id);
@@ -201,6 +208,7 @@ void TestZoneInspector::addDrawnZone()
     QVERIFY(zone);
     QCOMPARE(zone->bounds, QRect(50, 200, 60, 25));
     QVERIFY(zone->source == ZoneSource::User);
+    QCOMPARE(toString(zone->labelSource), QStringLiteral("user"));
     QCOMPARE(zone->application, kApp);
     QCOMPARE(zone->confidence, 1.0);
     QCOMPARE(selected.last().at(0).toString(), id);
