@@ -11,8 +11,9 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 minutes="${1:-60}"
 build="${2:-build/release}"
-agent="$PWD/$build/app/ciu-agent"
-fixture="$PWD/$build/tests/fixture-app/ciu-fixture-app"
+case "$build" in /*) ;; *) build="$PWD/$build" ;; esac
+agent="$build/app/ciu-agent"
+fixture="$build/tests/fixture-app/ciu-fixture-app"
 for f in "$agent" "$fixture"; do
   if [ ! -x "$f" ]; then echo "soak: $f is not built (cmake --build --preset release)" >&2; exit 1; fi
 done
