@@ -74,6 +74,34 @@ std::optional<int> matchWindow(const platform::AccessibleNode& window,
     return best;
 }
 
+// Letters and digits only, lower case: "Inset:" and "inset" are the same words.
+QString textKey(const QString& label)
+{
+    QString key;
+    key.reserve(label.size());
+    for (const QChar c : label) {
+        if (c.isLetterOrNumber())
+            key += c.toLower();
+    }
+    return key;
+}
+
+// The static tree zone showing the same text as the vision zone `v`, one box mostly inside the other; -1 if
+// none.
+int sameTextIndex(const QList<Zone>& treeZones, const Zone& v)
+{
+    const QString key = textKey(v.label);
+    if (key.isEmpty())
+        return -1;
+    for (int i = 0; i < treeZones.size(); ++i) {
+        const Zone& t = treeZones.at(i);
+        if (t.type == ZoneType::Static && t.source == ZoneSource::Accessibility && textKey(t.label) == key &&
+            (shareInside(v.bounds, t.bounds) >= 0.6 || shareInside(t.bounds, v.bounds) >= 0.6))
+            return i;
+    }
+    return -1;
+}
+
 } // namespace
 
 std::optional<ZoneType> zoneTypeForRole(const QString& role)
@@ -318,8 +346,17 @@ QList<Zone> fuseZones(const QList<Zone>& treeZones, const QList<Zone>& visionZon
         const bool inside = std::any_of(treeZones.cbegin(), treeZones.cend(), [&v](const Zone& t) {
             return t.type != ZoneType::Static && shareInside(v.bounds, t.bounds) >= 0.6;
         });
-        if (!inside)
-            extra << v;
+        if (inside)
+            continue;
+        // Text the tree has too, where one box holds the other: a label's or a status bar's words, the tree's
+        // box the widget's and vision's the ink's (or a line of ink running past the label). The tree's zone
+        // stands for both; otherwise the canvas would publish the label twice.
+        const int same = v.type == ZoneType::Static ? sameTextIndex(fused, v) : -1;
+        if (same >= 0) {
+            fused[same].confidence = 1.0;
+            continue;
+        }
+        extra << v;
     }
     return fused + extra;
 }

@@ -204,6 +204,9 @@ void AtspiCache::rewalk(const QString& ref)
     }
     for (const QString& child : old.children)
         removeSubtree(child, false);
+    // The subtree changed (children, bounds, shown): libatspi's cached children, states and names of it
+    // are asked again rather than trusted, as before libatspi's cache was on.
+    atspi_accessible_clear_cache(old.object);
     startBudget();
     bool ok = true;
     const QString stored = walk(old.object, old.node.parentRef, old.node.windowRef, old.node.childPath,

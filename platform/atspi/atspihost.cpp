@@ -169,6 +169,14 @@ void AtspiHost::threadMain(std::promise<QString>* started)
         return;
     }
     atspi_set_main_context(m_context);
+    // libatspi trusts its own cache only when asked to (or under atspi_event_main(), which this thread does
+    // not run): role, name, states, children, parent and interfaces then cost no call. The cache is filled
+    // by each application's org.a11y.atspi.Cache GetItems reply (sent when libatspi first meets it) and by
+    // every call's answer, and kept current by the events libatspi receives before our listener does.
+    if (AtspiAccessible* desktop = atspi_get_desktop(0)) {
+        atspi_accessible_set_cache_mask(desktop, ATSPI_CACHE_DEFAULT);
+        g_object_unref(desktop);
+    }
     m_loop = g_main_loop_new(m_context, FALSE);
     m_cache = std::make_unique<AtspiCache>(m_limits);
     m_cache->setWakeUp([this] { scheduleFlush(); });

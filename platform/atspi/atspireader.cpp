@@ -52,6 +52,14 @@ bool isActionable(const QString& role)
     return std::any_of(std::begin(roles), std::end(roles), [&role](QLatin1String r) { return role == r; });
 }
 
+// Text that is short by nature: a label's, or a field of one line.
+bool isShortText(const AccessibleNode& node)
+{
+    return textIsLabel(node.role) || node.hasState(QStringLiteral("single-line")) ||
+           node.role == QLatin1String("entry") || node.role == QLatin1String("spin button") ||
+           node.role == QLatin1String("combo box");
+}
+
 } // namespace
 
 QString AtspiReader::refOf(AtspiAccessible* object)
@@ -228,13 +236,21 @@ QString AtspiReader::value(AtspiAccessible* object, const AccessibleNode& node, 
     GError* error = nullptr;
     QElapsedTimer started;
     started.start();
-    const int count = atspi_text_get_character_count(text, &error);
-    take(error, started, status);
     QString result;
-    if (!error && count > 0 && !status.timedOut) {
-        started.restart();
-        result = fromUtf8(atspi_text_get_text(text, 0, qMin(count, kMaxTextChars), &error));
+    if (isShortText(node)) {
+        // One call: a label's or a one-line field's text is short (-1: to the end, as Orca asks it).
+        result = fromUtf8(atspi_text_get_text(text, 0, -1, &error));
         take(error, started, status);
+        result.truncate(kMaxTextChars);
+    } else {
+        // A document may be long: its length first, then at most kMaxTextChars of it.
+        const int count = atspi_text_get_character_count(text, &error);
+        take(error, started, status);
+        if (!error && count > 0 && !status.timedOut) {
+            started.restart();
+            result = fromUtf8(atspi_text_get_text(text, 0, qMin(count, kMaxTextChars), &error));
+            take(error, started, status);
+        }
     }
     g_object_unref(text);
     return result;
@@ -249,12 +265,15 @@ QString AtspiReader::keyBinding(AtspiAccessible* object, ReadStatus& status)
     GError* error = nullptr;
     QElapsedTimer started;
     started.start();
-    QString binding;
-    if (atspi_action_get_n_actions(action, &error) > 0 && !error) {
-        started.restart();
-        binding = fromUtf8(atspi_action_get_key_binding(action, 0, &error));
+    // One call: the first action's binding. An object without actions answers with an error (or an
+    // empty string), which only means "no key binding".
+    QString binding = fromUtf8(atspi_action_get_key_binding(action, 0, &error));
+    if (error) {
+        ReadStatus optional;
+        take(error, started, optional);
+        status.timedOut = status.timedOut || optional.timedOut;
+        binding.clear();
     }
-    take(error, started, status);
     g_object_unref(action);
     return binding;
 }

@@ -123,6 +123,7 @@ private slots:
     void tabDialogAndMenuByEvent();
     void windowAboveHidesZones();
     void hungProgramIsServedByVision();
+    void hungProgramBesideLiveOne();
     void noBusFallsBackWithOneWarning();
     void stoppedRegistryFallsBack();
     // Last: after every case before has started and stopped a program (regression test of a GTK program
@@ -536,6 +537,118 @@ void TestAccessibilityE2e::hungProgramIsServedByVision()
         m_a11y->snapshot()->slowApplications.isEmpty() &&
             nodeWith(m_a11y->snapshot(), pid, QStringLiteral("check box"), QStringLiteral("Subscribe")),
         20'000);
+}
+
+void TestAccessibilityE2e::hungProgramBesideLiveOne()
+{
+    // Two programs mapped: this case's fixture, which will stop answering, and a second one above it on the
+    // right, which keeps answering (placed by Qt's own X11 option: -geometry WxH+X+Y).
+    const qint64 hungPid = fixturePid();
+    FixtureApp live;
+    QVERIFY2(live.start(accessibleEnvironment(*m_xvfb),
+                        {QStringLiteral("--geometry"), QStringLiteral("700x600+570+150")}),
+             qPrintable(live.errorString()));
+    qint64 livePid = -1;
+    for (const QJsonObject& line : live.allLines()) {
+        if (line.contains(QStringLiteral("pid")))
+            livePid = line.value(QStringLiteral("pid")).toInteger();
+    }
+    QVERIFY(livePid > 0 && livePid != hungPid);
+    const auto forgetLive = qScopeGuard([&] { m_pastPids << livePid; });
+    QTRY_VERIFY_WITH_TIMEOUT(
+        nodeWith(m_a11y->snapshot(), livePid, QStringLiteral("check box"), QStringLiteral("Subscribe")),
+        20'000);
+    QVERIFY(m_fixture->refreshWidgets());
+    QVERIFY(live.refreshWidgets());
+    const QRect liveWindow = live.windowRect();
+    // What a person sees of the program that will hang: its window minus the live one's above it.
+    const QRegion hungShown = QRegion(m_fixture->windowRect()) - QRegion(liveWindow.adjusted(-8, -40, 8, 8));
+    QVERIFY(!hungShown.isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            const QList<platform::WindowInfo> list = windows();
+            return std::any_of(list.cbegin(), list.cend(), [&](const platform::WindowInfo& w) {
+                return w.pid == livePid && w.geometry.intersects(liveWindow);
+            });
+        }(),
+        10'000);
+
+    canvas::CanvasMapper mapper;
+    mapper.setAccessibility(platform::createAccessibility());
+    mapper.onWindows(windows(), m_platform->windows().activeWindow());
+    Frame frame;
+    frame.index = 1;
+    frame.tNs = 1;
+    frame.image = m_platform->screen().grab();
+    mapper.onFrame(frame);
+    const auto liveSubscribe = [&]() -> std::optional<Zone> {
+        for (const Zone& z : mapper.currentMap()->zones()) {
+            if (z.role == QLatin1String("check box") && z.label == QLatin1String("Subscribe") &&
+                liveWindow.contains(z.bounds.center()))
+                return z;
+        }
+        return std::nullopt;
+    };
+    // Zones of the hung program's visible part, by source.
+    const auto hungZones = [&](ZoneSource source) {
+        const QList<Zone> zones = mapper.currentMap()->zones();
+        return std::count_if(zones.cbegin(), zones.cend(), [&](const Zone& z) {
+            return z.source == source && hungShown.contains(z.bounds.center());
+        });
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(liveSubscribe() && hungZones(ZoneSource::Accessibility) > 0, 20'000);
+    QCOMPARE(int(liveSubscribe()->source), int(ZoneSource::Accessibility));
+
+    m_fixture->clearPending();
+    m_fixture->send(QStringLiteral("block 15000"));
+    QVERIFY(m_fixture->waitForEvent(QStringLiteral("blocking")));
+    m_a11y->refresh();
+    QTRY_VERIFY_WITH_TIMEOUT(!m_a11y->snapshot()->slowApplications.isEmpty(), 8'000);
+    // Only the hung program is dropped from the tree; the live one's nodes stay.
+    QVERIFY(nodesOf(m_a11y->snapshot(), hungPid).isEmpty());
+    QVERIFY(nodeWith(m_a11y->snapshot(), livePid, QStringLiteral("check box"), QStringLiteral("Subscribe")));
+    // The canvas serves the hung window by vision, the live one still by the tree.
+    QTRY_VERIFY_WITH_TIMEOUT(hungZones(ZoneSource::Accessibility) == 0 && hungZones(ZoneSource::Local) > 0,
+                             10'000);
+    const Zone before = *liveSubscribe();
+    QCOMPARE(int(before.source), int(ZoneSource::Accessibility));
+    QVERIFY(before.state.testFlag(ZoneStateFlag::Unchecked));
+    const platform::AccessibilityStats stats = mapper.accessibility()->snapshot()->stats;
+
+    // A toggle in the live program reaches the map by the tree's event while the other one still hangs.
+    live.clearPending();
+    click(before.bounds.center());
+    const auto toggled = live.waitFor([](const QJsonObject& o) {
+        return o.value(QStringLiteral("event")) == QLatin1String("toggled") &&
+               o.value(QStringLiteral("name")) == QLatin1String("subscribe");
+    });
+    QVERIFY(toggled);
+    QVERIFY(toggled->value(QStringLiteral("checked")).toBool());
+    QTRY_VERIFY_WITH_TIMEOUT(liveSubscribe() && liveSubscribe()->state.testFlag(ZoneStateFlag::Checked),
+                             5'000);
+    const Zone after = *liveSubscribe();
+    QCOMPARE(after.id, before.id);
+    QCOMPARE(int(after.source), int(ZoneSource::Accessibility));
+    const platform::AccessibilityStats now = mapper.accessibility()->snapshot()->stats;
+    QCOMPARE(now.fullWalks, stats.fullWalks);
+    QVERIFY(now.nodeUpdates > stats.nodeUpdates || now.subtreeWalks > stats.subtreeWalks);
+    // All of that happened while the first program was still hanging (it has not said "unblocked").
+    const QList<QJsonObject> hungLines = m_fixture->pending();
+    QVERIFY(std::none_of(hungLines.cbegin(), hungLines.cend(), [](const QJsonObject& o) {
+        return o.value(QStringLiteral("event")) == QLatin1String("unblocked");
+    }));
+    QVERIFY(!mapper.accessibility()->snapshot()->slowApplications.isEmpty());
+    QCOMPARE(hungZones(ZoneSource::Accessibility), 0);
+
+    // The hung program answers again: its tree zones come back, the live one's are untouched.
+    QVERIFY(m_fixture->waitForEvent(QStringLiteral("unblocked"), 20'000));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_a11y->snapshot()->slowApplications.isEmpty() &&
+            nodeWith(m_a11y->snapshot(), hungPid, QStringLiteral("check box"), QStringLiteral("Subscribe")),
+        20'000);
+    QTRY_VERIFY_WITH_TIMEOUT(hungZones(ZoneSource::Accessibility) > 0, 10'000);
+    QVERIFY(liveSubscribe() && liveSubscribe()->state.testFlag(ZoneStateFlag::Checked));
+    QCOMPARE(liveSubscribe()->id, before.id);
 }
 
 void TestAccessibilityE2e::gtkProgramMaps()

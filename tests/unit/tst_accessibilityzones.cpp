@@ -88,6 +88,7 @@ private slots:
     void parentsByTree();
     void fusionTreeWins();
     void fusionKeepsUnexplainedVision();
+    void fusionTextSeenByBothIsOne();
     void zoneJsonRoundTrip();
     void oldZoneJsonStillReads();
 };
@@ -409,6 +410,57 @@ void TestAccessibilityZones::fusionKeepsUnexplainedVision()
     QCOMPARE(fused.size(), 2);
     QCOMPARE(fused.at(1), canvasKey);
     QCOMPARE(fuseZones({}, {canvasKey}), QList<Zone>{canvasKey});
+}
+
+void TestAccessibilityZones::fusionTextSeenByBothIsOne()
+{
+    // The fixture's status bar: the tree's zone is the whole bar, vision's the word's ink at its left.
+    Zone bar;
+    bar.id = QStringLiteral("tmp:bar");
+    bar.bounds = QRect(190, 705, 900, 22);
+    bar.type = ZoneType::Static;
+    bar.role = QStringLiteral("status bar");
+    bar.label = QStringLiteral("Ready");
+    bar.source = ZoneSource::Accessibility;
+    Zone readyInk;
+    readyInk.id = QStringLiteral("z1");
+    readyInk.bounds = QRect(195, 706, 40, 21);
+    readyInk.type = ZoneType::Static;
+    readyInk.label = QStringLiteral("Ready");
+    readyInk.source = ZoneSource::Local;
+    // gtk3-widget-factory's frame caption: the tree's label is the word, vision's line runs past it.
+    Zone inset = bar;
+    inset.id = QStringLiteral("tmp:inset");
+    inset.bounds = QRect(885, 61, 37, 17);
+    inset.role = QStringLiteral("label");
+    inset.label = QStringLiteral("inset");
+    Zone insetLine = readyInk;
+    insetLine.id = QStringLiteral("z2");
+    insetLine.bounds = QRect(886, 61, 175, 17);
+    insetLine.label = QStringLiteral("Inset:");
+    // Other text inside the bar is other information; a button vision saw around a label is the button.
+    Zone otherText = readyInk;
+    otherText.id = QStringLiteral("z3");
+    otherText.bounds = QRect(600, 706, 80, 21);
+    otherText.label = QStringLiteral("3 items");
+    Zone buttonAroundLabel = insetLine;
+    buttonAroundLabel.id = QStringLiteral("z4");
+    buttonAroundLabel.type = ZoneType::Button;
+    buttonAroundLabel.label = QStringLiteral("inset");
+
+    const QList<Zone> fused = fuseZones({bar, inset}, {readyInk, insetLine, otherText, buttonAroundLabel});
+    QStringList labels;
+    for (const Zone& z : fused)
+        labels << z.label;
+    QCOMPARE(labels, (QStringList{QStringLiteral("Ready"), QStringLiteral("inset"), QStringLiteral("3 items"),
+                                  QStringLiteral("inset")}));
+    for (const auto& [zone, tree] : {std::pair{fused.at(0), bar}, std::pair{fused.at(1), inset}}) {
+        QCOMPARE(zone.bounds, tree.bounds); // the tree's zone, seen by both
+        QCOMPARE(int(zone.source), int(ZoneSource::Accessibility));
+        QCOMPARE(zone.confidence, 1.0);
+    }
+    QCOMPARE(fused.at(2), otherText);
+    QCOMPARE(int(fused.at(3).type), int(ZoneType::Button));
 }
 
 void TestAccessibilityZones::zoneJsonRoundTrip()
