@@ -254,7 +254,26 @@ std::optional<QString> Director::readWindowText(const Expectation& expectation, 
             return tree;
         }
     }
-    return readFrameText(window->geometry, true);
+    // Then what its fields show (the text went to the focused one; a reading of a whole window may miss a
+    // short text in a field), then the whole window (a terminal has no fields).
+    QStringList read;
+    if (m_map) {
+        for (const Zone& z : m_map->zones()) {
+            if (z.type != ZoneType::TextField || z.isPassword || !window->geometry.intersects(z.bounds))
+                continue;
+            if (const auto text = readFrameText(z.bounds, z.bounds.height() > 40); text && !text->isEmpty())
+                read << *text;
+        }
+        QString why;
+        if (!read.isEmpty() &&
+            ActionVerifier::windowShowsText(expectation, read.join(QLatin1Char('\n')), &why))
+            return read.join(QLatin1Char('\n'));
+    }
+    if (const auto all = readFrameText(window->geometry, true))
+        read << *all;
+    if (read.isEmpty())
+        return std::nullopt;
+    return read.join(QLatin1Char('\n'));
 }
 
 std::optional<QString> Director::readFrameText(const QRect& bounds, bool block)

@@ -138,9 +138,11 @@ void TestDirectorWindowsE2e::typeIntoXtermByClass()
     QCOMPARE(r.summary.value(QStringLiteral("outcome")).toString(), QStringLiteral("completed"));
     // The shell's own output.
     const QString path = m_dir.filePath(QStringLiteral("out.txt"));
-    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(path), 10'000);
-    QFile f(path);
-    QTRY_VERIFY_WITH_TIMEOUT(f.open(QIODevice::ReadOnly) && f.readAll().trimmed() == "hi-ciu", 10'000);
+    const auto content = [&path] {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll().trimmed()) : QString();
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(content(), QStringLiteral("hi-ciu"), 10'000);
     // Nothing reached the fixture's field.
     for (const QJsonObject& line : m_app->allLines())
         QVERIFY(line.value(QStringLiteral("event")).toString() != QLatin1String("text_changed"));
@@ -151,14 +153,14 @@ void TestDirectorWindowsE2e::zoneWinsOverWindowOfTheSameName()
     // A window titled "Submit" and the fixture's button "Submit", both written exactly so: the zone wins.
     QVERIFY(startXterm(QStringLiteral("Submit")));
     const Run r = run({QStringLiteral("run"), QStringLiteral("click Submit"), QStringLiteral("--execute")});
-    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(4000) + r.out));
     const auto clicked = m_app->waitFor(
         [](const QJsonObject& o) {
             return o.value(QStringLiteral("event")).toString() == QLatin1String("clicked") &&
                    o.value(QStringLiteral("name")).toString() == QLatin1String("submit");
         },
         10'000);
-    QVERIFY(clicked.has_value());
+    QVERIFY2(clicked.has_value(), qPrintable(r.err.right(4000) + r.out));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(4000) + r.out));
 }
 
 void TestDirectorWindowsE2e::typeIntoFixtureByTitle()
@@ -168,15 +170,15 @@ void TestDirectorWindowsE2e::typeIntoFixtureByTitle()
     QVERIFY(startXterm(QStringLiteral("Shell"))); // now the xterm has the focus
     const Run r = run({QStringLiteral("run"), QStringLiteral("type \"Ada\" into \"CIU Fixture\""),
                        QStringLiteral("--execute")});
-    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(4000) + r.out));
-    QCOMPARE(r.summary.value(QStringLiteral("outcome")).toString(), QStringLiteral("completed"));
     const auto typed = m_app->waitFor(
         [](const QJsonObject& o) {
             return o.value(QStringLiteral("event")).toString() == QLatin1String("text_changed") &&
                    o.value(QStringLiteral("text")).toString() == QLatin1String("Ada");
         },
         10'000);
-    QVERIFY(typed.has_value());
+    QVERIFY2(typed.has_value(), qPrintable(r.err.right(4000) + r.out));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(4000) + r.out));
+    QCOMPARE(r.summary.value(QStringLiteral("outcome")).toString(), QStringLiteral("completed"));
 }
 
 QTEST_GUILESS_MAIN(TestDirectorWindowsE2e)

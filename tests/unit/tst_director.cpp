@@ -991,9 +991,16 @@ void TestDirector::model_callsVersusClassic()
         Harness h(zones);
         h.director.onFrame(frame);
         h.director.setBackendFactory(modelFactory(server, loop));
-        h.answer = [&h, withList](const Action& a) {
+        h.answer = [&h, withList, &frame](const Action& a) {
             if (a.zoneId == QStringLiteral("z4") || (a.point && QRect(90, 118, 300, 24).contains(*a.point)))
                 QTimer::singleShot(0, &h, [&h, withList] { h.setZones(withList); }); // the list opens
+            if (a.type == Action::Type::TypeText) { // the name field shows what was typed (read back)
+                Frame typed = frame;
+                typed.image = frame.image.copy();
+                drawField(typed.image, QRect(90, 58, 300, 24), a.text);
+                typed.index = frame.index + 1;
+                h.director.onFrame(typed);
+            }
             return okResult();
         };
         [&] {
