@@ -148,7 +148,12 @@ QRect ActionVerifier::readingBox(const Zone& field, const ZoneMap* map)
     constexpr int kTouching = 6; // px between the field and its split-off text
     const QRect f = field.bounds;
     for (const Zone& z : map->zones()) {
-        if (z.type != ZoneType::Static || z.id == field.id || z.bounds.height() > 2 * f.height())
+        // Text split off (static text), or a blob without a name vision took for something else (the part of
+        // a Tk entry holding text, seen as a slider); never a named control beside the field (its button).
+        const bool splitOff =
+            z.type == ZoneType::Static ||
+            (z.label.trimmed().isEmpty() && z.type != ZoneType::TextField && z.type != ZoneType::Dropdown);
+        if (!splitOff || z.id == field.id || z.bounds.height() > 2 * f.height())
             continue;
         const QRect t = z.bounds;
         const int overlap = std::min(t.bottom(), f.bottom()) - std::max(t.top(), f.top()) + 1;

@@ -55,9 +55,9 @@ public:
     static bool showsText(const Expectation& expectation, const QString& zoneId, const QString& seen,
                           QString* why);
 
-    // The box to read a field's text from: the field's own, widened by static text that vision split off
-    // from it (text touching the field on its row: the part of an entry that holds text). Not chained: a
-    // label beside that text stays out.
+    // The box to read a field's text from: the field's own, widened by what vision split off from it
+    // (static text or an unnamed zone touching the field on its row: the part of an entry that holds text).
+    // Not chained: a label beside that text stays out; a named control beside the field too.
     static QRect readingBox(const Zone& field, const ZoneMap* map);
 
     // Whether a window that reads `seen` shows every line of the text typed into it (WindowShowsText),

@@ -326,6 +326,13 @@ void TestDirectorWindows::fieldTextReadFromTheWholeField()
     const ZoneMap map(1, 0, QSize(1280, 800), {label, text, field, save, below});
     // The text beside the field joins it; the label (beyond that text), the button and the next row do not.
     QCOMPARE(ActionVerifier::readingBox(field, &map), QRect(527, 468, 227, 21));
+    // The same text part taken for an unnamed slider (the next analysis of the same dialog).
+    Zone blob = text;
+    blob.type = ZoneType::Slider;
+    blob.label.clear();
+    blob.bounds = QRect(525, 468, 78, 21);
+    const ZoneMap again(2, 0, QSize(1280, 800), {label, blob, field, save, below});
+    QCOMPARE(ActionVerifier::readingBox(field, &again), QRect(525, 468, 229, 21));
     // A field with nothing beside it is read as it is.
     const ZoneMap alone(1, 0, QSize(1280, 800), {label, field, save});
     QCOMPARE(ActionVerifier::readingBox(field, &alone), field.bounds);
