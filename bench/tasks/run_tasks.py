@@ -89,6 +89,10 @@ def task_list():
              program=["xterm", "-geometry", "100x30+40+40"],
              task='type "echo $((6*7)) > calc.txt"; press Return',
              expect=dict(file="{dir}/calc.txt", content="42")),
+        dict(name="xterm-named",  # the window named: activated over the others, the text read back there
+             program=["xterm", "-geometry", "100x30+40+40"],
+             task='type "echo named-ciu > named.txt\\n" into xterm',
+             expect=dict(file="{dir}/named.txt", content="named-ciu")),
         dict(name="xedit-save",
              program=["xedit", "{dir}/xedit.txt"],
              task='type "hello xedit"; click Save',

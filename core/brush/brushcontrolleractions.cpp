@@ -40,10 +40,29 @@ bool watchesForChange(Action::Type type)
     case Action::Type::ClipboardWrite:
     case Action::Type::Screenshot:
     case Action::Type::Launch:
+    case Action::Type::ActivateWindow:
         return false;
     default:
         return true;
     }
+}
+
+// Asks the window manager to raise and activate `id` and waits briefly for its report; false with `error`
+// when it refuses or does not report the window active.
+bool activateAndWait(platform::WindowSystem& ws, quint64 id, QString* error)
+{
+    if (!ws.activate(id)) {
+        *error = QStringLiteral("activating window 0x%1 failed: %2").arg(id, 0, 16).arg(ws.errorString());
+        return false;
+    }
+    // The window manager activates it asynchronously (its _NET_ACTIVE_WINDOW follows).
+    for (int i = 0; i < 100; ++i) {
+        if (const auto active = ws.activeWindow(); active && active->id == id)
+            return true;
+        QThread::msleep(10);
+    }
+    *error = QStringLiteral("the window manager did not make window 0x%1 active").arg(id, 0, 16);
+    return false;
 }
 
 } // namespace
@@ -227,6 +246,13 @@ void BrushController::act()
     case Action::Type::Screenshot:
     case Action::Type::Launch:
         return fail(QStringLiteral("%1 is not executed by the brush").arg(toString(a.type)));
+    case Action::Type::ActivateWindow:
+        ok = activateAndWait(m_platform->windows(), a.windowId, &error);
+        if (ok) {
+            m_lastWindowId = a.windowId; // untargeted keys go there from now on
+            m_job->result.output = QStringLiteral("window 0x%1 is active").arg(a.windowId, 0, 16);
+        }
+        break;
     }
     if (!m_job)
         return; // a failing click already finished the job

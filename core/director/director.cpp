@@ -136,6 +136,7 @@ void Director::startTask(const QString& task, const DirectorOptions& options)
     m_runMode = RunMode::Continuous;
     m_disabledWaits = 0;
     m_focusedZoneId.clear();
+    m_unseenEffects.clear();
     m_eventsSinceDecision.clear();
     m_result = TaskOutcome::Result::Failed;
     m_backend.reset();
@@ -270,6 +271,13 @@ void Director::onEvent(const SpatialEvent& event)
     }
 }
 
+void Director::onWindows(const QList<platform::WindowInfo>& windows,
+                         const std::optional<platform::WindowInfo>& active)
+{
+    Q_UNUSED(active)
+    m_windows = windows;
+}
+
 void Director::onFrame(const Frame& frame)
 {
     m_lastFrame = frame;
@@ -341,6 +349,7 @@ void Director::requestDecision()
     world.screenSize = m_map ? m_map->screenSize() : m_lastFrame.image.size();
     world.speed = m_speed.mode();
     world.dryRun = m_options.dryRun;
+    world.windows = m_windows;
     if (m_backend->wantsScreenshot() && m_lastFrame.isValid())
         world.screenshot = m_lastFrame.image;
     setPhase(Phase::Deciding,
@@ -366,6 +375,22 @@ void Director::onDecided(const Decision& decision)
             {QStringLiteral("planner"), m_backend->name()}});
     switch (decision.kind) {
     case Decision::Kind::Complete:
+        // A model's "done" is its word, not evidence: an effect not seen since ends the task unverified (the
+        // local and replay planners keep that account per step themselves).
+        if (m_backend->usesModel() && !m_unseenEffects.isEmpty()) {
+            QStringList steps;
+            for (const UnseenEffect& e : std::as_const(m_unseenEffects))
+                steps << e.message;
+            finish(TaskOutcome::Result::Unverified,
+                   QStringLiteral(
+                       "the planner reported the task done%1, but the effect of %2 %3 was not seen: %4")
+                       .arg(decision.message.isEmpty() ? QString()
+                                                       : QStringLiteral(" (%1)").arg(decision.message))
+                       .arg(steps.size())
+                       .arg(steps.size() == 1 ? QStringLiteral("action") : QStringLiteral("actions"))
+                       .arg(steps.join(QStringLiteral("; "))));
+            return;
+        }
         finish(TaskOutcome::Result::Completed, decision.message);
         return;
     case Decision::Kind::Impossible:
@@ -429,6 +454,7 @@ void Director::finishAction(ActionOutcome outcome, bool cutBatch)
     const ProposedAction p = m_queue.takeFirst();
     outcome.batchCut = cutBatch && !outcome.isError() && !outcome.verificationFailed;
     noteOutcome(p, outcome);
+    noteEffectSeen(p, outcome);
     record(QStringLiteral("action_outcome"),
            {{QStringLiteral("action"), proposedJson(p)},
             {QStringLiteral("status"), toString(outcome.status)},
@@ -446,6 +472,33 @@ void Director::finishAction(ActionOutcome outcome, bool cutBatch)
     if (m_runMode == RunMode::SingleStep)
         m_runMode = RunMode::Paused;
     scheduleProceed();
+}
+
+void Director::noteEffectSeen(const ProposedAction& p, const ActionOutcome& outcome)
+{
+    if (outcome.status != ActionOutcome::Status::Executed || !outcome.result.success)
+        return; // not executed, or failed: the planner hears of it as an error
+    const QString step =
+        p.planStep > 0 ? QStringLiteral("%1#%2").arg(p.toolUseId).arg(p.planStep) : QString();
+    const QString subject = subjectKey(p);
+    if (outcome.verificationFailed) {
+        m_unseenEffects.append(
+            {step, subject, QStringLiteral("%1: %2").arg(p.action.describe(), outcome.message)});
+        return;
+    }
+    m_unseenEffects.removeIf(
+        [&](const UnseenEffect& e) { return e.subject == subject || (!step.isEmpty() && e.step == step); });
+}
+
+QString Director::subjectKey(const ProposedAction& p)
+{
+    // What the action acted on: its field, zone or window (else its keys or text), and how.
+    const QString subject = !p.focusZoneId.isEmpty()     ? p.focusZoneId
+                            : !p.action.zoneId.isEmpty() ? p.action.zoneId
+                            : p.action.windowId != 0     ? QStringLiteral("window %1").arg(p.action.windowId)
+                            : p.expect.windowId != 0     ? QStringLiteral("window %1").arg(p.expect.windowId)
+                                                         : p.action.text;
+    return toString(p.action.type) + QLatin1Char(' ') + subject;
 }
 
 void Director::skipRemaining(const QString& why)

@@ -79,6 +79,10 @@ public slots:
     void onZoneMap(const ciu::ZoneMapPtr& map);
     void onEvent(const ciu::SpatialEvent& event);
     void onFrame(const ciu::Frame& frame);
+    // The top-level windows (bottom first) and the active one, as the window tracker reports them: steps
+    // may name a window, and text typed into one is read back from its area.
+    void onWindows(const QList<ciu::platform::WindowInfo>& windows,
+                   const std::optional<ciu::platform::WindowInfo>& active);
     void onActionFinished(quint64 id, const ciu::ActionResult& result);
     void answerConfirmation(quint64 id, bool approved);
 
@@ -147,6 +151,13 @@ private:
     // from there, else OCR of its box in the latest frame; nullopt when it cannot be read: no frame, neither
     // a field nor a drop-down, or a password field (never read).
     std::optional<QString> readFieldText(const Zone& field);
+    // What the window `expectation.windowId` shows: the text of its tree zones, else OCR of its area in the
+    // latest frame; nullopt when the window is not known or nothing can be read. `fromTree`: the text is the
+    // tree's (it showed the expected text), not a reading of pixels.
+    std::optional<QString> readWindowText(const Expectation& expectation, bool* fromTree);
+    // OCR of `box` (root coordinates) in the latest frame (dark backgrounds inverted); nullopt: no frame,
+    // too small, or no OCR engine.
+    std::optional<QString> readFrameText(const QRect& box, bool block);
     bool fromTree(const Zone& field) const; // the field is in the current map as a tree zone
     // Reads the field `flight` typed into from each new frame until it holds the expected text or the
     // settle time is over; `done` gets the last reading (nullopt: the field cannot be read).
@@ -154,6 +165,8 @@ private:
                               std::function<void(const std::optional<QString>&)> done);
     void finishAction(ActionOutcome outcome, bool cutBatch = false);
     void skipRemaining(const QString& why);
+    static QString subjectKey(const ProposedAction& proposed); // what an action acted on (m_unseenEffects)
+    void noteEffectSeen(const ProposedAction& proposed, const ActionOutcome& outcome);
     void waitForMap(const MapPredicate& predicate, int timeoutMs, std::function<void(bool)> then);
     // Calls `then` once no new map came for a quiet period (a third of the settle time), or at `deadlineNs`.
     void waitForQuietMaps(qint64 deadlineNs, std::function<void()> then);
@@ -203,6 +216,7 @@ private:
     std::unique_ptr<canvas::OcrEngine> m_ocr; // reads typed text back; created on first use
     std::function<void()> m_frameWaiter;      // called (once) with the next frame
     QPoint m_lastCursor;
+    QList<platform::WindowInfo> m_windows; // as last reported (onWindows)
     QList<SpatialEvent> m_eventsSinceDecision;
     QList<SpatialEvent> m_eventsSinceDispatch;
 
@@ -210,7 +224,17 @@ private:
     std::optional<ActionFlight> m_inFlight; // Executing / Recovering: the action with the brush (or a wait)
     RecoveryController m_recovery;
     int m_disabledWaits = 0;
-    QString m_focusedZoneId;  // the zone clicked last: where typing without a zone goes
+    QString m_focusedZoneId; // the zone clicked last: where typing without a zone goes
+    // Executed actions whose effect was not seen, with what was seen. A later action whose effect is seen
+    // takes out the entries of the same step (a run_steps step that got there another way) or of the same
+    // subject (the model retried it). A model planner's "done" with any left ends the task unverified.
+    struct UnseenEffect
+    {
+        QString step;    // "<tool_use_id>#<plan step>", empty: not part of a step
+        QString subject; // what it acted on and how (subjectKey())
+        QString message;
+    };
+    QList<UnseenEffect> m_unseenEffects;
     quint64 m_generation = 0; // bumped when a task starts or ends: stale timers do nothing
     TaskOutcome::Result m_result = TaskOutcome::Result::Failed;
     quint64 m_nextActionId = 0;

@@ -72,6 +72,11 @@ void Director::noteDispatched(const ActionFlight& flight)
         m_sequenceNotRecordableWhy = QStringLiteral("not recorded for replay: an action typed a secret");
         return;
     }
+    if (flight.sent.type == Action::Type::ActivateWindow) {
+        // A window id is good for this session only.
+        m_sequenceNotRecordableWhy = QStringLiteral("not recorded for replay: a step named a window");
+        return;
+    }
     m_pendingStep = RecordedStep::from(flight.proposed, flight.mapBefore.get());
     if (const Zone* target = flight.mapBefore ? flight.mapBefore->find(flight.sent.zoneId) : nullptr;
         target && !target->application.isEmpty())

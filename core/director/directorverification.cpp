@@ -73,7 +73,7 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
     };
     const Expectation::Kind kind = flight.proposed.expect.kind;
     if (kind == Expectation::Kind::TextEquals || kind == Expectation::Kind::TextEndsWith ||
-        kind == Expectation::Kind::ShowsText) {
+        kind == Expectation::Kind::ShowsText || kind == Expectation::Kind::WindowShowsText) {
         // Typed text and a chosen option are read back at every speed: a wrong "completed" costs more.
         setPhase(Phase::Verifying, kind == Expectation::Kind::ShowsText
                                        ? QStringLiteral("reading the chosen option back")
@@ -135,9 +135,12 @@ void Director::readFieldTextSettled(const ActionFlight& flight,
     // part as the field (the text beside it as static text).
     const Zone* before = flight.mapBefore ? flight.mapBefore->find(proposed.focusZoneId) : nullptr;
     const Zone* now = m_map ? m_map->find(proposed.focusZoneId) : nullptr;
-    const std::optional<Zone> field = before ? std::optional<Zone>(*before)
-                                      : now  ? std::optional<Zone>(*now)
-                                             : std::nullopt;
+    std::optional<Zone> field = before ? std::optional<Zone>(*before)
+                                : now  ? std::optional<Zone>(*now)
+                                       : std::nullopt;
+    // Read from the whole field: vision may have split the text it held off as static text beside it.
+    if (field)
+        field->bounds = ActionVerifier::readingBox(*field, flight.mapBefore.get());
     // The program draws the text some time after the keys: read each new frame until the field holds the
     // text, or the settle time is over (then the last reading stands).
     struct State
@@ -162,19 +165,26 @@ void Director::readFieldTextSettled(const ActionFlight& flight,
     *attempt = [this, state, proposed, field, generation, finish, self = std::weak_ptr(attempt)]() {
         if (state->finished || generation != m_generation)
             return;
-        const std::optional<QString> text = field ? readFieldText(*field) : std::nullopt;
-        if (!text) { // nothing to read (a password, no frame, not a text field)
+        const bool window = proposed.expect.kind == Expectation::Kind::WindowShowsText;
+        bool treeText = false;
+        const std::optional<QString> text = window  ? readWindowText(proposed.expect, &treeText)
+                                            : field ? readFieldText(*field)
+                                                    : std::nullopt;
+        if (!text) { // nothing to read (a password, no frame, not a text field, an unknown window)
             finish(std::nullopt);
             return;
         }
+        if (!window)
+            treeText = fromTree(*field);
         state->last = text;
         QString why;
         const bool shows =
-            proposed.expect.kind == Expectation::Kind::ShowsText
+            window ? ActionVerifier::windowShowsText(proposed.expect, *text, &why)
+            : proposed.expect.kind == Expectation::Kind::ShowsText
                 ? ActionVerifier::showsText(proposed.expect, proposed.focusZoneId, *text, &why)
                 : ActionVerifier::fieldTextMatches(proposed.expect, proposed.focusZoneId, *text, &why);
         // The tree's text is the program's own: it needs no new frame. A reading of pixels does.
-        if (shows && (m_lastFrame.index > state->frameAtStart || fromTree(*field))) {
+        if (shows && (m_lastFrame.index > state->frameAtStart || treeText)) {
             finish(text);
             return;
         }
@@ -214,10 +224,63 @@ std::optional<QString> Director::readFieldText(const Zone& field)
             return now->value.isEmpty() ? now->label : now->value;
     }
     // Any zone typed into is read, whatever vision took it for (a field drawn like a tab is still a field).
-    const Zone* zone = &field;
+    return readFrameText(field.bounds, field.bounds.height() > 40);
+}
+
+std::optional<QString> Director::readWindowText(const Expectation& expectation, bool* fromTree)
+{
+    *fromTree = false;
+    const auto window =
+        std::find_if(m_windows.cbegin(), m_windows.cend(),
+                     [&](const platform::WindowInfo& w) { return w.id == expectation.windowId; });
+    if (window == m_windows.cend())
+        return std::nullopt;
+    // The program's own text first: the tree's zones of the window (a field's text, a label's name).
+    if (m_map) {
+        QStringList lines;
+        for (const Zone& z : m_map->zones()) {
+            if (z.source != ZoneSource::Accessibility || z.isPassword ||
+                (z.windowId != window->id && !window->geometry.contains(z.bounds)))
+                continue;
+            for (const QString& t : {z.label, z.value}) {
+                if (!t.isEmpty())
+                    lines << t;
+            }
+        }
+        const QString tree = lines.join(QLatin1Char('\n'));
+        QString why;
+        if (!tree.isEmpty() && ActionVerifier::windowShowsText(expectation, tree, &why)) {
+            *fromTree = true;
+            return tree;
+        }
+    }
+    // Then what its fields show (the text went to the focused one; a reading of a whole window may miss a
+    // short text in a field), then the whole window (a terminal has no fields).
+    QStringList read;
+    if (m_map) {
+        for (const Zone& z : m_map->zones()) {
+            if (z.type != ZoneType::TextField || z.isPassword || !window->geometry.intersects(z.bounds))
+                continue;
+            if (const auto text = readFrameText(z.bounds, z.bounds.height() > 40); text && !text->isEmpty())
+                read << *text;
+        }
+        QString why;
+        if (!read.isEmpty() &&
+            ActionVerifier::windowShowsText(expectation, read.join(QLatin1Char('\n')), &why))
+            return read.join(QLatin1Char('\n'));
+    }
+    if (const auto all = readFrameText(window->geometry, true))
+        read << *all;
+    if (read.isEmpty())
+        return std::nullopt;
+    return read.join(QLatin1Char('\n'));
+}
+
+std::optional<QString> Director::readFrameText(const QRect& bounds, bool block)
+{
     if (!m_lastFrame.isValid())
         return std::nullopt;
-    const QRect box = zone->bounds.translated(-m_lastFrame.origin).intersected(m_lastFrame.image.rect());
+    const QRect box = bounds.translated(-m_lastFrame.origin).intersected(m_lastFrame.image.rect());
     if (box.width() < 8 || box.height() < 8)
         return std::nullopt;
     if (!m_ocr) {
@@ -239,9 +302,7 @@ std::optional<QString> Director::readFieldText(const Zone& field)
     }
     const bool dark = crop.width() * crop.height() > 0 && sum / (qint64(crop.width()) * crop.height()) < 128;
     const canvas::OcrEngine::Result read = m_ocr->read(
-        crop,
-        zone->bounds.height() > 40 ? canvas::OcrEngine::Layout::Block : canvas::OcrEngine::Layout::SingleLine,
-        2, dark);
+        crop, block ? canvas::OcrEngine::Layout::Block : canvas::OcrEngine::Layout::SingleLine, 2, dark);
     return read.text;
 }
 

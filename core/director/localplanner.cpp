@@ -179,6 +179,7 @@ void LocalPlanner::decide(const WorldState& world)
 {
     static const ZoneMap empty;
     const ZoneMap& map = world.map ? *world.map : empty;
+    m_windows = world.windows;
     emit decided(next(map));
 }
 
@@ -290,6 +291,13 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
     case ScriptCommand::Verb::MiddleClick:
     case ScriptCommand::Verb::TripleClick:
     case ScriptCommand::Verb::Hover: {
+        if (c.verb == ScriptCommand::Verb::Click) {
+            // `click xterm`: a window named, not a zone, is activated (raised and given the focus).
+            if (const auto w = windowFor(c.target, map, ZoneResolver::Purpose::Click, &decision))
+                return activateWindow(*w);
+            if (decision)
+                return decision;
+        }
         const auto z = resolveOrDecide(c.target, map, ZoneResolver::Purpose::Click, &decision);
         if (!z)
             return decision;
@@ -325,12 +333,20 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
     case ScriptCommand::Verb::Type:
     case ScriptCommand::Verb::Append: {
         if (!c.target.isEmpty() && st.phase == 0) {
+            // `type "ls" into xterm`: the window is activated and the text typed into what it focuses.
+            st.windowId = 0;
+            if (const auto w = windowFor(c.target, map, ZoneResolver::Purpose::TypeInto, &decision))
+                return activateWindow(*w);
+            if (decision)
+                return decision;
             const auto z = resolveOrDecide(c.target, map, ZoneResolver::Purpose::TypeInto, &decision);
             if (!z)
                 return decision;
             st.zoneId = z->id;
             return onZone(Action::Type::LeftClick, *z); // focus the field
         }
+        if (st.windowId != 0 && st.phase == 1)
+            st.phase = 2; // a window holds no field to select: the text goes where it has the focus
         if (!c.target.isEmpty() && st.phase == 1) {
             // "type X into F" sets F to X: select what is there, so the typing replaces it (a pre-filled
             // "Untitled", or this step's own text when it is retried). "append" goes to the end instead.
@@ -350,7 +366,14 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
         p.focusZoneId = st.zoneId;
         p.expect.kind = Expectation::Kind::AnyChange;
         p.expect.description = QStringLiteral("typed text");
-        if (!c.target.isEmpty()) {
+        if (st.windowId != 0) {
+            // The text must show in the window (its tree's text, else what OCR reads there). Typed once:
+            // a terminal would run a command typed twice.
+            p.expect.kind = Expectation::Kind::WindowShowsText;
+            p.expect.text = c.text;
+            p.expect.windowId = st.windowId;
+            p.expect.repeatable = false;
+        } else if (!c.target.isEmpty()) {
             // The field must read the text afterwards (all of it; appended: at its end). A password field
             // is never read back: a change is all that can be asked of it.
             const Zone* field = map.find(st.zoneId);

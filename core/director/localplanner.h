@@ -45,6 +45,9 @@ public:
     // store).
     using ShortcutVerified = std::function<void(const QString& application, const QString& action)>;
     void setShortcutVerified(ShortcutVerified verified) { m_verified = std::move(verified); }
+    // The top-level windows steps may name (`type "ls" into xterm`); decide() takes them from the world.
+    void setWindows(const QList<platform::WindowInfo>& windows) { m_windows = windows; }
+
     // The program the map shows in front: the focused zone's, else the one with the most zones.
     static QString frontApplication(const ZoneMap& map);
 
@@ -57,7 +60,8 @@ private:
         int phase = 0;
         int resolveAttempts = 0;
         int retries = 0;
-        QString zoneId; // resolved target of an earlier phase
+        QString zoneId;       // resolved target of an earlier phase
+        quint64 windowId = 0; // the window the step names (windowtargets.h), 0: a zone
         // invoke: the shortcut's keys (a first attempt), or the menu path clicked one part per phase.
         QString keys;
         QString application;
@@ -70,6 +74,12 @@ private:
     std::optional<Decision> actionFor(int index, const ZoneMap& map);
     std::optional<Zone> resolveOrDecide(const QString& name, const ZoneMap& map,
                                         ZoneResolver::Purpose purpose, std::optional<Decision>* decision);
+    // The window a step's name means rather than a zone (localplannerwindows.cpp); nullopt: a zone (or
+    // nothing), or `decision` set when the window may not be acted on (a system window).
+    std::optional<platform::WindowInfo> windowFor(const QString& name, const ZoneMap& map,
+                                                  ZoneResolver::Purpose purpose,
+                                                  std::optional<Decision>* decision);
+    Decision activateWindow(const platform::WindowInfo& window);
     void finishStep(int index, PlanStep::Status status);
     Decision act(ProposedAction action);
     std::optional<Decision> invokeAction(int index, const ZoneMap& map);
@@ -84,6 +94,7 @@ private:
     QStringList m_unverified; // steps that ran but whose effect was not seen, with what was seen
     ShortcutLookup m_shortcuts;
     ShortcutVerified m_verified;
+    QList<platform::WindowInfo> m_windows;
 };
 
 } // namespace ciu

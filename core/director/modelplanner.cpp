@@ -162,6 +162,7 @@ void ModelPlanner::decide(const WorldState& world)
     if (!world.screenSize.isEmpty())
         m_screenSize = world.screenSize;
     m_lastMap = world.map;
+    m_windows = world.windows;
     m_dryRun = world.dryRun;
     // The rest of the last reply first: the next run_steps step, or the tool calls after it.
     if (auto next = advance(world.map)) {
@@ -452,7 +453,9 @@ Decision ModelPlanner::interpret(const ProviderResponse& response)
             ProposedAction t = zoneAction(Action::Type::TypeText, {});
             t.action.text = text;
             t.focusZoneId = zone;
-            t.expect.kind = Expectation::Kind::AnyChange;
+            // Read back: the field ends with the text (the tool result says what it reads otherwise).
+            t.expect.kind = Expectation::Kind::TextEndsWith;
+            t.expect.text = text;
             t.expect.description = QStringLiteral("typed text");
             actions << t;
             if (in.value(QStringLiteral("press_enter")).toBool()) {

@@ -136,7 +136,8 @@ private:
     bool m_first = true;
     QList<Segment> m_segments;
     std::optional<ScriptRun> m_script;
-    ZoneMapPtr m_lastMap; // of the last decide()
+    ZoneMapPtr m_lastMap;                  // of the last decide()
+    QList<platform::WindowInfo> m_windows; // of the last decide(): run_steps may name a window
     bool m_dryRun = true;
     bool m_modelPlanned = false; // the model recorded its own plan (update_plan)
 };

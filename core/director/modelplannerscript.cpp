@@ -122,6 +122,7 @@ std::optional<Decision> ModelPlanner::advance(const ZoneMapPtr& map)
                     return std::nullopt;
                 }
             }
+            run.runner->setWindows(m_windows);
             Decision d = run.runner->nextDecision(map ? *map : empty);
             switch (d.kind) {
             case Decision::Kind::Act:

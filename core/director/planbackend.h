@@ -5,6 +5,7 @@
 #include "core/model/plan.h"
 #include "core/model/spatialevent.h"
 #include "core/model/zonemap.h"
+#include "platform/types.h"
 
 #include <QImage>
 #include <QJsonObject>
@@ -21,14 +22,16 @@ struct Expectation
         AnyChange,    // some canvas change (typing, opening a dropdown or menu)
         StateChecked, // the target check box ends checked
         StateUnchecked,
-        ZoneAppears,  // a zone labelled `text` appears
-        TextEquals,   // typing into a field: the field (focusZoneId) reads `text`
-        TextEndsWith, // appending to a field: the field's text ends with `text`
-        ShowsText,    // choosing an option: the drop-down (focusZoneId) shows `text` as its value
-        Selected,     // the target (a tab, a list item) ends selected
+        ZoneAppears,     // a zone labelled `text` appears
+        TextEquals,      // typing into a field: the field (focusZoneId) reads `text`
+        TextEndsWith,    // appending to a field: the field's text ends with `text`
+        ShowsText,       // choosing an option: the drop-down (focusZoneId) shows `text` as its value
+        Selected,        // the target (a tab, a list item) ends selected
+        WindowShowsText, // typing into a window: the window (windowId) shows `text` (each of its lines)
     };
     Kind kind = Kind::None;
     QString text;
+    quint64 windowId = 0; // WindowShowsText: the window typed into
     // Whether doing the action again is harmless. A button's or link's click is not (it may submit twice):
     // its unseen effect is reported as unverified, never retried.
     bool repeatable = true;
@@ -111,6 +114,8 @@ struct WorldState
     QSize screenSize;
     SpeedMode speed = SpeedMode::Medium;
     bool dryRun = true;
+    // The top-level windows (stacking order, bottom first) as last reported: steps may name a window.
+    QList<platform::WindowInfo> windows;
 };
 
 // Token usage and cost of one model call, as the Director accounts for it.

@@ -62,6 +62,8 @@ QString expectationName(Expectation::Kind kind)
         return QStringLiteral("shows_text");
     case Expectation::Kind::Selected:
         return QStringLiteral("selected");
+    case Expectation::Kind::WindowShowsText:
+        return QStringLiteral("window_shows_text");
     }
     return {};
 }

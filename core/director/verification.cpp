@@ -4,7 +4,10 @@
 #include "core/director/zoneresolver.h"
 #include "core/model/geometry.h"
 
+#include <QRegularExpression>
+
 #include <algorithm>
+#include <vector>
 
 namespace ciu {
 
@@ -109,6 +112,89 @@ bool ActionVerifier::fieldTextMatches(const Expectation& e, const QString& zoneI
                       .arg(zoneId, got.left(80));
     }
     return ok;
+}
+
+namespace {
+
+// The fewest edits that turn `pattern` into some substring of `text` (Sellers' approximate matching).
+int substringDistance(const QString& pattern, const QString& text)
+{
+    const qsizetype m = pattern.size();
+    std::vector<int> previous(size_t(m + 1));
+    std::vector<int> current(size_t(m + 1));
+    for (qsizetype i = 0; i <= m; ++i)
+        previous[size_t(i)] = int(i);
+    int best = int(m);
+    for (const QChar c : text) {
+        current[0] = 0; // a match may start anywhere in the text
+        for (qsizetype i = 1; i <= m; ++i) {
+            const int cost = pattern.at(i - 1) == c ? 0 : 1;
+            current[size_t(i)] = std::min(
+                {previous[size_t(i)] + 1, current[size_t(i - 1)] + 1, previous[size_t(i - 1)] + cost});
+        }
+        best = std::min(best, current[size_t(m)]);
+        std::swap(previous, current);
+    }
+    return best;
+}
+
+} // namespace
+
+QRect ActionVerifier::readingBox(const Zone& field, const ZoneMap* map)
+{
+    QRect box = field.bounds;
+    if (!map || field.bounds.isEmpty())
+        return box;
+    constexpr int kTouching = 6; // px between the field and its split-off text
+    const QRect f = field.bounds;
+    for (const Zone& z : map->zones()) {
+        // Text split off (static text), or a blob without a name vision took for something else (the part of
+        // a Tk entry holding text, seen as a slider); never a named control beside the field (its button).
+        const bool splitOff =
+            z.type == ZoneType::Static ||
+            (z.label.trimmed().isEmpty() && z.type != ZoneType::TextField && z.type != ZoneType::Dropdown);
+        if (!splitOff || z.id == field.id || z.bounds.height() > 2 * f.height())
+            continue;
+        const QRect t = z.bounds;
+        const int overlap = std::min(t.bottom(), f.bottom()) - std::max(t.top(), f.top()) + 1;
+        if (overlap < 0.6 * std::min(t.height(), f.height()))
+            continue; // not on the field's row
+        const int gap = t.left() > f.right()   ? t.left() - f.right() - 1
+                        : f.left() > t.right() ? f.left() - t.right() - 1
+                                               : 0;
+        if (gap <= kTouching)
+            box = box.united(t);
+    }
+    return box;
+}
+
+bool ActionVerifier::windowShowsText(const Expectation& e, const QString& seen, QString* why)
+{
+    // Each line typed must show somewhere in the window (a terminal echoes a command on its prompt line),
+    // allowing for a reading slip (1 character in 6). Spaces are not compared: OCR loses and adds them.
+    auto squeezed = [](const QString& s) {
+        QString out = s;
+        out.remove(QRegularExpression(QStringLiteral("\\s")));
+        return out;
+    };
+    const QString text = squeezed(seen);
+    QStringList missing;
+    for (const QString& line : e.text.split(QLatin1Char('\n'))) {
+        const QString want = squeezed(line);
+        if (want.isEmpty())
+            continue;
+        const int allowed = int(want.size() / 6);
+        if (substringDistance(want, text) > allowed)
+            missing << line.trimmed();
+    }
+    if (missing.isEmpty())
+        return true;
+    const QString shown = seen.simplified();
+    *why =
+        QStringLiteral("the typed text did not appear in window 0x%1: \"%2\" is not there; it shows \"%3\"")
+            .arg(e.windowId, 0, 16)
+            .arg(missing.first().left(80), shown.isEmpty() ? QString() : shown.right(120));
+    return false;
 }
 
 const Zone* ActionVerifier::sameZone(const ZoneMap* after, const Zone& was)
@@ -254,6 +340,8 @@ bool ActionVerifier::expectationMet(const ProposedAction& p, const ActionResult&
                                 *fieldText, why);
     if (p.expect.kind == Expectation::Kind::ShowsText && fieldText)
         return showsText(p.expect, p.focusZoneId, *fieldText, why);
+    if (p.expect.kind == Expectation::Kind::WindowShowsText && fieldText)
+        return windowShowsText(p.expect, *fieldText, why);
 
     // The target as it is now. A zone from the accessibility tree carries the program's own state.
     const Zone* was = before && !subjectId.isEmpty() ? before->find(subjectId) : nullptr;
@@ -277,6 +365,7 @@ bool ActionVerifier::expectationMet(const ProposedAction& p, const ActionResult&
     case Expectation::Kind::TextEquals: // the field could not be read (a password): a change is all there is
     case Expectation::Kind::TextEndsWith:
     case Expectation::Kind::ShowsText:
+    case Expectation::Kind::WindowShowsText: // the window could not be read
         return changed || noChange();
     case Expectation::Kind::AnyChange:
         // A menu or drop-down from the tree says itself that it opened.

@@ -55,6 +55,15 @@ public:
     static bool showsText(const Expectation& expectation, const QString& zoneId, const QString& seen,
                           QString* why);
 
+    // The box to read a field's text from: the field's own, widened by what vision split off from it
+    // (static text or an unnamed zone touching the field on its row: the part of an entry that holds text).
+    // Not chained: a label beside that text stays out; a named control beside the field too.
+    static QRect readingBox(const Zone& field, const ZoneMap* map);
+
+    // Whether a window that reads `seen` shows every line of the text typed into it (WindowShowsText),
+    // allowing for a reading slip (1 character in 6, spaces ignored); `why` tells what is missing.
+    static bool windowShowsText(const Expectation& expectation, const QString& seen, QString* why);
+
     // Whether a field that reads `seen` holds the typed text of `expectation` (TextEquals: the whole text,
     // TextEndsWith: its end), allowing for a reading slip (1 character in 6); `why` tells what it shows.
     static bool fieldTextMatches(const Expectation& expectation, const QString& zoneId, const QString& seen,

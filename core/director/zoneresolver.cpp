@@ -48,35 +48,50 @@ QString describe(const Zone& z)
         .arg(z.center().y());
 }
 
-// The field a static label names: the nearest text field or dropdown to its right on the same row, or
-// just below it.
+// The field a static label names: the nearest editable zone (a text field, a drop-down, anything the
+// tree calls editable) to its right on the same row, else the nearest just below it. A label to the left
+// of its field is the common layout of forms in every toolkit; a label above its field the other one.
+bool isEditable(const Zone& z)
+{
+    return z.type == ZoneType::TextField || z.type == ZoneType::Dropdown ||
+           (z.state.testFlag(ZoneStateFlag::Editable) && z.type != ZoneType::Static);
+}
+
 std::optional<Zone> fieldForLabel(const Zone& label, const ZoneMap& map)
 {
-    const Zone* best = nullptr;
-    int bestDistance = 0;
+    const Zone* right = nullptr;
+    int rightDistance = 0;
+    const Zone* below = nullptr;
+    int belowDistance = 0;
     const QRect l = label.bounds;
     for (const Zone& z : map.zones()) {
-        if (z.type != ZoneType::TextField && z.type != ZoneType::Dropdown)
+        if (!isEditable(z) || z.id == label.id)
             continue;
         const QRect f = z.bounds;
-        int distance = -1;
         const bool sameRow = f.top() <= l.center().y() && f.bottom() >= l.center().y();
-        if (sameRow && f.left() >= l.left() + l.width() / 2)
-            distance = f.left() - l.right();
-        const bool below = f.top() >= l.center().y() &&
-                           f.top() - l.bottom() <= 2 * std::max(l.height(), 10) && f.left() <= l.right() &&
-                           f.right() >= l.left();
-        if (distance < 0 && below)
-            distance = f.top() - l.bottom();
-        if (distance < 0 || distance > 400)
+        if (sameRow && f.left() >= l.left() + l.width() / 2) {
+            const int distance = std::max(0, f.left() - l.right());
+            if (distance <= 400 && (!right || distance < rightDistance)) {
+                right = &z;
+                rightDistance = distance;
+            }
             continue;
-        if (!best || distance < bestDistance) {
-            best = &z;
-            bestDistance = distance;
+        }
+        const bool isBelow = f.top() >= l.center().y() &&
+                             f.top() - l.bottom() <= 2 * std::max(l.height(), 10) && f.left() <= l.right() &&
+                             f.right() >= l.left();
+        if (isBelow) {
+            const int distance = std::max(0, f.top() - l.bottom());
+            if (!below || distance < belowDistance) {
+                below = &z;
+                belowDistance = distance;
+            }
         }
     }
-    if (best)
-        return *best;
+    if (right)
+        return *right;
+    if (below)
+        return *below;
     return std::nullopt;
 }
 
@@ -245,17 +260,19 @@ ZoneResolver::Result ZoneResolver::resolve(const QString& name, const ZoneMap& m
     for (qsizetype i = 0; i < qsizetype(matches.size()) && i < 5; ++i)
         r.candidates.append(matches[size_t(i)]);
 
+    // A label written exactly as asked, one equal but for case (and mnemonics, punctuation), or fuzzy.
+    const auto exactness = [&trimmed](const Zone& z) {
+        QString label = z.label.trimmed();
+        label.remove(QLatin1Char('&'));
+        if (label == trimmed)
+            return 2;
+        return normalize(z.label) == normalize(trimmed) ? 1 : 0;
+    };
+    r.exactness = exactness(matches.front().zone);
     const Candidate* chosen = &matches.front();
     if (matches.size() > 1 && chosen->score - matches[1].score < kTieMargin) {
         // Among the tied, a label written exactly as asked wins, then one equal but for case (and mnemonics,
         // punctuation): "Page 2" picks the tab "Page 2" over four tabs "page 2".
-        const auto exactness = [&trimmed](const Zone& z) {
-            QString label = z.label.trimmed();
-            label.remove(QLatin1Char('&'));
-            if (label == trimmed)
-                return 2;
-            return normalize(z.label) == normalize(trimmed) ? 1 : 0;
-        };
         const double top = chosen->score;
         int bestExactness = 0;
         int atBest = 0;
@@ -289,13 +306,21 @@ ZoneResolver::Result ZoneResolver::resolve(const QString& name, const ZoneMap& m
     const Candidate& best = *chosen;
     r.zone = best.zone;
     r.score = best.score;
-    if ((purpose == Purpose::TypeInto || purpose == Purpose::Click) && best.zone.type == ZoneType::Static) {
-        if (auto field = fieldForLabel(best.zone, map))
+    r.exactness = exactness(best.zone);
+    // A name that matched something one cannot type into (a static label, or a label vision took for a
+    // tab or a button: Tk's "File name:") stands for the field it labels.
+    const bool typesInto = purpose == Purpose::TypeInto && !isEditable(best.zone);
+    if (typesInto || (purpose == Purpose::Click && best.zone.type == ZoneType::Static)) {
+        if (auto field = fieldForLabel(best.zone, map)) {
+            r.matchedZone = best.zone;
             r.zone = *field;
+        }
     }
     if (purpose == Purpose::Dropdown && best.zone.type == ZoneType::Static) {
-        if (auto field = fieldForLabel(best.zone, map); field && field->type == ZoneType::Dropdown)
+        if (auto field = fieldForLabel(best.zone, map); field && field->type == ZoneType::Dropdown) {
+            r.matchedZone = best.zone;
             r.zone = *field;
+        }
     }
     return r;
 }

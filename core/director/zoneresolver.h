@@ -40,6 +40,11 @@ public:
         bool ambiguous = false;
         QList<Candidate> candidates; // best first (at most 5)
         double score = 0;
+        // How the matched label is written: 2 exactly as asked, 1 equal but for case (and mnemonics,
+        // punctuation), 0 a fuzzy match. Set for an ambiguous name too (its best candidate's).
+        int exactness = 0;
+        // The zone whose label matched, when `zone` is another: the field a static label names.
+        std::optional<Zone> matchedZone;
     };
 
     static Result resolve(const QString& name, const ZoneMap& map, Purpose purpose = Purpose::Click);

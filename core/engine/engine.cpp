@@ -162,6 +162,7 @@ void Engine::start()
             });
     connect(m_windowTracker, &capture::WindowTracker::windowsChanged, m_canvas,
             &canvas::CanvasMapper::onWindows, q);
+    connect(m_windowTracker, &capture::WindowTracker::windowsChanged, m_director, &Director::onWindows, q);
     connect(m_capture, &CaptureEngine::frameCaptured, m_canvas, &canvas::CanvasMapper::onFrame, q);
     connect(m_capture, &CaptureEngine::frameCaptured, m_director, &Director::onFrame, q);
     connect(m_capture, &CaptureEngine::changesDetected, m_canvas, &canvas::CanvasMapper::onChanges, q);

@@ -2,12 +2,13 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
 namespace ciu {
 namespace {
-constexpr std::array<std::pair<Action::Type, const char*>, 24> kNames{{
+constexpr std::array<std::pair<Action::Type, const char*>, 25> kNames{{
     {Action::Type::MouseMove, "mouse_move"},
     {Action::Type::LeftClick, "left_click"},
     {Action::Type::RightClick, "right_click"},
@@ -32,6 +33,7 @@ constexpr std::array<std::pair<Action::Type, const char*>, 24> kNames{{
     {Action::Type::ClipboardRead, "clipboard_read"},
     {Action::Type::ClipboardWrite, "clipboard_write"},
     {Action::Type::Launch, "launch"},
+    {Action::Type::ActivateWindow, "activate_window"},
 }};
 
 QJsonArray pointJson(QPoint p)
@@ -108,6 +110,8 @@ QJsonObject Action::toJson() const
         o[QLatin1String("end_zone_id")] = endZoneId;
     if (endPoint)
         o[QLatin1String("end_coordinate")] = pointJson(*endPoint);
+    if (windowId != 0)
+        o[QLatin1String("window_id")] = double(windowId);
     if (!text.isEmpty())
         o[QLatin1String("text")] = secretText ? kMaskedText : text;
     if (secretText)
@@ -148,6 +152,9 @@ std::optional<Action> Action::fromJson(const QJsonObject& o, QString* error)
         if (!a.endPoint)
             return failed(QStringLiteral("end_coordinate must be [x, y]"));
     }
+    a.windowId = quint64(std::max(0.0, o.value(QLatin1String("window_id")).toDouble()));
+    if (a.type == Type::ActivateWindow && a.windowId == 0)
+        return failed(QStringLiteral("activate_window needs a window_id"));
     a.text = o.value(QLatin1String("text")).toString();
     a.heldKeys = o.value(QLatin1String("held_keys")).toString();
     if (a.type == Type::Scroll) {
@@ -171,6 +178,8 @@ QString Action::describe() const
         d += QStringLiteral(" at (%1, %2)").arg(point->x()).arg(point->y());
     if (!endZoneId.isEmpty())
         d += QStringLiteral(" to zone ") + endZoneId;
+    if (windowId != 0)
+        d += QStringLiteral(" window 0x%1").arg(windowId, 0, 16);
     if (endPoint)
         d += QStringLiteral(" to (%1, %2)").arg(endPoint->x()).arg(endPoint->y());
     if (type == Type::Scroll)
@@ -217,6 +226,10 @@ QString validate(const Action& action, const ActionLimits& limits)
     case Action::Type::Launch:
         if (action.text.isEmpty())
             return QStringLiteral("%1 needs text").arg(toString(action.type));
+        break;
+    case Action::Type::ActivateWindow:
+        if (action.windowId == 0)
+            return QStringLiteral("activate_window needs a window");
         break;
     case Action::Type::LeftClickDrag:
         if (action.endZoneId.isEmpty() && !action.endPoint)

@@ -43,6 +43,7 @@ struct Action
         ClipboardRead,
         ClipboardWrite,
         Launch,
+        ActivateWindow, // raise and activate the top-level window `windowId` (EWMH _NET_ACTIVE_WINDOW)
     };
 
     Type type = Type::MouseMove;
@@ -50,6 +51,7 @@ struct Action
     std::optional<QPoint> point;    // raw target, or an offset inside the zone when zoneId is set
     QString endZoneId;              // drag target zone
     std::optional<QPoint> endPoint; // drag target point
+    quint64 windowId = 0;           // activate_window: the window (0: none)
     QString text;                   // type / key / hold_key / clipboard / launch command / wait text
     QString heldKeys;               // modifiers held during a click or scroll ("shift")
     platform::ScrollDirection scrollDirection = platform::ScrollDirection::Down;

@@ -224,6 +224,8 @@ private slots:
     void model_runStepsDryRun();
     void model_runStepsLowSpeedAsksTheModel();
     void model_runStepsAfterZoneTools();
+    void model_doneWithUnseenEffectIsUnverified_data();
+    void model_doneWithUnseenEffectIsUnverified();
     void model_zoneLineCarriesTreeFields_data();
     void model_zoneLineCarriesTreeFields();
     void openai_multiStepChain();
@@ -989,9 +991,16 @@ void TestDirector::model_callsVersusClassic()
         Harness h(zones);
         h.director.onFrame(frame);
         h.director.setBackendFactory(modelFactory(server, loop));
-        h.answer = [&h, withList](const Action& a) {
+        h.answer = [&h, withList, &frame](const Action& a) {
             if (a.zoneId == QStringLiteral("z4") || (a.point && QRect(90, 118, 300, 24).contains(*a.point)))
                 QTimer::singleShot(0, &h, [&h, withList] { h.setZones(withList); }); // the list opens
+            if (a.type == Action::Type::TypeText) { // the name field shows what was typed (read back)
+                Frame typed = frame;
+                typed.image = frame.image.copy();
+                drawField(typed.image, QRect(90, 58, 300, 24), a.text);
+                typed.index = frame.index + 1;
+                h.director.onFrame(typed);
+            }
             return okResult();
         };
         [&] {
@@ -1972,6 +1981,72 @@ void TestDirector::sequence_notRecordedFromCoordinatesOrDryRun()
         s, modelFactory(dry, DirectorOptions::Loop::Zones), [](DirectorOptions& d) { d.dryRun = true; },
         nullptr, nullptr, library.path());
     QVERIFY(!QFileInfo::exists(SequenceLibrary(library.path()).pathFor(s.task)));
+}
+
+void TestDirector::model_doneWithUnseenEffectIsUnverified_data()
+{
+    QTest::addColumn<bool>("fieldTakesText"); // the fake program's field shows what is typed
+    QTest::addColumn<int>("result");
+    QTest::newRow("field shows the text") << true << int(TaskOutcome::Result::Completed);
+    // The model's "done" is its word: the field never showed "Ada", so the run is not "completed".
+    QTest::newRow("field unchanged") << false << int(TaskOutcome::Result::Unverified);
+}
+
+void TestDirector::model_doneWithUnseenEffectIsUnverified()
+{
+    QFETCH(bool, fieldTakesText);
+    QFETCH(int, result);
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(reply({use(QStringLiteral("t1"), QStringLiteral("type_in_zone"),
+                              {{QStringLiteral("zone_id"), QStringLiteral("z2")},
+                               {QStringLiteral("text"), QStringLiteral("Ada")}})}));
+    server.enqueue(reply({use(QStringLiteral("t2"), QStringLiteral("task_complete"),
+                              {{QStringLiteral("summary"), QStringLiteral("name typed")}})}));
+    Harness h;
+    h.director.setBackendFactory(modelFactory(server, DirectorOptions::Loop::Zones));
+    h.options.provider = QStringLiteral("anthropic");
+    // The fake program draws its field (z2, pre-filled "Untitled") into the frames the Director reads.
+    Frame frame;
+    frame.index = 1;
+    frame.image = QImage(1280, 800, QImage::Format_RGB32);
+    frame.image.fill(Qt::lightGray);
+    QString text = QStringLiteral("Untitled");
+    const auto draw = [&] {
+        drawField(frame.image, QRect(90, 58, 300, 24), text);
+        ++frame.index;
+        h.director.onFrame(frame);
+    };
+    draw();
+    h.answer = [&](const Action& a) {
+        if (a.type == Action::Type::TypeText && fieldTakesText) {
+            text = a.text;
+            draw();
+        } else if (a.type == Action::Type::TypeText) {
+            draw(); // a new frame, the same field
+        }
+        return okResult();
+    };
+    QVERIFY(h.run(QStringLiteral("Type the name Ada.")));
+    QCOMPARE(int(h.outcome->result), result);
+    QCOMPARE(h.outcome->success(), fieldTakesText);
+    QCOMPARE(server.requestCount(), 2);
+    // The tool result the model saw carried the evidence: what the field reads.
+    const auto results = toolResults(server.requests()[1]);
+    QVERIFY(results.contains(QStringLiteral("t1")));
+    const QString seen = resultText(results[QStringLiteral("t1")]);
+    if (fieldTakesText) {
+        QVERIFY2(!seen.contains(QLatin1String("did not appear")), qPrintable(seen));
+        QCOMPARE(h.outcome->message, QStringLiteral("name typed"));
+        return;
+    }
+    QVERIFY2(seen.contains(QLatin1String("the typed text did not appear in z2")), qPrintable(seen));
+    QVERIFY2(seen.contains(QLatin1String("Untitled")), qPrintable(seen));
+    // And the outcome says which action's effect was missing, and what was seen.
+    QVERIFY2(h.outcome->message.contains(QLatin1String("name typed")), qPrintable(h.outcome->message));
+    QVERIFY2(h.outcome->message.contains(QLatin1String("\"Ada\"")), qPrintable(h.outcome->message));
+    QVERIFY2(h.outcome->message.contains(QLatin1String("Untitled")), qPrintable(h.outcome->message));
+    QCOMPARE(int(h.outcome->plan.status), int(Plan::Status::Failed));
 }
 
 QTEST_MAIN(TestDirector)

@@ -1,0 +1,56 @@
+// The local planner's steps that name a window instead of a zone: `click xterm` activates the window,
+// `type "ls" into xterm` activates it and types there (the rule between a window and a zone of the same
+// name: windowtargets.h).
+
+#include "core/director/directorlog.h"
+#include "core/director/localplanner.h"
+#include "core/director/safety/riskassessor.h"
+#include "core/director/windowtargets.h"
+
+#include <QCoreApplication>
+
+namespace ciu {
+
+std::optional<platform::WindowInfo> LocalPlanner::windowFor(const QString& name, const ZoneMap& map,
+                                                            ZoneResolver::Purpose purpose,
+                                                            std::optional<Decision>* decision)
+{
+    if (m_windows.isEmpty() || name.trimmed().startsWith(QLatin1Char('#')))
+        return std::nullopt;
+    const WindowTargets::Result window =
+        WindowTargets::resolve(name, m_windows, QCoreApplication::applicationPid());
+    if (!window.match)
+        return std::nullopt;
+    const ZoneResolver::Result zone = ZoneResolver::resolve(name, map, purpose);
+    if (!WindowTargets::prefersWindow(zone, *window.match))
+        return std::nullopt;
+    const platform::WindowInfo& w = window.match->window;
+    const QString system = safety::RiskAssessor::systemWindow(w.title + QLatin1Char(' ') + w.windowClass);
+    if (!system.isEmpty()) {
+        *decision =
+            Decision{Decision::Kind::Impossible,
+                     {},
+                     QStringLiteral("step %1 (%2): refused: window %3 looks like a system window (%4)")
+                         .arg(m_current + 1)
+                         .arg(m_commands[m_current].source, WindowTargets::describe(w), system)};
+        return std::nullopt;
+    }
+    qCDebug(lcLocalPlanner) << "step" << m_current + 1 << "names the window" << WindowTargets::describe(w)
+                            << "by its" << window.match->matchedName;
+    return w;
+}
+
+Decision LocalPlanner::activateWindow(const platform::WindowInfo& window)
+{
+    ProposedAction p;
+    p.action.type = Action::Type::ActivateWindow;
+    p.action.windowId = window.id;
+    p.expect.description = QStringLiteral("window %1 active").arg(WindowTargets::describe(window));
+    p.undoable = false;
+    PlanStep& step = m_plan.steps[m_current];
+    step.zoneId.clear();
+    m_state[m_current].windowId = window.id;
+    return act(p);
+}
+
+} // namespace ciu
