@@ -187,7 +187,7 @@ Trajectory TrajectoryPlanner::direct(QPoint from, QPoint to, const ZoneMapPtr& m
     const double length = QLineF(from, to).length();
     if (m_settings.humanLike && length > 40.0) {
         // A slight bend: a quadratic curve whose control point sits off the midpoint, to one side.
-        QRandomGenerator rng(m_settings.seed ^ quint32(from.x() * 73856093) ^ quint32(to.y() * 19349663));
+        QRandomGenerator rng(m_settings.seed ^ quint32(from.x()) * 73856093u ^ quint32(to.y()) * 19349663u);
         const double side = rng.bounded(2) == 0 ? -1.0 : 1.0;
         const double offset = side * std::min(40.0, length * (0.04 + 0.06 * rng.generateDouble()));
         const QPointF mid = (QPointF(from) + QPointF(to)) / 2;

@@ -320,8 +320,12 @@ void Provider::onReadyRead(Call& c)
     QNetworkReply* reply = c.reply;
     if (!reply)
         return;
-    // Every byte counts as it arrives (downloadProgress may come only at the end of a chunked body).
+    // Every byte counts as it arrives (downloadProgress may come only at the end of a chunked body). A reply
+    // over the size cap is aborted there, and the abort finishes the call at once: `c` is then gone.
+    const quint64 id = c.id;
     onBytes(c, c.consumed + reply->bytesAvailable());
+    if (m_calls.find(id) == m_calls.end())
+        return;
     if (c.tooLarge || !c.request.stream)
         return; // non-streaming bodies are read at the end
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
