@@ -24,6 +24,11 @@ public:
     virtual bool typeText(const QString& text, int perCharDelayMs = 0) = 0;
     // Pushes pending requests to the server and waits until it has processed them.
     virtual bool sync() = 0;
+    // Waits until the input sent so far has taken effect for everyone who may hold it back: a window
+    // manager's synchronous grab freezes the pointer after a button press until the manager has handled the
+    // press, and until then the pointer reads where it was. Called when the pointer is not where it was sent
+    // (before that is taken for the user's hand); slower than sync(). False when the display is gone.
+    virtual bool settle() { return sync(); }
 
     virtual QString errorString() const = 0;
 };

@@ -67,6 +67,7 @@ DirectorOptions EngineBridge::directorOptions(const TaskRequest& request, int ma
                                               double maxCostUsd)
 {
     DirectorOptions o;
+    o.resumable = true; // the Resume button
     o.provider = request.provider.isEmpty() ? QStringLiteral("local") : request.provider;
     o.model = request.model;
     o.speed = speedModeFromString(request.speed).value_or(SpeedMode::Medium);

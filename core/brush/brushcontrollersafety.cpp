@@ -16,6 +16,17 @@ std::optional<QPoint> BrushController::readPointer()
 
 bool BrushController::checkPointer(QPoint pos)
 {
+    if (m_guard.check(pos) == PointerGuard::Verdict::Takeover && m_platform) {
+        // Not where it was sent: a window manager's grab may still hold the last moves back (the pointer
+        // reads where it was until the manager has handled a click). Once the input has settled, a pointer
+        // that is still elsewhere was moved by someone else.
+        // (A display that is gone fails the next read.)
+        if (const auto again = m_platform->input().settle() ? readPointer() : std::nullopt) {
+            if (*again != pos)
+                qCDebug(lcBrush) << "the pointer caught up after the input settled:" << pos << "→" << *again;
+            pos = *again;
+        }
+    }
     switch (m_guard.check(pos)) {
     case PointerGuard::Verdict::Ok:
         return true;

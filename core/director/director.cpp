@@ -265,6 +265,18 @@ void Director::onEvent(const SpatialEvent& event)
     if (m_eventsSinceDispatch.size() > kMaxEventsKept)
         m_eventsSinceDispatch.removeFirst();
     if (event.kind == SpatialEvent::Kind::Takeover && isRunning() && m_runMode != RunMode::Paused) {
+        if (!m_options.resumable) {
+            const QString where =
+                event.point.isNull()
+                    ? QString()
+                    : QStringLiteral(" (the pointer at %1, %2)").arg(event.point.x()).arg(event.point.y());
+            emitInfo(QStringLiteral("takeover"),
+                     QStringLiteral("the user took over the mouse or keyboard%1; stopping").arg(where));
+            stop(QStringLiteral("stopped: the user took over the mouse or keyboard%1, and nothing here can "
+                                "resume a paused task")
+                     .arg(where));
+            return;
+        }
         emitInfo(QStringLiteral("takeover"),
                  QStringLiteral("the user took over the mouse or keyboard; paused"));
         pause();

@@ -20,6 +20,7 @@ QJsonObject DirectorOptions::toJson() const
                                                  ? QStringLiteral("ask")
                                                  : QStringLiteral("refuse")},
             {QStringLiteral("min_confidence"), minConfidence},
+            {QStringLiteral("resumable"), resumable},
             {QStringLiteral("record_sequences"), recordSequences},
             {QStringLiteral("replay_sequences"), replaySequences},
             {QStringLiteral("remember_tasks"), rememberTasks},

@@ -34,6 +34,9 @@ struct DirectorOptions
     int reanalysisTimeoutMs = 6'000; // how long a re-analysis may take
     int firstMapTimeoutMs = 8'000;   // how long to wait for the first zone map
     int disabledRetries = 2;         // waits for a disabled zone to become enabled
+    // Someone can resume a paused task (the app's Resume): a takeover by the user's hand pauses it. Headless
+    // (run, mcp) nobody can: a takeover stops the task with that reason instead of pausing it for good.
+    bool resumable = false;
     // The recorded-sequence library (sequencelibrary.h): successful tasks are stored, and SPEED-MAX replays
     // a stored task without model calls. Empty dir: $XDG_DATA_HOME/ciu-agent/sequences.
     bool recordSequences = true;

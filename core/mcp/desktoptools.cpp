@@ -252,6 +252,8 @@ void DesktopTools::runNext()
             job.context->progress(0, 0, QStringLiteral("started: %1").arg(job.tool));
         }
         m_running = std::move(job);
+        // A takeover stopped the last task and left the brush paused: a new call is the go-ahead to act.
+        m_engine->resume();
         m_engine->runTask(task, options);
     }
 }

@@ -96,7 +96,7 @@ bool SyntheticPlatform::moveTo(QPoint rootPos)
 {
     if (disconnected())
         return false;
-    m_scene->moveCursor(rootPos);
+    m_scene->moveCursorByInput(rootPos);
     return true;
 }
 
@@ -142,6 +142,14 @@ bool SyntheticPlatform::typeText(const QString& text, int perCharDelayMs)
 bool SyntheticPlatform::sync()
 {
     return !disconnected();
+}
+
+bool SyntheticPlatform::settle()
+{
+    if (disconnected())
+        return false;
+    m_scene->releaseHeldPointer();
+    return true;
 }
 
 std::optional<WindowInfo> SyntheticPlatform::activeWindow()

@@ -50,6 +50,7 @@ private:
     bool key(Keysym keysym, bool down) override;
     bool typeText(const QString& text, int perCharDelayMs) override;
     bool sync() override;
+    bool settle() override;
     // WindowSystem
     std::optional<WindowInfo> activeWindow() override;
     QList<WindowInfo> topLevelWindows() override;

@@ -4,6 +4,7 @@
 #include <QMutexLocker>
 #include <QPainter>
 
+#include <utility>
 #include <xkbcommon/xkbcommon-keysyms.h>
 
 namespace ciu::platform {
@@ -210,6 +211,36 @@ void SyntheticScene::moveCursor(QPoint pos)
     QMutexLocker lock(&m_mutex);
     m_cursor = QPoint(qBound(0, pos.x(), m_size.width() - 1), qBound(0, pos.y(), m_size.height() - 1));
     m_log << InputRecord{QStringLiteral("move"), QStringLiteral("%1,%2").arg(m_cursor.x()).arg(m_cursor.y())};
+}
+
+void SyntheticScene::moveCursorByInput(QPoint pos)
+{
+    {
+        QMutexLocker lock(&m_mutex);
+        if (m_pointerHeld) {
+            m_heldCursor = pos;
+            return;
+        }
+    }
+    moveCursor(pos);
+}
+
+void SyntheticScene::holdPointer()
+{
+    QMutexLocker lock(&m_mutex);
+    m_pointerHeld = true;
+}
+
+void SyntheticScene::releaseHeldPointer()
+{
+    std::optional<QPoint> held;
+    {
+        QMutexLocker lock(&m_mutex);
+        m_pointerHeld = false;
+        held = std::exchange(m_heldCursor, std::nullopt);
+    }
+    if (held)
+        moveCursor(*held);
 }
 
 SyntheticScene::Widget* SyntheticScene::widgetAt(QPoint pos)

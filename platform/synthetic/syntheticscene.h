@@ -8,6 +8,7 @@
 #include <QRegion>
 
 #include <memory>
+#include <optional>
 
 namespace ciu::platform {
 
@@ -68,7 +69,14 @@ public:
     QRegion takeDamage();
 
     QPoint cursor() const;
+    // The pointer moved by the user (or the test): at once.
     void moveCursor(QPoint pos);
+    // The pointer moved by synthetic input (the platform's moveTo): at once, unless the pointer is held.
+    void moveCursorByInput(QPoint pos);
+    // Holds the pointer as a window manager's synchronous grab after a click does: moves sent meanwhile
+    // take effect (the last one) when the input settles (Input::settle, releaseHeldPointer).
+    void holdPointer();
+    void releaseHeldPointer();
     void button(MouseButton button, bool down);
     void wheel(ScrollDirection direction);
     void key(Keysym keysym, bool down);
@@ -102,6 +110,8 @@ private:
     QList<Widget> m_widgets;
     QRegion m_damage;
     QPoint m_cursor;
+    bool m_pointerHeld = false;
+    std::optional<QPoint> m_heldCursor; // the last move sent while held
     QString m_focus;
     QList<Keysym> m_heldKeys;
     QList<InputRecord> m_log;

@@ -217,6 +217,15 @@ bool X11Input::sync()
     return m_conn.sync() || fail(m_conn.lostError());
 }
 
+bool X11Input::settle()
+{
+    // The manager answers a request of ours after the events queued before it: by then it has handled a
+    // press its grab froze the pointer on and let the held events through (a manager without
+    // _NET_REQUEST_FRAME_EXTENTS: nothing to wait for).
+    m_conn.syncWithWindowManager(kWindowManagerWaitMs);
+    return sync();
+}
+
 void X11Input::waitUntilPointerUnfrozen()
 {
     if (!m_buttonSent)

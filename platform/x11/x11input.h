@@ -33,6 +33,7 @@ public:
     bool key(Keysym keysym, bool down) override;
     bool typeText(const QString& text, int perCharDelayMs = 0) override;
     bool sync() override;
+    bool settle() override;
     QString errorString() const override { return m_error; }
 
     bool isAvailable() const { return m_conn.extensions().xtest; }

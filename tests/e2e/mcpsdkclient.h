@@ -65,6 +65,13 @@ public:
                 return true;
             },
             timeoutMs);
+        if (line.isEmpty()) {
+            // No answer: what the driver and the server said last is what explains it.
+            m_stderr += m_process.readAllStandardError();
+            qWarning("no answer to %s within %d ms; the driver's and the server's last output:\n%s",
+                     QJsonDocument(command).toJson(QJsonDocument::Compact).left(300).constData(), timeoutMs,
+                     m_stderr.right(6000).constData());
+        }
         return QJsonDocument::fromJson(line).object();
     }
     QJsonObject call(const QString& name, const QJsonObject& arguments)

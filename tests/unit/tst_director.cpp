@@ -204,6 +204,7 @@ private slots:
     void pauseStepResume();
     void stopEndsTheTask();
     void takeoverPauses();
+    void takeoverStopsWhenNobodyCanResume();
     void parseErrorFails();
     void model_toolUseChain();
     void model_unknownZoneIsError();
@@ -681,6 +682,7 @@ void TestDirector::takeoverPauses()
     Harness h;
     h.answer = nullptr;
     h.options.actionTimeoutMs = 10'000;
+    h.options.resumable = true; // the app: its Resume button goes on
     h.director.startTask(QStringLiteral("click OK; click Submit"), h.options);
     QTRY_COMPARE(h.requested.size(), 1);
     SpatialEvent takeover;
@@ -693,6 +695,31 @@ void TestDirector::takeoverPauses()
     QCoreApplication::processEvents();
     QCOMPARE(h.requested.size(), 1);
     h.director.stop();
+}
+
+// Headless (run, mcp) nobody can resume: a takeover stops the task, with the reason, instead of leaving it
+// paused for good (an MCP tool call that never answered).
+void TestDirector::takeoverStopsWhenNobodyCanResume()
+{
+    Harness h;
+    h.answer = nullptr;
+    h.options.actionTimeoutMs = 10'000;
+    QVERIFY(!h.options.resumable);
+    h.director.startTask(QStringLiteral("click OK; click Submit"), h.options);
+    QTRY_COMPARE(h.requested.size(), 1);
+    SpatialEvent takeover;
+    takeover.kind = SpatialEvent::Kind::Takeover;
+    takeover.point = QPoint(647, 682);
+    h.director.onEvent(takeover);
+    QVERIFY(h.outcome.has_value());
+    QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::Stopped));
+    QCOMPARE(h.outcome->message,
+             QStringLiteral("stopped: the user took over the mouse or keyboard (the pointer "
+                            "at 647, 682), and nothing here can resume a paused task"));
+    h.director.onActionFinished(1, okResult()); // the aborted action's late answer changes nothing
+    QCoreApplication::processEvents();
+    QCOMPARE(h.requested.size(), 1);
+    QCOMPARE(int(h.director.state()), int(DirectorState::Finished));
 }
 
 void TestDirector::parseErrorFails()
