@@ -185,6 +185,17 @@ void Engine::start()
     connect(m_director, &Director::actionRequested, m_brush, &BrushController::executeAction, q);
     connect(m_director, &Director::analysisRequested, m_canvas, &canvas::CanvasMapper::requestFullAnalysis,
             q);
+    // A verification's second look: a frame grabbed now (on the capture thread), then the canvas' look,
+    // queued after that frame and its changes, so its answer comes only once the canvas has processed them.
+    connect(
+        m_director, &Director::lookAgainRequested, m_capture,
+        [capture = m_capture, canvas = m_canvas](quint64 token) {
+            capture->captureNow();
+            QMetaObject::invokeMethod(
+                canvas, [canvas, token] { canvas->lookAgain(token); }, Qt::QueuedConnection);
+        },
+        q);
+    connect(m_canvas, &canvas::CanvasMapper::lookedAgain, m_director, &Director::onLookedAgain, q);
     connect(m_director, &Director::finished, this, [this](TaskOutcome outcome) {
         // Stopped because the recording could not go on, not by the user.
         if (outcome.result == TaskOutcome::Result::Stopped && !m_recordingError.isEmpty())
