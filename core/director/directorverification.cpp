@@ -158,27 +158,30 @@ void Director::takeSecondLook(const ProposedAction& proposed, const MapPredicate
                  .arg(proposed.action.describe()));
     emit lookAgainRequested(token);
     // The answer, or a map meeting the expectation that came meanwhile, whichever is first.
-    waitForMap(
-        [this, token, met](const ZoneMap& m) { return m_lookAnswered == token || (met && met(m)); },
-        m_options.reanalysisTimeoutMs,
-        [this, token, versionBefore, proposed, met, then = std::move(then)](bool arrived) {
-            if (m_lookPending == token)
-                m_lookPending = 0; // a later answer is too late
-            QJsonObject r = {
-                {QStringLiteral("action"), proposedJson(proposed)},
-                // What ended the wait: the canvas' answer, a map showing the effect (the canvas publishes
-                // it before it answers), or the re-analysis time.
-                {QStringLiteral("ended_by"), m_lookAnswered == token ? QStringLiteral("answer")
-                                             : arrived               ? QStringLiteral("map")
-                                                                     : QStringLiteral("timeout")},
-                {QStringLiteral("map_version_before"), double(versionBefore)},
-                {QStringLiteral("map_version"), double(m_map ? m_map->version() : 0)},
-                {QStringLiteral("zones"), m_map ? int(m_map->size()) : 0}};
-            if (met)
-                r.insert(QStringLiteral("met"), m_map && met(*m_map));
-            record(QStringLiteral("second_look"), r);
-            then();
-        });
+    const MapPredicate seen = [this, token, met](const ZoneMap& m) {
+        return m_lookAnswered == token || (met && met(m));
+    };
+    auto after = [this, token, versionBefore, proposed, met, then = std::move(then)](bool arrived) {
+        if (m_lookPending == token)
+            m_lookPending = 0; // a later answer is too late
+        // What ended the wait: the canvas' answer, a map showing the effect (the canvas publishes it before
+        // it answers), or the re-analysis time.
+        QString endedBy = QStringLiteral("timeout");
+        if (m_lookAnswered == token)
+            endedBy = QStringLiteral("answer");
+        else if (arrived)
+            endedBy = QStringLiteral("map");
+        QJsonObject r = {{QStringLiteral("action"), proposedJson(proposed)},
+                         {QStringLiteral("ended_by"), endedBy},
+                         {QStringLiteral("map_version_before"), double(versionBefore)},
+                         {QStringLiteral("map_version"), double(m_map ? m_map->version() : 0)},
+                         {QStringLiteral("zones"), m_map ? int(m_map->size()) : 0}};
+        if (met)
+            r.insert(QStringLiteral("met"), m_map && met(*m_map));
+        record(QStringLiteral("second_look"), r);
+        then();
+    };
+    waitForMap(seen, m_options.reanalysisTimeoutMs, std::move(after));
 }
 
 void Director::onLookedAgain(quint64 token, const ZoneMapPtr& map)
