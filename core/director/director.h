@@ -258,10 +258,10 @@ private:
     QTimer m_actionTimer;
     QTimer m_waitTimer;
     MapPredicate m_mapPredicate; // Starting / AwaitingMap / Verifying: the map waited for
+    std::function<void(bool)> m_mapThen;
     quint64 m_lastLookToken = 0; // of the latest second look requested (lookAgainRequested)
     quint64 m_lookPending = 0;   // the second look waited for (0: none)
     quint64 m_lookAnswered = 0;  // the latest second look the canvas answered
-    std::function<void(bool)> m_mapThen;
 
     // The actions of this task for the sequence library (directorsequences.cpp).
     QList<RecordedStep> m_recordedSteps;

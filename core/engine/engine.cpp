@@ -17,6 +17,19 @@
 
 namespace ciu {
 
+namespace {
+
+// Lives on the capture thread: hands a verification's second look to the canvas once the capture has grabbed
+// its frame. A queued signal, not a call: a canvas already gone (shutting down) is never reached.
+class LookRelay final : public QObject
+{
+    Q_OBJECT
+signals:
+    void frameGrabbed(quint64 token);
+};
+
+} // namespace
+
 using replay::SessionWriter;
 using replay::SessionWriterOptions;
 
@@ -187,14 +200,17 @@ void Engine::start()
             q);
     // A verification's second look: a frame grabbed now (on the capture thread), then the canvas' look,
     // queued after that frame and its changes, so its answer comes only once the canvas has processed them.
+    auto* relay = new LookRelay;
+    relay->moveToThread(m_captureThread.get());
+    connect(m_captureThread.get(), &QThread::finished, relay, &QObject::deleteLater);
     connect(
-        m_director, &Director::lookAgainRequested, m_capture,
-        [capture = m_capture, canvas = m_canvas](quint64 token) {
+        m_director, &Director::lookAgainRequested, relay,
+        [capture = m_capture, relay](quint64 token) {
             capture->captureNow();
-            QMetaObject::invokeMethod(
-                canvas, [canvas, token] { canvas->lookAgain(token); }, Qt::QueuedConnection);
+            emit relay->frameGrabbed(token);
         },
         q);
+    connect(relay, &LookRelay::frameGrabbed, m_canvas, &canvas::CanvasMapper::lookAgain, q);
     connect(m_canvas, &canvas::CanvasMapper::lookedAgain, m_director, &Director::onLookedAgain, q);
     connect(m_director, &Director::finished, this, [this](TaskOutcome outcome) {
         // Stopped because the recording could not go on, not by the user.
@@ -365,3 +381,5 @@ void Engine::finishShutdown()
 }
 
 } // namespace ciu
+
+#include "engine.moc"
