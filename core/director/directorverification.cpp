@@ -119,14 +119,17 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
     }
     // No map showing the effect within the settle time does not yet mean that nothing changed: maps come
     // only when something did, and a loaded machine may still be capturing or analysing it. A second look
-    // (a fresh frame, the canvas caught up) decides.
+    // (a fresh frame, the canvas caught up) decides; unless the current map meets the expectation already
+    // (the brush saw the change, or no change is expected).
     if (!opens) {
         waitForMap(settled, m_options.settleTimeoutMs,
-                   [this, proposed = flight.proposed, settled, complete](bool arrived) mutable {
-                       if (arrived)
+                   [this, flight, result, settled, complete](bool arrived) mutable {
+                       QString why;
+                       if (arrived || ActionVerifier::expectationMet(flight.proposed, result,
+                                                                     flight.mapBefore, m_map, &why))
                            complete();
                        else
-                           takeSecondLook(proposed, settled, [complete]() mutable { complete(); });
+                           takeSecondLook(flight.proposed, settled, [complete]() mutable { complete(); });
                    });
         return;
     }

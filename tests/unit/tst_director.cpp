@@ -194,6 +194,7 @@ private slots:
     void buttonWithoutEffectIsNotClickedTwice();
     void secondLookSeesALateEffect_data();
     void secondLookSeesALateEffect();
+    void secondLookSeesALateList();
     void secondLookReadsLateText_data();
     void secondLookReadsLateText();
     void dryRunExecutesNothing();
@@ -438,24 +439,32 @@ void TestDirector::buttonWithoutEffectIsNotClickedTwice()
 void TestDirector::secondLookSeesALateEffect_data()
 {
     QTest::addColumn<QString>("canvas"); // what the canvas does when asked for a second look
+    QTest::addColumn<bool>("brushSaw");  // the brush saw the status line change (no map showed it)
     QTest::addColumn<int>("result");
     // It was behind: the status line the click brought is analysed only now.
-    QTest::newRow("effect held back") << "effect" << int(TaskOutcome::Result::Completed);
+    QTest::newRow("effect held back") << "effect" << false << int(TaskOutcome::Result::Completed);
     // It was not behind: nothing changed, and the second look says so (no false completion).
-    QTest::newRow("nothing changed") << "nothing" << int(TaskOutcome::Result::Unverified);
+    QTest::newRow("nothing changed") << "nothing" << false << int(TaskOutcome::Result::Unverified);
     // It never answers (within the re-analysis time): the first look stands.
-    QTest::newRow("no answer") << "silent" << int(TaskOutcome::Result::Unverified);
+    QTest::newRow("no answer") << "silent" << false << int(TaskOutcome::Result::Unverified);
+    // The brush's evidence meets the expectation already: no second look is needed.
+    QTest::newRow("brush saw it") << "effect" << true << int(TaskOutcome::Result::Completed);
 }
 
 void TestDirector::secondLookSeesALateEffect()
 {
     QFETCH(QString, canvas);
+    QFETCH(bool, brushSaw);
     QFETCH(int, result);
     // The click lands, but neither the brush's watch nor the canvas within the settle time shows its effect
     // (a loaded machine: the capture and the analysis are behind). The canvas publishes what it holds back
     // only when the Director asks it for a second look.
     Harness h;
-    h.answer = [](const Action&) { return okResult(false); };
+    h.answer = [brushSaw](const Action&) {
+        ActionResult r = okResult(brushSaw);
+        r.changeObserved = false; // no map follows the action
+        return r;
+    };
     QList<quint64> looks;
     QObject::connect(&h.director, &Director::lookAgainRequested, &h, [&](quint64 token) {
         looks << token;
@@ -472,14 +481,19 @@ void TestDirector::secondLookSeesALateEffect()
     QVERIFY(h.run(QStringLiteral("click Submit")));
     QCOMPARE(int(h.outcome->result), result);
     QCOMPARE(h.requested.size(), 1); // a button is never clicked twice
-    QCOMPARE(looks.size(), 1);
-    QCOMPARE(h.infos(QStringLiteral("second_look")).size(), 1);
-    // director.jsonl says that a second look was taken and what it saw.
     QList<QJsonObject> seconds;
     for (const QJsonObject& r : std::as_const(h.records)) {
         if (r.value(QStringLiteral("type")).toString() == QLatin1String("second_look"))
             seconds << r;
     }
+    if (brushSaw) {
+        QVERIFY(looks.isEmpty());
+        QVERIFY(seconds.isEmpty());
+        return;
+    }
+    QCOMPARE(looks.size(), 1);
+    QCOMPARE(h.infos(QStringLiteral("second_look")).size(), 1);
+    // director.jsonl says that a second look was taken and what it saw.
     QCOMPARE(seconds.size(), 1);
     const QJsonObject second = seconds.first();
     // The canvas publishes the map that shows the effect before it answers: that map ends the wait.
@@ -501,6 +515,33 @@ void TestDirector::secondLookSeesALateEffect()
     if (result == int(TaskOutcome::Result::Unverified))
         QVERIFY2(h.outcome->message.contains(QLatin1String("nothing changed that z9 explains")),
                  qPrintable(h.outcome->message));
+}
+
+void TestDirector::secondLookSeesALateList()
+{
+    // A drop-down opens, but its list is not on any map within the settle time: the second look has it.
+    // The click is not repeated (a second click would close the list).
+    const QList<Zone> zones = formZones();
+    const QRect box = zones[3].bounds; // z4, the drop-down
+    QList<Zone> open = zones;
+    const QStringList options = {QStringLiteral("Red"), QStringLiteral("Green"), QStringLiteral("Blue")};
+    for (int i = 0; i < options.size(); ++i)
+        open << zone(QStringLiteral("z3%1").arg(i), ZoneType::MenuItem, options[i],
+                     QRect(box.x(), box.bottom() + 1 + 24 * i, box.width(), 24));
+    Harness h(zones);
+    h.answer = [](const Action&) { return okResult(false); };
+    int looks = 0;
+    QObject::connect(&h.director, &Director::lookAgainRequested, &h, [&](quint64 token) {
+        ++looks;
+        QTimer::singleShot(0, &h, [&h, &open, token] {
+            h.setZones(open);
+            h.director.onLookedAgain(token, h.map());
+        });
+    });
+    QVERIFY(h.run(QStringLiteral("click Color")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QCOMPARE(h.requested.size(), 1);
+    QCOMPARE(looks, 1);
 }
 
 void TestDirector::secondLookReadsLateText_data()
