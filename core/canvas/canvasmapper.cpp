@@ -147,6 +147,30 @@ void CanvasMapper::requestFullAnalysis(const QString& reason)
     execute(d, FrameDiff{});
 }
 
+void CanvasMapper::lookAgain(quint64 token)
+{
+    // The frames and changes that came before the request are processed (queued in order). What they left
+    // waiting for a stable screen is analysed now: the screen as it is, not as it may become. Before the
+    // first frame there is nothing to look at: the answer carries the map as it is (none yet, or user zones).
+    if (!m_frame.isValid()) {
+        emit lookedAgain(token, m_map);
+        return;
+    }
+    if (!m_deferred.isEmpty() || !m_waitRegions.isEmpty()) {
+        TierDecision d;
+        d.action = TierDecision::Action::Local;
+        d.tier = 1;
+        d.reason = QStringLiteral("look_again");
+        d.regions = m_policy.mergeRegions(m_deferred + m_waitRegions, m_frame.image.size());
+        m_deferred.clear();
+        m_waitRegions.clear();
+        emitDecision(d, m_frame.tNs);
+        execute(d, FrameDiff{});
+    }
+    publish();
+    emit lookedAgain(token, m_map);
+}
+
 void CanvasMapper::applyUserCorrection(const Zone& zone)
 {
     m_registry.applyUserCorrection(zone, nowNs());

@@ -94,6 +94,12 @@ public slots:
     void onWindows(const QList<ciu::platform::WindowInfo>& windows,
                    const std::optional<ciu::platform::WindowInfo>& active);
     void requestFullAnalysis(const QString& reason);
+    // A second look, as a verification asks before it concludes that nothing changed: the changes still
+    // held back (too small to analyse before the screen is stable, or seen while animating) are analysed
+    // now, and lookedAgain(token, map) ALWAYS follows, with the current map even when nothing changed.
+    // Everything queued to the mapper before this call (the frame the caller had captured for it) has been
+    // processed by then: the answer is evidence that the canvas caught up.
+    void lookAgain(quint64 token);
     // A user's zone: added, or replacing the zone with the same id. Kept over detections.
     void applyUserCorrection(const ciu::Zone& zone);
     void removeZone(const QString& id);
@@ -115,6 +121,8 @@ signals:
     void zoneMapUpdated(const ciu::ZoneMapPtr& map);
     void eventOccurred(const ciu::SpatialEvent& event);
     void keyFrameAnalysed(const ciu::Frame& frame, int tier);
+    // The answer to lookAgain(token): the map after it (published before, when it changed).
+    void lookedAgain(quint64 token, const ciu::ZoneMapPtr& map);
 
 private:
     void process(const FrameDiff& diff);

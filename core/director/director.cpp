@@ -557,6 +557,7 @@ void Director::finish(TaskOutcome::Result result, const QString& message)
     m_waitTimer.stop();
     m_mapPredicate = {};
     m_mapThen = {};
+    m_lookPending = 0;
     m_inFlight.reset();
     m_confirmation.reset();
     m_recovery.reset();

@@ -84,6 +84,8 @@ public slots:
     void onWindows(const QList<ciu::platform::WindowInfo>& windows,
                    const std::optional<ciu::platform::WindowInfo>& active);
     void onActionFinished(quint64 id, const ciu::ActionResult& result);
+    // The canvas' answer to lookAgainRequested(token): the map once it caught up with a fresh frame.
+    void onLookedAgain(quint64 token, const ciu::ZoneMapPtr& map);
     void answerConfirmation(quint64 id, bool approved);
 
 signals:
@@ -93,6 +95,9 @@ signals:
     void decisionRecorded(const QJsonObject& record);
     void confirmationRequested(quint64 id, const ciu::Action& action, const QString& reason);
     void analysisRequested(const QString& reason);
+    // A verification found no effect within the settle time: the canvas is asked for a second look (a
+    // fresh frame, everything it holds back analysed) and answers with onLookedAgain(token, map).
+    void lookAgainRequested(quint64 token);
     void statusChanged(ciu::DirectorState state, const QString& detail);
     void usageUpdated(const ciu::DirectorUsage& usage);
     void finished(const ciu::TaskOutcome& outcome);
@@ -163,6 +168,10 @@ private:
     // settle time is over; `done` gets the last reading (nullopt: the field cannot be read).
     void readFieldTextSettled(const ActionFlight& flight,
                               std::function<void(const std::optional<QString>&)> done);
+    // Before a verification concludes that the effect of `proposed` did not show: asks the canvas for a
+    // second look and calls `then` once it answered, a map meeting `met` (if given) came, or the
+    // re-analysis time is over (recorded as "second_look"). Without a canvas to ask, `then` at once.
+    void takeSecondLook(const ProposedAction& proposed, const MapPredicate& met, std::function<void()> then);
     void finishAction(ActionOutcome outcome, bool cutBatch = false);
     void skipRemaining(const QString& why);
     static QString subjectKey(const ProposedAction& proposed); // what an action acted on (m_unseenEffects)
@@ -250,6 +259,9 @@ private:
     QTimer m_waitTimer;
     MapPredicate m_mapPredicate; // Starting / AwaitingMap / Verifying: the map waited for
     std::function<void(bool)> m_mapThen;
+    quint64 m_lastLookToken = 0; // of the latest second look requested (lookAgainRequested)
+    quint64 m_lookPending = 0;   // the second look waited for (0: none)
+    quint64 m_lookAnswered = 0;  // the latest second look the canvas answered
 
     // The actions of this task for the sequence library (directorsequences.cpp).
     QList<RecordedStep> m_recordedSteps;

@@ -4,6 +4,7 @@
 #include "core/director/directorlog.h"
 #include "core/director/verification.h"
 
+#include <QMetaMethod>
 #include <QTimer>
 
 #include <algorithm>
@@ -116,15 +117,86 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
             return false;
         };
     }
+    // No map showing the effect within the settle time does not yet mean that nothing changed: maps come
+    // only when something did, and a loaded machine may still be capturing or analysing it. A second look
+    // (a fresh frame, the canvas caught up) decides; unless the current map meets the expectation already
+    // (the brush saw the change, or no change is expected).
     if (!opens) {
-        waitForMap(settled, m_options.settleTimeoutMs, [complete](bool) mutable { complete(); });
+        waitForMap(settled, m_options.settleTimeoutMs,
+                   [this, flight, result, settled, complete](bool arrived) mutable {
+                       QString why;
+                       if (arrived || ActionVerifier::expectationMet(flight.proposed, result,
+                                                                     flight.mapBefore, m_map, &why))
+                           complete();
+                       else
+                           takeSecondLook(flight.proposed, settled, [complete]() mutable { complete(); });
+                   });
         return;
     }
     // Menus and lists are analysed in pieces: after the first map with new zones, wait until the maps stop
     // coming (a quiet period), at most a few settle periods.
     const qint64 deadlineNs = m_clock.nowNs() + qint64(m_options.settleTimeoutMs) * 3'000'000;
     waitForMap(settled, m_options.settleTimeoutMs * 2,
-               [this, complete, deadlineNs](bool) mutable { waitForQuietMaps(deadlineNs, complete); });
+               [this, proposed = flight.proposed, settled, complete, deadlineNs](bool arrived) mutable {
+                   if (arrived)
+                       waitForQuietMaps(deadlineNs, complete);
+                   else // the second look analysed all the canvas held: no quiet period to wait for
+                       takeSecondLook(proposed, settled, [complete]() mutable { complete(); });
+               });
+}
+
+void Director::takeSecondLook(const ProposedAction& proposed, const MapPredicate& met,
+                              std::function<void()> then)
+{
+    if (!isSignalConnected(QMetaMethod::fromSignal(&Director::lookAgainRequested))) {
+        then(); // no canvas to ask: the first look stands
+        return;
+    }
+    const quint64 token = ++m_lastLookToken;
+    m_lookPending = token;
+    const quint64 versionBefore = m_map ? m_map->version() : 0;
+    setPhase(Phase::Verifying, QStringLiteral("taking a second look (the screen may not be analysed yet)"));
+    emitInfo(QStringLiteral("second_look"),
+             QStringLiteral("no effect of %1 seen yet; asking the canvas for a second look")
+                 .arg(proposed.action.describe()));
+    emit lookAgainRequested(token);
+    // The answer, or a map meeting the expectation that came meanwhile, whichever is first.
+    const MapPredicate seen = [this, token, met](const ZoneMap& m) {
+        return m_lookAnswered == token || (met && met(m));
+    };
+    auto after = [this, token, versionBefore, proposed, met, then = std::move(then)](bool arrived) {
+        if (m_lookPending == token)
+            m_lookPending = 0; // a later answer is too late
+        // What ended the wait: the canvas' answer, a map showing the effect (the canvas publishes it before
+        // it answers), or the re-analysis time.
+        QString endedBy = QStringLiteral("timeout");
+        if (m_lookAnswered == token)
+            endedBy = QStringLiteral("answer");
+        else if (arrived)
+            endedBy = QStringLiteral("map");
+        QJsonObject r = {{QStringLiteral("action"), proposedJson(proposed)},
+                         {QStringLiteral("ended_by"), endedBy},
+                         {QStringLiteral("map_version_before"), double(versionBefore)},
+                         {QStringLiteral("map_version"), double(m_map ? m_map->version() : 0)},
+                         {QStringLiteral("zones"), m_map ? int(m_map->size()) : 0}};
+        if (met)
+            r.insert(QStringLiteral("met"), m_map && met(*m_map));
+        record(QStringLiteral("second_look"), r);
+        then();
+    };
+    waitForMap(seen, m_options.reanalysisTimeoutMs, std::move(after));
+}
+
+void Director::onLookedAgain(quint64 token, const ZoneMapPtr& map)
+{
+    if (token == 0 || token != m_lookPending)
+        return; // the answer to a look that is over (its step or task ended)
+    m_lookPending = 0;
+    m_lookAnswered = token;
+    // The canvas published a changed map before it answered; this one is at least as new.
+    if (map && (!m_map || map->version() > m_map->version()))
+        m_map = map;
+    checkMapWaiter();
 }
 
 void Director::readFieldTextSettled(const ActionFlight& flight,
@@ -192,14 +264,25 @@ void Director::readFieldTextSettled(const ActionFlight& flight,
             m_frameWaiter = [again] { (*again)(); };
     };
     QTimer::singleShot(std::max(500, m_options.settleTimeoutMs), this,
-                       [this, state, generation, finish, attempt] {
+                       [this, state, generation, finish, attempt, proposed] {
                            if (generation != m_generation || state->finished)
                                return;
                            m_frameWaiter = nullptr;
                            // One last reading: the tree may have changed since the last frame.
-                           if (auto again = attempt; again && *again && !state->finished)
-                               (*again)();
-                           finish(state->last);
+                           (*attempt)();
+                           m_frameWaiter = nullptr;
+                           if (state->finished)
+                               return;
+                           // Not shown yet: the text may be drawn but not captured yet. A second look (a
+                           // fresh frame, the canvas caught up), one more reading, then the last reading
+                           // stands.
+                           takeSecondLook(proposed, {}, [this, state, generation, finish, attempt] {
+                               if (generation != m_generation || state->finished)
+                                   return;
+                               (*attempt)();
+                               m_frameWaiter = nullptr;
+                               finish(state->last);
+                           });
                        });
     (*attempt)();
 }

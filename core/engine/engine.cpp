@@ -17,6 +17,19 @@
 
 namespace ciu {
 
+namespace {
+
+// Lives on the capture thread: hands a verification's second look to the canvas once the capture has grabbed
+// its frame. A queued signal, not a call: a canvas already gone (shutting down) is never reached.
+class LookRelay final : public QObject
+{
+    Q_OBJECT
+signals:
+    void frameGrabbed(quint64 token);
+};
+
+} // namespace
+
 using replay::SessionWriter;
 using replay::SessionWriterOptions;
 
@@ -185,6 +198,20 @@ void Engine::start()
     connect(m_director, &Director::actionRequested, m_brush, &BrushController::executeAction, q);
     connect(m_director, &Director::analysisRequested, m_canvas, &canvas::CanvasMapper::requestFullAnalysis,
             q);
+    // A verification's second look: a frame grabbed now (on the capture thread), then the canvas' look,
+    // queued after that frame and its changes, so its answer comes only once the canvas has processed them.
+    auto* relay = new LookRelay;
+    relay->moveToThread(m_captureThread.get());
+    connect(m_captureThread.get(), &QThread::finished, relay, &QObject::deleteLater);
+    connect(
+        m_director, &Director::lookAgainRequested, relay,
+        [capture = m_capture, relay](quint64 token) {
+            capture->captureNow();
+            emit relay->frameGrabbed(token);
+        },
+        q);
+    connect(relay, &LookRelay::frameGrabbed, m_canvas, &canvas::CanvasMapper::lookAgain, q);
+    connect(m_canvas, &canvas::CanvasMapper::lookedAgain, m_director, &Director::onLookedAgain, q);
     connect(m_director, &Director::finished, this, [this](TaskOutcome outcome) {
         // Stopped because the recording could not go on, not by the user.
         if (outcome.result == TaskOutcome::Result::Stopped && !m_recordingError.isEmpty())
@@ -354,3 +381,5 @@ void Engine::finishShutdown()
 }
 
 } // namespace ciu
+
+#include "engine.moc"

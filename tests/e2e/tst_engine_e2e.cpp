@@ -1,8 +1,11 @@
 // The whole Engine (capture → canvas → brush → director) in-process against the fixture app on a private
 // Xvfb: small changes (a few typed characters, a checkbox) reach the canvas as Tier 1 decisions on their
-// region, and regions excluded as the agent's own windows are neither mapped nor clicked.
+// region, and regions excluded as the agent's own windows are neither mapped nor clicked; a verification's
+// second look goes through the capture (a fresh frame) to the canvas and is answered.
 
 #include "core/canvas/canvasmapper.h"
+#include "core/capture/captureengine.h"
+#include "core/director/director.h"
 #include "core/engine/engine.h"
 #include "core/model/metatypes.h"
 #include "core/replay/sessionreader.h"
@@ -26,6 +29,7 @@ private slots:
     void smallChangesReachTheCanvas();
     void excludedRegionIsNeverMappedOrClicked();
     void recordingBudgetStopsRecordingKeepsFiles();
+    void secondLookIsAnsweredAfterAFreshFrame();
 
 private:
     bool startEngine(const QList<QRect>& excluded = {});
@@ -211,6 +215,42 @@ void TestEngineE2e::recordingBudgetStopsRecordingKeepsFiles()
     m_engine->shutdown();
     QVERIFY(down.wait(20'000) || down.count() == 1);
     m_engine.reset();
+}
+
+void TestEngineE2e::secondLookIsAnsweredAfterAFreshFrame()
+{
+    QVERIFY(startEngine());
+    // What the main thread receives, in order: the capture's frames, the canvas' maps and its answers. All
+    // come queued; the frame grabbed for the look is posted before the look reaches the canvas, so it is
+    // here before the answer.
+    quint64 lastFrame = 0;
+    struct Answer
+    {
+        quint64 token = 0;
+        ZoneMapPtr map;
+        quint64 frameBefore = 0; // the latest frame received before the answer
+        ZoneMapPtr published;    // the latest map received before the answer
+    };
+    QList<Answer> answers;
+    QObject receiver; // declared last: its connections end before the variables they write
+    connect(m_engine->capture(), &CaptureEngine::frameCaptured, &receiver,
+            [&lastFrame](const Frame& frame) { lastFrame = frame.index; });
+    connect(m_engine->canvas(), &canvas::CanvasMapper::lookedAgain, &receiver,
+            [&](quint64 token, const ZoneMapPtr& map) {
+                answers.append({token, map, lastFrame, m_map});
+            });
+    QVERIFY(QTest::qWaitFor([&] { return lastFrame > 0; }, 10'000));
+    for (const quint64 token : {quint64(41), quint64(42)}) {
+        const quint64 frameAtRequest = lastFrame;
+        emit m_engine->director()->lookAgainRequested(token);
+        QVERIFY2(QTest::qWaitFor([&] { return !answers.isEmpty() && answers.last().token == token; }, 30'000),
+                 "the canvas never answered the second look");
+        const Answer& a = answers.last();
+        QVERIFY2(a.frameBefore > frameAtRequest, "no frame was captured for the second look");
+        QVERIFY(a.map);
+        QVERIFY(a.map == a.published); // the canvas' current map, published before its answer
+    }
+    QCOMPARE(answers.size(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestEngineE2e)

@@ -105,6 +105,7 @@ private slots:
     void userZonesKeepReplacedDetectionsAway();
     void suppressedRegionsDropDetections();
     void smallChangesLeaveNoStaleZones();
+    void lookAgainAlwaysAnswers();
 };
 
 void TestCanvasMapper::firstFrameBuildsTheMap()
@@ -634,6 +635,80 @@ void TestCanvasMapper::smallChangesLeaveNoStaleZones()
         QCOMPARE(byLabel(*after, l)->id, byLabel(*before, l)->id);
     }
     QVERIFY(decisionReasons(events).contains(QStringLiteral("small_change_settled")));
+}
+
+void TestCanvasMapper::lookAgainAlwaysAnswers()
+{
+    CanvasMapper mapper;
+    const QPoint oldHelp(400, 300);
+    const QPoint newHelp(900, 600);
+    const auto statusZone = [](const ZoneMap& map) {
+        for (const Zone& z : map.zones()) {
+            if (z.label.contains(QStringLiteral("ready")))
+                return &z;
+        }
+        return static_cast<const Zone*>(nullptr);
+    };
+    const auto token = [](const QSignalSpy& spy, qsizetype i) { return spy.at(i).at(0).value<quint64>(); };
+    const auto answer = [](const QSignalSpy& spy, qsizetype i) {
+        return spy.at(i).at(1).value<ZoneMapPtr>();
+    };
+    // Before the first frame: answered all the same, with no map.
+    QSignalSpy answers(&mapper, &CanvasMapper::lookedAgain);
+    mapper.lookAgain(3);
+    QCOMPARE(answers.size(), 1);
+    QCOMPARE(token(answers, 0), quint64(3));
+    QVERIFY(!answer(answers, 0));
+
+    mapper.onFrame(desktop(1, oldHelp, false));
+    const ZoneMapPtr first = mapper.currentMap();
+    QVERIFY(first && !statusZone(*first));
+    QSignalSpy maps(&mapper, &CanvasMapper::zoneMapUpdated);
+    QSignalSpy events(&mapper, &CanvasMapper::eventOccurred);
+    // Nothing changed: the answer is the current map, and nothing is analysed or published.
+    mapper.lookAgain(7);
+    QCOMPARE(answers.size(), 2);
+    QCOMPARE(token(answers, 1), quint64(7));
+    QVERIFY(answer(answers, 1) == first);
+    QVERIFY(maps.isEmpty());
+    QVERIFY(ofKind(events, SpatialEvent::Kind::Analysis).isEmpty());
+
+    // A status line appears (a button's effect), far below the threshold of an immediate analysis, and the
+    // screen has not reported itself stable: the change is held back.
+    mapper.onFrame(desktop(2, oldHelp, true));
+    mapper.onChanges(change(2, QRect(40, 402, 90, 16), 30));
+    QVERIFY(!statusZone(*mapper.currentMap()));
+    mapper.lookAgain(8);
+    QCOMPARE(answers.size(), 3);
+    QCOMPARE(token(answers, 2), quint64(8));
+    const ZoneMapPtr seen = answer(answers, 2);
+    QVERIFY(seen);
+    QVERIFY2(statusZone(*seen), "the second look did not analyse the held-back change");
+    QVERIFY(seen == mapper.currentMap());
+    QVERIFY(maps.last().first().value<ZoneMapPtr>() == seen); // published before the answer
+    QVERIFY(decisionReasons(events).contains(QStringLiteral("look_again")));
+    for (const char* label : {"Submit", "Cancel", "Help"}) {
+        const QString l = QString::fromLatin1(label);
+        QCOMPARE(byLabel(*seen, l)->id, byLabel(*first, l)->id);
+    }
+
+    // A button moves while the screen reports an animation: held back until the animation ends, unless a
+    // second look is asked for.
+    FrameDiff moving;
+    moving.frameIndex = 3;
+    moving.tNs = 3 * 100'000'000;
+    moving.regions = {{QRect(oldHelp, QSize(100, 26)), 70}, {QRect(newHelp, QSize(100, 26)), 70}};
+    moving.animating = true;
+    mapper.onFrame(desktop(3, newHelp, true));
+    mapper.onChanges(moving);
+    QVERIFY(byLabel(*mapper.currentMap(), QStringLiteral("Help"))->bounds.contains(oldHelp + QPoint(50, 13)));
+    mapper.lookAgain(9);
+    QCOMPARE(answers.size(), 4);
+    QCOMPARE(token(answers, 3), quint64(9));
+    const ZoneMapPtr moved = answer(answers, 3);
+    QVERIFY(byLabel(*moved, QStringLiteral("Help"))->bounds.contains(newHelp + QPoint(50, 13)));
+    QVERIFY(!moved->zoneAt(oldHelp + QPoint(50, 13)));
+    QVERIFY(statusZone(*moved));
 }
 
 QTEST_MAIN(TestCanvasMapper)

@@ -110,8 +110,10 @@ public:
     void publish()
     {
         ++m_version;
-        director.onZoneMap(std::make_shared<const ZoneMap>(m_version, 0, QSize(1280, 800), m_zones));
+        m_map = std::make_shared<const ZoneMap>(m_version, 0, QSize(1280, 800), m_zones);
+        director.onZoneMap(m_map);
     }
+    ZoneMapPtr map() const { return m_map; } // as last published
     void setZones(QList<Zone> zones)
     {
         m_zones = std::move(zones);
@@ -147,6 +149,7 @@ public:
 private:
     QList<Zone> m_zones;
     quint64 m_version = 0;
+    ZoneMapPtr m_map;
 };
 
 // What a fake program shows in a field or drop-down: its text on white, as the Director reads it back.
@@ -189,6 +192,11 @@ private slots:
     void choiceReadBack();
     void treeCheckStateDecides();
     void buttonWithoutEffectIsNotClickedTwice();
+    void secondLookSeesALateEffect_data();
+    void secondLookSeesALateEffect();
+    void secondLookSeesALateList();
+    void secondLookReadsLateText_data();
+    void secondLookReadsLateText();
     void dryRunExecutesNothing();
     void zoneNotFoundReanalyzesAndReplans();
     void impossibleWhenStillMissing();
@@ -427,6 +435,166 @@ void TestDirector::buttonWithoutEffectIsNotClickedTwice()
     QCOMPARE(h.requested.size(), 1);
     QVERIFY2(h.outcome->message.contains(QLatin1String("nothing changed that z9 explains")),
              qPrintable(h.outcome->message));
+}
+
+void TestDirector::secondLookSeesALateEffect_data()
+{
+    QTest::addColumn<QString>("canvas"); // what the canvas does when asked for a second look
+    QTest::addColumn<bool>("brushSaw");  // the brush saw the status line change (no map showed it)
+    QTest::addColumn<int>("result");
+    // It was behind: the status line the click brought is analysed only now.
+    QTest::newRow("effect held back") << "effect" << false << int(TaskOutcome::Result::Completed);
+    // It was not behind: nothing changed, and the second look says so (no false completion).
+    QTest::newRow("nothing changed") << "nothing" << false << int(TaskOutcome::Result::Unverified);
+    // It never answers (within the re-analysis time): the first look stands.
+    QTest::newRow("no answer") << "silent" << false << int(TaskOutcome::Result::Unverified);
+    // The brush's evidence meets the expectation already: no second look is needed.
+    QTest::newRow("brush saw it") << "effect" << true << int(TaskOutcome::Result::Completed);
+}
+
+void TestDirector::secondLookSeesALateEffect()
+{
+    QFETCH(QString, canvas);
+    QFETCH(bool, brushSaw);
+    QFETCH(int, result);
+    // The click lands, but neither the brush's watch nor the canvas within the settle time shows its effect
+    // (a loaded machine: the capture and the analysis are behind). The canvas publishes what it holds back
+    // only when the Director asks it for a second look.
+    Harness h;
+    h.answer = [brushSaw](const Action&) {
+        ActionResult r = okResult(brushSaw);
+        r.changeObserved = false; // no map follows the action
+        return r;
+    };
+    QList<quint64> looks;
+    QObject::connect(&h.director, &Director::lookAgainRequested, &h, [&](quint64 token) {
+        looks << token;
+        if (canvas == QLatin1String("silent"))
+            return;
+        QTimer::singleShot(0, &h, [&h, &canvas, token] {
+            if (canvas == QLatin1String("effect"))
+                h.setZones(formZones() << zone(QStringLiteral("z20"), ZoneType::Static,
+                                               QStringLiteral("Submit clicked"), QRect(10, 770, 200, 20)));
+            h.director.onLookedAgain(token + 1, h.map()); // not the look asked for: ignored
+            h.director.onLookedAgain(token, h.map());
+        });
+    });
+    QVERIFY(h.run(QStringLiteral("click Submit")));
+    QCOMPARE(int(h.outcome->result), result);
+    QCOMPARE(h.requested.size(), 1); // a button is never clicked twice
+    QList<QJsonObject> seconds;
+    for (const QJsonObject& r : std::as_const(h.records)) {
+        if (r.value(QStringLiteral("type")).toString() == QLatin1String("second_look"))
+            seconds << r;
+    }
+    if (brushSaw) {
+        QVERIFY(looks.isEmpty());
+        QVERIFY(seconds.isEmpty());
+        return;
+    }
+    QCOMPARE(looks.size(), 1);
+    QCOMPARE(h.infos(QStringLiteral("second_look")).size(), 1);
+    // director.jsonl says that a second look was taken and what it saw.
+    QCOMPARE(seconds.size(), 1);
+    const QJsonObject second = seconds.first();
+    // The canvas publishes the map that shows the effect before it answers: that map ends the wait.
+    QCOMPARE(second.value(QStringLiteral("ended_by")).toString(),
+             canvas == QLatin1String("effect")    ? QStringLiteral("map")
+             : canvas == QLatin1String("nothing") ? QStringLiteral("answer")
+                                                  : QStringLiteral("timeout"));
+    QCOMPARE(second.value(QStringLiteral("met")).toBool(), canvas == QLatin1String("effect"));
+    QCOMPARE(second.value(QStringLiteral("map_version")).toDouble() >
+                 second.value(QStringLiteral("map_version_before")).toDouble(),
+             canvas == QLatin1String("effect"));
+    QCOMPARE(second.value(QStringLiteral("action"))
+                 .toObject()
+                 .value(QStringLiteral("action"))
+                 .toObject()
+                 .value(QStringLiteral("zone_id"))
+                 .toString(),
+             QStringLiteral("z9"));
+    if (result == int(TaskOutcome::Result::Unverified))
+        QVERIFY2(h.outcome->message.contains(QLatin1String("nothing changed that z9 explains")),
+                 qPrintable(h.outcome->message));
+}
+
+void TestDirector::secondLookSeesALateList()
+{
+    // A drop-down opens, but its list is not on any map within the settle time: the second look has it.
+    // The click is not repeated (a second click would close the list).
+    const QList<Zone> zones = formZones();
+    const QRect box = zones[3].bounds; // z4, the drop-down
+    QList<Zone> open = zones;
+    const QStringList options = {QStringLiteral("Red"), QStringLiteral("Green"), QStringLiteral("Blue")};
+    for (int i = 0; i < options.size(); ++i)
+        open << zone(QStringLiteral("z3%1").arg(i), ZoneType::MenuItem, options[i],
+                     QRect(box.x(), box.bottom() + 1 + 24 * i, box.width(), 24));
+    Harness h(zones);
+    h.answer = [](const Action&) { return okResult(false); };
+    int looks = 0;
+    QObject::connect(&h.director, &Director::lookAgainRequested, &h, [&](quint64 token) {
+        ++looks;
+        QTimer::singleShot(0, &h, [&h, &open, token] {
+            h.setZones(open);
+            h.director.onLookedAgain(token, h.map());
+        });
+    });
+    QVERIFY(h.run(QStringLiteral("click Color")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QCOMPARE(h.requested.size(), 1);
+    QCOMPARE(looks, 1);
+}
+
+void TestDirector::secondLookReadsLateText_data()
+{
+    QTest::addColumn<bool>("drawn"); // the program has drawn the text by the time of the second look
+    QTest::addColumn<int>("result");
+    QTest::newRow("drawn late") << true << int(TaskOutcome::Result::Completed);
+    QTest::newRow("never drawn") << false << int(TaskOutcome::Result::Unverified);
+}
+
+void TestDirector::secondLookReadsLateText()
+{
+    QFETCH(bool, drawn);
+    QFETCH(int, result);
+    // The typed text is not in any frame within the read-back time: the capture is behind. The second
+    // look brings a fresh frame (as the capture's frame grabbed for it does) before the canvas' answer.
+    Harness h;
+    Frame frame;
+    frame.index = 1;
+    frame.image = QImage(1280, 800, QImage::Format_RGB32);
+    frame.image.fill(Qt::lightGray);
+    const QRect field(90, 58, 300, 24); // z2
+    drawField(frame.image, field, QString());
+    h.director.onFrame(frame);
+    QString typed;
+    int typings = 0;
+    h.answer = [&](const Action& a) {
+        if (a.type == Action::Type::TypeText) {
+            typed = a.text;
+            ++typings;
+        }
+        return okResult();
+    };
+    int looks = 0;
+    QObject::connect(&h.director, &Director::lookAgainRequested, &h, [&](quint64 token) {
+        ++looks;
+        QTimer::singleShot(0, &h, [&, token] {
+            drawField(frame.image, field, drawn ? typed : QString());
+            ++frame.index;
+            h.director.onFrame(frame);
+            h.director.onLookedAgain(token, h.map());
+        });
+    });
+    QVERIFY(h.run(QStringLiteral("type \"Ada\" into Name")));
+    QCOMPARE(int(h.outcome->result), result);
+    QVERIFY(typings >= 1);
+    QCOMPARE(looks, typings); // one second look for each reading that did not show the text
+    if (drawn) {
+        QCOMPARE(typings, 1);
+    } else {
+        QVERIFY2(h.outcome->message.contains(QLatin1String("z2")), qPrintable(h.outcome->message));
+    }
 }
 
 void TestDirector::localTaskCompletes()
