@@ -102,8 +102,13 @@ QList<Shortcut> exploreMenus(platform::Platform& platform, platform::Accessibili
         waitForSnapshot(accessibility, kMenuTimeoutMs, [&](const platform::AccessibilitySnapshot& s) {
             return !menuBarMenus(s, windowRef).isEmpty();
         });
-    if (!snapshot)
-        return found; // no menu bar
+    if (!snapshot) {
+        printError(
+            QStringLiteral("the window has no menu bar in the accessibility tree (waited %1 ms): no menu "
+                           "was opened")
+                .arg(kMenuTimeoutMs));
+        return found;
+    }
     for (const platform::AccessibleNode& menu : menuBarMenus(*snapshot, windowRef)) {
         if (!input.clickAt(menu.bounds.center(), platform::MouseButton::Left)) {
             printError(QStringLiteral("cannot open the menu \"%1\": %2").arg(menu.name, input.errorString()));
