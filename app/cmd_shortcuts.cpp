@@ -103,6 +103,14 @@ QList<Shortcut> exploreMenus(platform::Platform& platform, platform::Accessibili
             return !menuBarMenus(s, windowRef).isEmpty();
         });
     if (!snapshot) {
+        // Read the tree afresh once (an event the program did not send leaves its menu bar out).
+        accessibility.refresh();
+        snapshot =
+            waitForSnapshot(accessibility, kMenuTimeoutMs, [&](const platform::AccessibilitySnapshot& s) {
+                return !menuBarMenus(s, windowRef).isEmpty();
+            });
+    }
+    if (!snapshot) {
         printError(
             QStringLiteral("the window has no menu bar in the accessibility tree (waited %1 ms): no menu "
                            "was opened")
