@@ -443,7 +443,39 @@ void TestAccessibilityE2e::windowAboveHidesZones()
     const qint64 pid = fixturePid();
     QTRY_VERIFY_WITH_TIMEOUT(
         nodeWith(m_a11y->snapshot(), pid, QStringLiteral("push button"), QStringLiteral("Close me")), 10'000);
-    const canvas::AccessibilityZones result = zonesNow();
+    // The main window's tree as the walks have it once the new window is in: a program that has just started
+    // may still be filling it (its menu bar a walk later), so wait until what the new window does not cover
+    // is there. Occlusion is then checked on that map.
+    canvas::AccessibilityZones result;
+    const QList<FixtureApp::Widget> widgets = m_fixture->widgets();
+    QString missing; // the uncovered widgets without a zone, and the zones over them
+    const auto uncoveredShown = [&] {
+        result = zonesNow();
+        missing.clear();
+        for (const FixtureApp::Widget& w : widgets) {
+            if (second.intersects(w.rect) || std::any_of(result.zones.cbegin(), result.zones.cend(),
+                                                         [&w](const Zone& z) { return isZoneOf(z, w); }))
+                continue;
+            missing += QStringLiteral("%1 at %2,%3 %4x%5;")
+                           .arg(w.name)
+                           .arg(w.rect.x())
+                           .arg(w.rect.y())
+                           .arg(w.rect.width())
+                           .arg(w.rect.height());
+            for (const Zone& z : result.zones) {
+                if (z.bounds.intersects(w.rect))
+                    missing += QStringLiteral(" zone \"%1\" (%2) at %3,%4 %5x%6;")
+                                   .arg(z.label, z.role)
+                                   .arg(z.bounds.x())
+                                   .arg(z.bounds.y())
+                                   .arg(z.bounds.width())
+                                   .arg(z.bounds.height());
+            }
+        }
+        return missing.isEmpty();
+    };
+    // Known, not fixed (1 run in 3 to 6): the menu bar's "File" goes missing from the tree for good.
+    QTRY_VERIFY2_WITH_TIMEOUT(uncoveredShown(), qPrintable(missing), 10'000);
     QVERIFY(!result.zones.isEmpty());
     bool closeMe = false;
     for (const Zone& z : result.zones) {
