@@ -98,17 +98,14 @@ QList<Shortcut> exploreMenus(platform::Platform& platform, platform::Accessibili
     QList<Shortcut> found;
     platform::InputActions input(platform.input(), platform.pointer());
     // A busy program's menu bar may come a moment after its window.
-    auto snapshot =
-        waitForSnapshot(accessibility, kMenuTimeoutMs, [&](const platform::AccessibilitySnapshot& s) {
-            return !menuBarMenus(s, windowRef).isEmpty();
-        });
+    const auto hasMenuBar = [&](const platform::AccessibilitySnapshot& s) {
+        return !menuBarMenus(s, windowRef).isEmpty();
+    };
+    auto snapshot = waitForSnapshot(accessibility, kMenuTimeoutMs, hasMenuBar);
     if (!snapshot) {
         // Read the tree afresh once (an event the program did not send leaves its menu bar out).
         accessibility.refresh();
-        snapshot =
-            waitForSnapshot(accessibility, kMenuTimeoutMs, [&](const platform::AccessibilitySnapshot& s) {
-                return !menuBarMenus(s, windowRef).isEmpty();
-            });
+        snapshot = waitForSnapshot(accessibility, kMenuTimeoutMs, hasMenuBar);
     }
     if (!snapshot) {
         printError(

@@ -47,16 +47,16 @@ bool watchesForChange(Action::Type type)
     }
 }
 
-// Asks the window manager to raise and activate `id` and waits briefly for its report; false with `error`
-// when it refuses or does not report the window active.
-bool activateAndWait(platform::WindowSystem& ws, quint64 id, QString* error)
+// Asks the window manager to raise and activate `id` and waits up to `waitMs` for its report; false with
+// `error` when it refuses or does not report the window active.
+bool activateAndWait(platform::WindowSystem& ws, quint64 id, int waitMs, QString* error)
 {
     if (!ws.activate(id)) {
         *error = QStringLiteral("activating window 0x%1 failed: %2").arg(id, 0, 16).arg(ws.errorString());
         return false;
     }
     // The window manager activates it asynchronously (its _NET_ACTIVE_WINDOW follows).
-    for (int i = 0; i < 100; ++i) {
+    for (int i = 0; i < waitMs / 10; ++i) {
         if (const auto active = ws.activeWindow(); active && active->id == id)
             return true;
         QThread::msleep(10);
@@ -247,7 +247,7 @@ void BrushController::act()
     case Action::Type::Launch:
         return fail(QStringLiteral("%1 is not executed by the brush").arg(toString(a.type)));
     case Action::Type::ActivateWindow:
-        ok = activateAndWait(m_platform->windows(), a.windowId, &error);
+        ok = activateAndWait(m_platform->windows(), a.windowId, 1000, &error);
         if (ok) {
             m_lastWindowId = a.windowId; // untargeted keys go there from now on
             m_job->result.output = QStringLiteral("window 0x%1 is active").arg(a.windowId, 0, 16);
@@ -306,17 +306,9 @@ void BrushController::focusWindowForKeys()
     if (!pick)
         return; // no window manager or no window: the keys go where the X server sends them
     qCInfo(lcBrush) << "no window has the focus; activating" << pick->title << "before the keys";
-    if (!ws.activate(pick->id)) {
-        qCWarning(lcBrush) << "could not activate" << pick->title << ":" << ws.errorString();
-        return;
-    }
-    // The window manager activates it asynchronously: wait for its report, briefly.
-    for (int i = 0; i < 50; ++i) {
-        if (const auto active = ws.activeWindow(); active && active->id == pick->id)
-            return;
-        QThread::msleep(10);
-    }
-    qCWarning(lcBrush) << "the window manager did not report" << pick->title << "active";
+    QString error;
+    if (!activateAndWait(ws, pick->id, 500, &error))
+        qCWarning(lcBrush) << pick->title << ":" << error;
 }
 
 void BrushController::watchForChange()
