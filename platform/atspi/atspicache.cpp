@@ -214,6 +214,9 @@ void AtspiCache::rewalk(const QString& ref)
     g_object_unref(old.object);
     if (ok && stored.isEmpty()) // no longer showing
         removeSubtree(ref, true);
+    qCDebug(lcAtspi).noquote() << "subtree" << ref << old.node.role << "read again:" << old.children.size()
+                               << "children before," << m_entries.value(stored).children.size() << "now"
+                               << (ok ? (stored.isEmpty() ? "(no longer showing)" : "") : "(not answered)");
     ++m_stats.subtreeWalks;
     m_changedWindows.insert(old.node.windowRef);
 }
@@ -310,6 +313,9 @@ QStringList AtspiCache::flush()
     });
     QSet<QString> walked;
     for (const auto& [ref, pending] : queue) {
+        qCDebug(lcAtspi).noquote() << "event on" << ref << "changes" << pending.changes
+                                   << (m_entries.contains(ref) ? m_entries.value(ref).node.role
+                                                               : QStringLiteral("(not cached)"));
         if (pending.changes & int(Change::Removed)) {
             if (m_entries.contains(ref)) {
                 m_changedWindows.insert(m_entries.value(ref).node.windowRef);

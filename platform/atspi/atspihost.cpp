@@ -36,15 +36,16 @@ QString busUnavailableReason()
     return QStringLiteral("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)");
 }
 
-// What an event means for the cache.
-AtspiCache::Change changeOf(const char* type)
+// What an event means for the cache. A state that was cleared (detail1 0) is a change of that node only:
+// GTK reports "defunct" cleared for objects it has just exported, which are there, not gone.
+AtspiCache::Change changeOf(const char* type, int detail1)
 {
     const QByteArray t(type);
     if (t.startsWith("object:children-changed") || t.startsWith("object:bounds-changed") ||
         t.startsWith("window:create") || t.startsWith("object:state-changed:showing") ||
         t.startsWith("object:state-changed:visible"))
         return AtspiCache::Change::Subtree;
-    if (t.startsWith("window:destroy") || t.startsWith("object:state-changed:defunct"))
+    if (t.startsWith("window:destroy") || (t.startsWith("object:state-changed:defunct") && detail1 != 0))
         return AtspiCache::Change::Removed;
     return AtspiCache::Change::Node;
 }
@@ -247,7 +248,7 @@ void AtspiHost::registerListeners()
 void AtspiHost::onEvent(AtspiEvent* event, void* data)
 {
     auto* self = static_cast<AtspiHost*>(data);
-    self->m_cache->note(event->source, changeOf(event->type));
+    self->m_cache->note(event->source, changeOf(event->type, event->detail1));
     if (self->m_cache->hasPending())
         self->scheduleFlush();
     g_boxed_free(ATSPI_TYPE_EVENT, event);
