@@ -134,7 +134,7 @@ void Director::startTask(const QString& task, const DirectorOptions& options)
     m_recovery.reset();
     m_confirmation.reset();
     m_runMode = RunMode::Continuous;
-    m_disabledWaits = 0;
+    m_disabledWaitedFor.clear();
     m_focusedZoneId.clear();
     m_unseenEffects.clear();
     m_eventsSinceDecision.clear();

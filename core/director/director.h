@@ -232,8 +232,8 @@ private:
     QList<ProposedAction> m_queue;          // of the current decision, front = next
     std::optional<ActionFlight> m_inFlight; // Executing / Recovering: the action with the brush (or a wait)
     RecoveryController m_recovery;
-    int m_disabledWaits = 0;
-    QString m_focusedZoneId; // the zone clicked last: where typing without a zone goes
+    QString m_disabledWaitedFor; // the disabled zone waited for once (a second time fails the action)
+    QString m_focusedZoneId;     // the zone clicked last: where typing without a zone goes
     // Executed actions whose effect was not seen, with what was seen. A later action whose effect is seen
     // takes out the entries of the same step (a run_steps step that got there another way) or of the same
     // subject (the model retried it). A model planner's "done" with any left ends the task unverified.

@@ -1,5 +1,6 @@
 #include "core/director/director.h"
 #include "core/director/directorinternal.h"
+#include "core/director/verification.h"
 #include "core/director/zoneresolver.h"
 
 // Executing the planner's actions: validation and safety checks before an action, the actions the
@@ -82,32 +83,37 @@ void Director::executeNext()
         if (const Zone* z = m_map->find(p.action.zoneId))
             flight.target = *z;
     }
-    // Zone state unexpected (disabled): wait, retry, else let the planner find an alternative.
+    // Zone state unexpected (disabled): wait for it to become enabled, else let the planner find an
+    // alternative. A field's content enables a dialog's button only once the program has taken the typing
+    // in: the wait is for the zone's own state (the tree reports it by event), not for the next map.
     if (flight.target && flight.target->state.testFlag(ZoneStateFlag::Disabled)) {
-        if (m_disabledWaits < m_options.disabledRetries) {
-            ++m_disabledWaits;
+        if (m_disabledWaitedFor != flight.target->id) {
+            m_disabledWaitedFor = flight.target->id;
             emitInfo(QStringLiteral("zone_disabled"),
-                     QStringLiteral("zone %1 (\"%2\") is disabled; waiting (%3 of %4)")
+                     QStringLiteral("zone %1 (\"%2\") is disabled; waiting up to %3 ms for it to be enabled")
                          .arg(flight.target->id, flight.target->label)
-                         .arg(m_disabledWaits)
-                         .arg(m_options.disabledRetries));
+                         .arg(m_options.disabledWaitMs));
             setPhase(Phase::AwaitingMap, QStringLiteral("waiting for a disabled zone"));
-            const quint64 version = m_map->version();
-            waitForMap([version](const ZoneMap& m) { return m.version() > version; },
-                       m_options.settleTimeoutMs * 2, [this](bool) { scheduleProceed(); });
+            waitForMap(
+                [was = *flight.target](const ZoneMap& m) {
+                    const Zone* now = ActionVerifier::sameZone(&m, was);
+                    return !now || !now->state.testFlag(ZoneStateFlag::Disabled);
+                },
+                m_options.disabledWaitMs, [this](bool) { scheduleProceed(); });
             return;
         }
-        m_disabledWaits = 0;
+        m_disabledWaitedFor.clear();
         ActionOutcome o;
         o.status = ActionOutcome::Status::Failed;
         o.retry = true;
-        o.message = QStringLiteral("zone %1 (\"%2\") stays disabled; find another way")
-                        .arg(flight.target->id, flight.target->label);
+        o.message = QStringLiteral("zone %1 (\"%2\") stays disabled after %3 ms; find another way")
+                        .arg(flight.target->id, flight.target->label)
+                        .arg(m_options.disabledWaitMs);
         emitError(QStringLiteral("zone_disabled"), o.message);
         finishAction(o);
         return;
     }
-    m_disabledWaits = 0;
+    m_disabledWaitedFor.clear();
 
     if (verdict.kind == safety::GuardVerdict::Kind::NeedsConfirmation) {
         if (m_options.dryRun) {

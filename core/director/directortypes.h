@@ -33,7 +33,7 @@ struct DirectorOptions
     int settleTimeoutMs = 1'500;     // how long a verification waits for the canvas to report
     int reanalysisTimeoutMs = 6'000; // how long a re-analysis may take
     int firstMapTimeoutMs = 8'000;   // how long to wait for the first zone map
-    int disabledRetries = 2;         // waits for a disabled zone to become enabled
+    int disabledWaitMs = 3'000;      // how long a disabled zone may take to become enabled
     // Someone can resume a paused task (the app's Resume): a takeover by the user's hand pauses it. Headless
     // (run, mcp) nobody can: a takeover stops the task with that reason instead of pausing it for good.
     bool resumable = false;

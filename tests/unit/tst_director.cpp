@@ -205,6 +205,7 @@ private slots:
     void timeoutReexecutesThenFails();
     void noChangeReexecutesAndEscalates();
     void disabledZoneWaitsThenFails();
+    void disabledZoneClickedOnceEnabled();
     void highRiskRefusedHeadless();
     void highRiskConfirmed();
     void highRiskDeclined();
@@ -742,12 +743,40 @@ void TestDirector::disabledZoneWaitsThenFails()
     QList<Zone> zones = formZones();
     zones[7].state = ZoneStateFlag::Disabled; // Submit
     Harness h(zones);
-    h.options.disabledRetries = 2;
+    h.options.disabledWaitMs = 300;
     QVERIFY(h.run(QStringLiteral("click Submit")));
     QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::Failed));
-    QVERIFY2(h.outcome->message.contains(QStringLiteral("disabled")), qPrintable(h.outcome->message));
+    QVERIFY2(h.outcome->message.contains(QStringLiteral("stays disabled after 300 ms")),
+             qPrintable(h.outcome->message));
     QVERIFY(h.requested.isEmpty());
     QVERIFY(h.infos(QStringLiteral("zone_disabled")).size() >= 2);
+}
+
+void TestDirector::disabledZoneClickedOnceEnabled()
+{
+    // A dialog's button enabled only once the program took a field's text in: maps of other changes
+    // (the typing's echo, a cursor) come first, with the button still disabled. The wait is for the
+    // button's own state, not for the next map: it is clicked once, after it is enabled.
+    QList<Zone> zones = formZones();
+    zones[7].state = ZoneStateFlag::Disabled; // Submit
+    Harness h(zones);
+    h.options.disabledWaitMs = 4000;
+    QTimer echoes;
+    int maps = 0;
+    QObject::connect(&echoes, &QTimer::timeout, &h, [&] {
+        if (++maps == 5) {
+            zones[7].state = ZoneStateFlag::Enabled;
+            echoes.stop();
+        }
+        h.setZones(zones);
+    });
+    echoes.start(20);
+    QVERIFY(h.run(QStringLiteral("click Submit")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QCOMPARE(h.requested.size(), 1);
+    QCOMPARE(h.requested.first().zoneId, zones[7].id);
+    QCOMPARE(maps, 5);
+    QCOMPARE(h.infos(QStringLiteral("zone_disabled")).size(), 1);
 }
 
 void TestDirector::highRiskRefusedHeadless()
