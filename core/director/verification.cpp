@@ -234,6 +234,21 @@ bool ActionVerifier::isOutlineOfOtherZone(const ChangeRegion& region, const Zone
     return false;
 }
 
+bool ActionVerifier::insideOtherTextField(const QRect& region, const ZoneMap& map, const QString& targetId)
+{
+    constexpr int kRingReach = 6; // as for outlines: a field's focus ring reaches a little outside its box
+    const Zone* target = targetId.isEmpty() ? nullptr : map.find(targetId);
+    for (const Zone* z : map.zonesIntersecting(region)) {
+        if (z->id == targetId || z->type != ZoneType::TextField)
+            continue;
+        if (target && (z->bounds.contains(target->bounds) || target->bounds.contains(z->bounds)))
+            continue; // the target's parent or child
+        if (z->bounds.adjusted(-kRingReach, -kRingReach, kRingReach, kRingReach).contains(region))
+            return true;
+    }
+    return false;
+}
+
 QString ActionVerifier::changeEvidence(const ProposedAction& p, const ActionResult& result,
                                        const ZoneMapPtr& before, const ZoneMapPtr& after)
 {
@@ -258,6 +273,8 @@ QString ActionVerifier::changeEvidence(const ProposedAction& p, const ActionResu
             continue;
         if (outlines && isOutlineOfOtherZone(r, *outlines, targetId))
             continue;
+        if (outlines && p.action.isClick() && insideOtherTextField(r.rect, *outlines, targetId))
+            continue; // its text moving is looked for below
         return QStringLiteral("a change at (%1, %2) %3x%4")
             .arg(r.rect.x())
             .arg(r.rect.y())
@@ -286,6 +303,14 @@ QString ActionVerifier::changeEvidence(const ProposedAction& p, const ActionResu
                 now->value != target->value)
                 return QStringLiteral("%1 changed").arg(targetId);
         }
+    }
+    // A field whose text moved (the tree's text content; vision's reading of a field is its label, compared
+    // below): a button that fills or clears a field.
+    for (const Zone& z : before->zones()) {
+        if (z.type != ZoneType::TextField || z.id == targetId || z.isPassword)
+            continue;
+        if (const Zone* now = sameZone(after.get(), z); now && now->value != z.value)
+            return QStringLiteral("the text of %1 changed").arg(z.id);
     }
     // Zones that appeared or went away: a menu, a dialog, a page. A zone re-detected at its old place with
     // its old label is the same zone.

@@ -38,7 +38,8 @@ public:
     // What shows that the action had an effect of its own, in words ("a change in z3", "z7 appeared"); empty
     // when nothing does. Counted: a changed region in the target, or anywhere that is not the focus ring or
     // hover highlight of another zone and not an animation; a zone that appeared or went away; the target's
-    // own state, label or value moving. Not counted: a new map version alone (a focus ring moving re-maps).
+    // own state, label or value moving; another text field's text moving. Not counted: a new map version
+    // alone (a focus ring moving re-maps), pixels changing inside another text field (its caret).
     static QString changeEvidence(const ProposedAction& proposed, const ActionResult& result,
                                   const ZoneMapPtr& before, const ZoneMapPtr& after);
 
@@ -46,6 +47,11 @@ public:
     // hover highlight): it covers that zone's box, reaches only a little past it, and only a small share of
     // its pixels changed.
     static bool isOutlineOfOtherZone(const ChangeRegion& region, const ZoneMap& map, const QString& targetId);
+
+    // Whether the changed region lies within a text field other than `targetId` (its box and focus ring): a
+    // caret blinking, a border fading with focus, a selection highlight. A click's effect there is the
+    // field's text moving, not its pixels.
+    static bool insideOtherTextField(const QRect& region, const ZoneMap& map, const QString& targetId);
 
     // The zone `was` as it is in `after`: by id, else by its accessible (a tree zone re-identified).
     static const Zone* sameZone(const ZoneMap* after, const Zone& was);

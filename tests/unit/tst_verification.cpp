@@ -16,6 +16,7 @@ class TestVerification : public QObject
     Q_OBJECT
 private slots:
     void focusRingElsewhereIsNoEffect();
+    void caretInAnotherFieldIsNoEffect();
     void changeInTheTargetIsTheEffect();
     void buttonsOwnLookIsNoEffect_data();
     void buttonsOwnLookIsNoEffect();
@@ -98,10 +99,49 @@ void TestVerification::focusRingElsewhereIsNoEffect()
     QVERIFY(ActionVerifier::changeEvidence(clickOn(QStringLiteral("z4")), r, before, after).isEmpty());
     QVERIFY(!ActionVerifier::expectationMet(clickOn(QStringLiteral("z4")), r, before, after, &why));
     QCOMPARE(why, QStringLiteral("nothing changed that z4 explains (the button's effect expected)"));
-    // The same box, but most of it changed: the field's content, not a ring.
+    // The same box, but most of it changed: not a ring. Still no effect of the click by itself: inside
+    // another text field, only its text moving is (below).
     const ActionResult content = changedAt(QRect(88, 56, 304, 28), 70);
     QVERIFY(!ActionVerifier::isOutlineOfOtherZone(content.changes.first(), *before, QStringLiteral("z4")));
-    QVERIFY(ActionVerifier::expectationMet(clickOn(QStringLiteral("z4")), content, before, after, &why));
+    QVERIFY(
+        ActionVerifier::insideOtherTextField(content.changes.first().rect, *before, QStringLiteral("z4")));
+    QVERIFY(!ActionVerifier::expectationMet(clickOn(QStringLiteral("z4")), content, before, after, &why));
+}
+
+void TestVerification::caretInAnotherFieldIsNoEffect()
+{
+    // A save dialog: "Save" clicked, the dialog did not answer; what changed was the focused name field,
+    // whole (its caret blinked, its border faded): the field's box, the tree's text unchanged.
+    Zone name = fromTree(zone(QStringLiteral("z1"), ZoneType::TextField, QStringLiteral("Name:"),
+                              QRect(158, 30, 1021, 34), ZoneStateFlag::Enabled | ZoneStateFlag::Focused),
+                         QStringLiteral(":1.17:/org/a11y/atspi/accessible/12"));
+    name.value = QStringLiteral("note.txt");
+    const Zone save = fromTree(
+        zone(QStringLiteral("z2"), ZoneType::Button, QStringLiteral("Save"), QRect(1097, 755, 86, 34)),
+        QStringLiteral(":1.17:/org/a11y/atspi/accessible/389"));
+    const ZoneMapPtr before = mapOf(1, {name, save});
+    const ZoneMapPtr after = mapOf(2, {name, save});
+    ActionResult r = changedAt(QRect(158, 30, 1021, 34), 55);
+    ChangeRegion pressed; // the button's own pressed look
+    pressed.rect = QRect(1098, 756, 84, 32);
+    pressed.changedPercent = 30;
+    r.changes << pressed;
+    const ProposedAction click = clickOn(QStringLiteral("z2"));
+    QVERIFY(ActionVerifier::changeEvidence(click, r, before, after).isEmpty());
+    QString why;
+    QVERIFY(!ActionVerifier::expectationMet(click, r, before, after, &why));
+    QCOMPARE(why, QStringLiteral("nothing changed that z2 explains (the button's effect expected)"));
+    // The field's text moved (a button that fills it): that is an effect.
+    Zone filled = name;
+    filled.value = QStringLiteral("/home/ada/note.txt");
+    QCOMPARE(ActionVerifier::changeEvidence(click, r, before, mapOf(3, {filled, save})),
+             QStringLiteral("the text of z1 changed"));
+    // Typing, not a click, into the focused field: its pixels are the typing's effect.
+    ProposedAction typing;
+    typing.action.type = Action::Type::TypeText;
+    typing.action.text = QStringLiteral("x");
+    typing.expect.kind = Expectation::Kind::AnyChange;
+    QVERIFY(!ActionVerifier::changeEvidence(typing, r, before, after).isEmpty());
 }
 
 void TestVerification::changeInTheTargetIsTheEffect()
