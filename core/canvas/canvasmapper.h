@@ -194,8 +194,8 @@ private:
     platform::Accessibility* m_accessibility = nullptr; // a child
     platform::AccessibilitySnapshotPtr m_a11ySnapshot;
     QHash<QString, QRegion> m_a11yRegions; // accessible window → the screen it shows
-    QRegion m_a11yExplained;               // where tree zones are: changes there need no vision
-    QList<Zone> m_a11yZones;               // the tree's zones (stable ids), latest snapshot
+    QList<QRect> m_a11yExplained; // the tree's widgets (no containers): a change in one needs no vision
+    QList<Zone> m_a11yZones;      // the tree's zones (stable ids), latest snapshot
     std::unique_ptr<ZoneMemory> m_memory;
     MemoryStats m_memoryStats;
     QSet<QString> m_memoryErrorsReported;

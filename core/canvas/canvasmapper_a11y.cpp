@@ -10,6 +10,9 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QSet>
+
+#include <algorithm>
 
 namespace ciu::canvas {
 
@@ -20,7 +23,7 @@ void CanvasMapper::setAccessibility(std::unique_ptr<platform::Accessibility> acc
     delete m_accessibility;
     m_accessibility = nullptr;
     m_a11ySnapshot.reset();
-    m_a11yExplained = QRegion();
+    m_a11yExplained.clear();
     m_a11yZones.clear();
     if (!accessibility)
         return;
@@ -72,9 +75,17 @@ void CanvasMapper::applyAccessibility(const QStringList& changedWindows)
     const QHash<QString, QRegion> before = m_a11yRegions;
     m_a11yRegions = tree.windowRegions;
     m_a11yZones = tree.zones;
-    m_a11yExplained = QRegion();
+    // A change inside one widget's box is that widget's own (its look; its text the tree reports by event).
+    // Over a container, or across widgets, it may be something new above them (a popup list opening over a
+    // dialog, its rows not in the tree yet): vision looks there.
+    QSet<QString> parents;
     for (const Zone& z : tree.zones)
-        m_a11yExplained += z.bounds.adjusted(-2, -2, 2, 2); // focus frames drawn just outside
+        parents.insert(z.parentId);
+    m_a11yExplained.clear();
+    for (const Zone& z : tree.zones) {
+        if (!parents.contains(z.id))
+            m_a11yExplained << z.bounds.adjusted(-2, -2, 2, 2); // focus frames drawn just outside
+    }
     if (touched.isEmpty())
         return;
 
@@ -172,7 +183,8 @@ FrameDiff CanvasMapper::withoutExplained(const FrameDiff& diff) const
     out.regions.clear();
     double removedPixels = 0;
     for (const ChangeRegion& c : diff.regions) {
-        if (QRegion(c.rect).subtracted(m_a11yExplained).isEmpty()) {
+        if (std::any_of(m_a11yExplained.cbegin(), m_a11yExplained.cend(),
+                        [&c](const QRect& widget) { return widget.contains(c.rect); })) {
             removedPixels += double(c.rect.width()) * c.rect.height() * c.changedPercent / 100.0;
             continue;
         }
