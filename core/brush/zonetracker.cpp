@@ -1,5 +1,7 @@
 #include "core/brush/zonetracker.h"
 
+#include "core/model/geometry.h"
+
 #include <QRectF>
 
 #include <algorithm>
@@ -8,11 +10,6 @@
 
 namespace ciu {
 namespace {
-
-qint64 areaOf(const Zone& z)
-{
-    return qint64(z.bounds.width()) * qint64(z.bounds.height());
-}
 
 // The continuous extent of a zone's pixels: pixel (x, y) covers [x - 0.5, x + 0.5].
 QRectF pixelExtent(const QRect& r)
@@ -131,10 +128,10 @@ QList<SpatialEvent> ZoneTracker::setZoneMap(ZoneMapPtr map, qint64 tNs)
             std::find_if(m_inside.cbegin(), m_inside.cend(), [&](const Inside& i) { return i.id == z->id; });
         if (old != m_inside.cend()) {
             Inside kept = *old;
-            kept.area = areaOf(*z);
+            kept.area = area(z->bounds);
             inside << kept;
         } else {
-            inside << Inside{z->id, areaOf(*z), tNs, false};
+            inside << Inside{z->id, area(z->bounds), tNs, false};
             events << makeEvent(SpatialEvent::Kind::ZoneEnter, z->id, p, tNs);
         }
     }
@@ -179,7 +176,7 @@ QList<SpatialEvent> ZoneTracker::update(const CursorSample& sample)
         QList<SpatialEvent> events;
         m_inside.clear();
         for (const Zone* z : now) {
-            m_inside << Inside{z->id, areaOf(*z), t1, false};
+            m_inside << Inside{z->id, area(z->bounds), t1, false};
             events << makeEvent(SpatialEvent::Kind::ZoneEnter, z->id, p1, t1);
         }
         return events;
@@ -244,7 +241,7 @@ QList<SpatialEvent> ZoneTracker::update(const CursorSample& sample)
             const qint64 outNs = lerpTime(t0, t1, tOut);
             out << Pending{makeEvent(SpatialEvent::Kind::ZoneEnter, z->id,
                                      clampInto(lerp(p0, p1, tIn), z->bounds), inNs),
-                           order(tIn, RankEnter, areaOf(*z), true)};
+                           order(tIn, RankEnter, area(z->bounds), true)};
             if (outNs - inNs > m_settings.hoverDwellNs) {
                 const qint64 due = inNs + m_settings.hoverDwellNs;
                 const double param = std::clamp(double(due - t0) / double(t1 - t0), 0.0, 1.0);
@@ -254,7 +251,7 @@ QList<SpatialEvent> ZoneTracker::update(const CursorSample& sample)
             }
             out << Pending{makeEvent(SpatialEvent::Kind::ZoneExit, z->id,
                                      clampInto(lerp(p0, p1, tOut), z->bounds), outNs),
-                           order(tOut, RankExit, areaOf(*z), false)};
+                           order(tOut, RankExit, area(z->bounds), false)};
         }
     }
 
@@ -278,8 +275,8 @@ QList<SpatialEvent> ZoneTracker::update(const CursorSample& sample)
             tIn = 1;
         const qint64 inNs = lerpTime(t0, t1, tIn);
         out << Pending{makeEvent(SpatialEvent::Kind::ZoneEnter, z->id, entryPoint, inNs),
-                       order(tIn, RankEnter, areaOf(*z), true)};
-        Inside entered{z->id, areaOf(*z), inNs, false};
+                       order(tIn, RankEnter, area(z->bounds), true)};
+        Inside entered{z->id, area(z->bounds), inNs, false};
         if (t1 - inNs > m_settings.hoverDwellNs) {
             entered.hovered = true;
             const qint64 due = inNs + m_settings.hoverDwellNs;

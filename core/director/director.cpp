@@ -6,10 +6,10 @@
 
 #include <QJsonArray>
 
-// The Director's control, inputs, main loop and helpers. Execution of actions: directorexecution.cpp; the
-// recovery ladder: directorrecovery.cpp (decisions in recovery.cpp); verification after an action:
-// directorverification.cpp (checks in verification.cpp); the run phase: directorphase.cpp; the planner:
-// directorplanner.cpp.
+// The Director's control, main loop and helpers. Its inputs (zone maps, events, windows, frames) and the
+// waits on zone maps: directorinputs.cpp; execution of actions: directorexecution.cpp; the recovery ladder:
+// directorrecovery.cpp (decisions in recovery.cpp); verification after an action: directorverification.cpp
+// (checks in verification.cpp); the run phase: directorphase.cpp; the planner: directorplanner.cpp.
 
 namespace ciu {
 
@@ -35,8 +35,6 @@ QJsonObject proposedJson(const ProposedAction& p)
 } // namespace directordetail
 
 namespace {
-
-constexpr int kMaxEventsKept = 200;
 
 void registerDirectorTypes()
 {
@@ -241,63 +239,6 @@ void Director::answerConfirmation(quint64 id, bool approved)
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Inputs
-
-void Director::onZoneMap(const ZoneMapPtr& map)
-{
-    if (!map)
-        return;
-    m_map = map;
-    checkMapWaiter();
-}
-
-void Director::onEvent(const SpatialEvent& event)
-{
-    if (event.kind == SpatialEvent::Kind::ModelCall || event.kind == SpatialEvent::Kind::Action)
-        return; // our own
-    if (event.kind == SpatialEvent::Kind::ZoneEnter || event.kind == SpatialEvent::Kind::ZoneHover ||
-        event.kind == SpatialEvent::Kind::ZoneClick)
-        m_lastCursor = event.point;
-    m_eventsSinceDecision.append(event);
-    if (m_eventsSinceDecision.size() > kMaxEventsKept)
-        m_eventsSinceDecision.removeFirst();
-    m_eventsSinceDispatch.append(event);
-    if (m_eventsSinceDispatch.size() > kMaxEventsKept)
-        m_eventsSinceDispatch.removeFirst();
-    if (event.kind == SpatialEvent::Kind::Takeover && isRunning() && m_runMode != RunMode::Paused) {
-        if (!m_options.resumable) {
-            const QString where =
-                event.point.isNull()
-                    ? QString()
-                    : QStringLiteral(" (the pointer at %1, %2)").arg(event.point.x()).arg(event.point.y());
-            emitInfo(QStringLiteral("takeover"),
-                     QStringLiteral("the user took over the mouse or keyboard%1; stopping").arg(where));
-            stop(QStringLiteral("stopped: the user took over the mouse or keyboard%1, and nothing here can "
-                                "resume a paused task")
-                     .arg(where));
-            return;
-        }
-        emitInfo(QStringLiteral("takeover"),
-                 QStringLiteral("the user took over the mouse or keyboard; paused"));
-        pause();
-    }
-}
-
-void Director::onWindows(const QList<platform::WindowInfo>& windows,
-                         const std::optional<platform::WindowInfo>& active)
-{
-    Q_UNUSED(active)
-    m_windows = windows;
-}
-
-void Director::onFrame(const Frame& frame)
-{
-    m_lastFrame = frame;
-    if (m_frameWaiter)
-        std::exchange(m_frameWaiter, nullptr)();
-}
-
-// ---------------------------------------------------------------------------------------------------------
 // The loop
 
 void Director::scheduleProceed()
@@ -439,24 +380,6 @@ void Director::onDecided(const Decision& decision)
     }
 }
 
-void Director::waitForQuietMaps(qint64 deadlineNs, std::function<void()> then)
-{
-    const quint64 now = m_map ? m_map->version() : 0;
-    const qint64 leftMs = (deadlineNs - m_clock.nowNs()) / 1'000'000;
-    const int quietMs = std::max(50, m_options.settleTimeoutMs / 3);
-    if (leftMs <= 0) {
-        then();
-        return;
-    }
-    waitForMap([now](const ZoneMap& m) { return m.version() > now; }, int(std::min<qint64>(quietMs, leftMs)),
-               [this, deadlineNs, then = std::move(then)](bool arrived) mutable {
-                   if (arrived)
-                       waitForQuietMaps(deadlineNs, std::move(then));
-                   else
-                       then();
-               });
-}
-
 void Director::finishAction(ActionOutcome outcome, bool cutBatch)
 {
     if (m_queue.isEmpty()) {
@@ -527,26 +450,6 @@ void Director::skipRemaining(const QString& why)
 
 // ---------------------------------------------------------------------------------------------------------
 // Helpers
-
-void Director::waitForMap(const MapPredicate& predicate, int timeoutMs, std::function<void(bool)> then)
-{
-    m_mapPredicate = predicate;
-    m_mapThen = std::move(then);
-    m_waitTimer.start(std::max(0, timeoutMs));
-    checkMapWaiter();
-}
-
-void Director::checkMapWaiter()
-{
-    if (!m_mapPredicate || !m_map || !m_mapPredicate(*m_map))
-        return;
-    m_waitTimer.stop();
-    auto then = std::move(m_mapThen);
-    m_mapPredicate = {};
-    m_mapThen = {};
-    if (then)
-        then(true);
-}
 
 void Director::finish(TaskOutcome::Result result, const QString& message)
 {

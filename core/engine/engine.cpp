@@ -116,8 +116,7 @@ void Engine::start()
     t.backend = m_options.platform;
     t.display = m_options.display;
     m_windowTracker = new capture::WindowTracker(t);
-    m_windowTracker->moveToThread(m_captureThread.get());
-    connect(m_captureThread.get(), &QThread::finished, m_windowTracker, &QObject::deleteLater);
+    addWorkerToThread(m_windowTracker, m_captureThread.get());
     connect(m_windowTracker, &capture::WindowTracker::errorOccurred, this,
             [](const QString& message) { qCWarning(lcEngine) << message; });
 
@@ -201,8 +200,7 @@ void Engine::start()
     // A verification's second look: a frame grabbed now (on the capture thread), then the canvas' look,
     // queued after that frame and its changes, so its answer comes only once the canvas has processed them.
     auto* relay = new LookRelay;
-    relay->moveToThread(m_captureThread.get());
-    connect(m_captureThread.get(), &QThread::finished, relay, &QObject::deleteLater);
+    addWorkerToThread(relay, m_captureThread.get());
     connect(
         m_director, &Director::lookAgainRequested, relay,
         [capture = m_capture, relay](quint64 token) {

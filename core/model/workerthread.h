@@ -21,6 +21,14 @@ struct ThreadStopper
 };
 using WorkerThread = std::unique_ptr<QThread, ThreadStopper>;
 
+// Moves the parentless `worker` to `thread` (a worker thread already running others, or about to start)
+// and has it deleted on that thread when the thread finishes.
+inline void addWorkerToThread(QObject* worker, QThread* thread)
+{
+    worker->moveToThread(thread);
+    QObject::connect(thread, &QThread::finished, worker, &QObject::deleteLater);
+}
+
 // Moves the parentless `worker` to a new thread named `name`, has it deleted on that thread when the
 // thread finishes, and starts the thread. Connect to the worker's signals and slots before or after; the
 // worker pointer stays valid until the returned WorkerThread is destroyed.
@@ -28,8 +36,7 @@ inline WorkerThread startWorkerThread(QObject* worker, const QString& name)
 {
     WorkerThread thread(new QThread);
     thread->setObjectName(name);
-    worker->moveToThread(thread.get());
-    QObject::connect(thread.get(), &QThread::finished, worker, &QObject::deleteLater);
+    addWorkerToThread(worker, thread.get());
     thread->start();
     return thread;
 }

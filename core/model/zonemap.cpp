@@ -1,5 +1,7 @@
 #include "core/model/zonemap.h"
 
+#include "core/model/geometry.h"
+
 #include <algorithm>
 
 namespace ciu {
@@ -103,10 +105,8 @@ QList<const Zone*> ZoneMap::zonesAt(QPoint p) const
             consider(i);
     }
     // Outermost first: larger area first, then by depth of the parent chain.
-    std::stable_sort(result.begin(), result.end(), [](const Zone* a, const Zone* b) {
-        return qint64(a->bounds.width()) * a->bounds.height() >
-               qint64(b->bounds.width()) * b->bounds.height();
-    });
+    std::stable_sort(result.begin(), result.end(),
+                     [](const Zone* a, const Zone* b) { return area(a->bounds) > area(b->bounds); });
     return result;
 }
 
@@ -118,10 +118,10 @@ const Zone* ZoneMap::zoneAt(QPoint p) const
         const Zone& z = m_zones.at(i);
         if (!z.bounds.contains(p))
             return;
-        const qint64 area = qint64(z.bounds.width()) * z.bounds.height();
-        if (!best || area < bestArea) {
+        const qint64 zoneArea = area(z.bounds);
+        if (!best || zoneArea < bestArea) {
             best = &z;
-            bestArea = area;
+            bestArea = zoneArea;
         }
     };
     for (const int i : m_outside)
@@ -139,8 +139,7 @@ QList<const Zone*> ZoneMap::zonesIntersecting(const QRect& rect) const
     const QRect screen(QPoint(0, 0), m_screenSize);
     const QRect r = rect.normalized();
     // Small rectangles on the screen use the grid; the result keeps the map's order either way.
-    if (m_cols > 0 && screen.contains(r) &&
-        qint64(r.width()) * r.height() <= qint64(m_screenSize.width()) * m_screenSize.height() / 16) {
+    if (m_cols > 0 && screen.contains(r) && area(r) <= area(screen) / 16) {
         std::vector<int> indices(m_outside.cbegin(), m_outside.cend());
         const int bottom = std::min(r.bottom() / m_cellSize, m_rows - 1);
         const int right = std::min(r.right() / m_cellSize, m_cols - 1);

@@ -11,13 +11,13 @@
 #include "core/providers/screenshotscaler.h"
 #include "platform/keys.h"
 #include "platform/platformfactory.h"
+#include "tests/support/agentrun.h"
 #include "tests/support/fakeapiserver.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -363,22 +363,18 @@ void TestCanvasE2E::analyzeCommand()
     QFETCH(QStringList, arguments);
     QFETCH(int, exitCode);
     QFETCH(QString, expect);
-    QProcess agent;
     QProcessEnvironment env = m_xvfb->environment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    agent.setProcessEnvironment(env);
     QStringList args{QStringLiteral("analyze")};
     if (!arguments.contains(QStringLiteral("--display")))
         args << QStringLiteral("--display") << m_xvfb->displayName();
-    agent.start(QStringLiteral(CIU_AGENT_BIN), args + arguments);
-    QVERIFY(agent.waitForFinished(60000));
-    const QString out = QString::fromUtf8(agent.readAllStandardOutput());
-    const QString err = QString::fromUtf8(agent.readAllStandardError());
-    QCOMPARE(agent.exitCode(), exitCode);
-    QVERIFY2((exitCode == 0 ? out : err).contains(expect), qPrintable(out.left(2000) + err));
+    const test::AgentRun r = test::runAgent(args + arguments, env, 60'000);
+    QVERIFY2(!r.timedOut, qPrintable(r.failure()));
+    QVERIFY2(r.exitCode == exitCode, qPrintable(r.failure()));
+    QVERIFY2((exitCode == 0 ? r.out : r.err).contains(expect), qPrintable(r.failure()));
     if (arguments.contains(QStringLiteral("--json")) && exitCode == 0) {
         QJsonParseError error;
-        const QJsonDocument doc = QJsonDocument::fromJson(out.toUtf8(), &error);
+        const QJsonDocument doc = QJsonDocument::fromJson(r.out.toUtf8(), &error);
         QVERIFY2(doc.isArray(), qPrintable(error.errorString()));
         for (const QJsonValue& v : doc.array())
             QVERIFY(zoneFromJson(v.toObject()).has_value());
@@ -463,7 +459,6 @@ void TestCanvasE2E::analyzeWithAModel()
         server.enqueue(anthropic ? test::FakeApiServer::textReply(text)
                                  : test::FakeApiServer::chatReply(text));
 
-    QProcess agent;
     QProcessEnvironment env = m_xvfb->environment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     for (const char* name : {"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"})
@@ -474,17 +469,15 @@ void TestCanvasE2E::analyzeWithAModel()
         env.insert(prefix + QStringLiteral("_API_KEY"), QStringLiteral("sk-test-canvas"));
     // No keychain on the test machine: without a key in the environment there is none.
     env.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), QStringLiteral("unix:path=/nonexistent"));
-    agent.setProcessEnvironment(env);
     const QStringList args{QStringLiteral("analyze"), QStringLiteral("--display"),   m_xvfb->displayName(),
                            QStringLiteral("--json"),  QStringLiteral("--provider"),  provider,
                            QStringLiteral("--model"), QStringLiteral("test-model-1")};
-    QSignalSpy finished(&agent, &QProcess::finished);
-    agent.start(QStringLiteral(CIU_AGENT_BIN), args);
-    QVERIFY(finished.wait(90000)); // the fake server answers on this thread's event loop
-    const QString out = QString::fromUtf8(agent.readAllStandardOutput());
-    const QString err = QString::fromUtf8(agent.readAllStandardError());
-    QVERIFY2(agent.exitCode() == exitCode,
-             qPrintable(QStringLiteral("exit %1: %2").arg(agent.exitCode()).arg(err)));
+    // The fake server answers on this thread's event loop, which runs while the agent does.
+    const test::AgentRun r = test::runAgent(args, env, 90'000);
+    QVERIFY2(!r.timedOut, qPrintable(r.failure()));
+    QVERIFY2(r.exitCode == exitCode, qPrintable(r.failure()));
+    const QString& out = r.out;
+    const QString& err = r.err;
     for (const QString& e : expectOut)
         QVERIFY2(out.contains(e), qPrintable(e + QStringLiteral(" not in: ") + out.left(1500)));
     for (const QString& e : expectErr)

@@ -1,5 +1,7 @@
 // The ciu-agent executable's command-line contract: --version, --help, errors for bad input.
 
+#include "tests/support/agentrun.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -8,11 +10,12 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPainter>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <sys/stat.h>
+
+using namespace ciu::test;
 
 class TestCli : public QObject
 {
@@ -30,34 +33,20 @@ private slots:
     void benchVisionScoresACorpus();
 
 private:
-    struct Run
-    {
-        int exitCode = -1;
-        QString out;
-        QString err;
-    };
-    Run run(const QStringList& args,
-            const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment());
+    AgentRun run(const QStringList& args,
+                 const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment());
 };
 
-TestCli::Run TestCli::run(const QStringList& args, const QProcessEnvironment& env)
+AgentRun TestCli::run(const QStringList& args, const QProcessEnvironment& env)
 {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(CIU_AGENT_BIN), args);
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    return runAgent(args, env, 60'000);
 }
 
 void TestCli::version()
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("DISPLAY")); // needs no display
-    const Run r = run({QStringLiteral("--version")}, env);
+    const AgentRun r = run({QStringLiteral("--version")}, env);
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.startsWith(QStringLiteral("ciu-agent ") + QStringLiteral(CIU_VERSION)), qPrintable(r.out));
 }
@@ -66,7 +55,7 @@ void TestCli::help()
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("DISPLAY"));
-    const Run r = run({QStringLiteral("--help")}, env);
+    const AgentRun r = run({QStringLiteral("--help")}, env);
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains(QStringLiteral("Usage: ciu-agent")));
     QVERIFY(r.out.contains(QStringLiteral("bench")));
@@ -74,7 +63,7 @@ void TestCli::help()
 
 void TestCli::commandHelp()
 {
-    const Run r = run({QStringLiteral("bench"), QStringLiteral("--help")});
+    const AgentRun r = run({QStringLiteral("bench"), QStringLiteral("--help")});
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains(QStringLiteral("--display")));
     QVERIFY(r.out.contains(QStringLiteral("--iterations")));
@@ -87,7 +76,7 @@ void TestCli::guiHelpWithoutDisplay()
     env.remove(QStringLiteral("DISPLAY"));
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
     env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-    const Run r = run({QStringLiteral("gui"), QStringLiteral("--help")}, env);
+    const AgentRun r = run({QStringLiteral("gui"), QStringLiteral("--help")}, env);
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains(QStringLiteral("--task")), qPrintable(r.out));
     QVERIFY2(r.out.contains(QStringLiteral("--no-engine")), qPrintable(r.out));
@@ -149,7 +138,7 @@ void TestCli::errors()
     QFETCH(QStringList, args);
     QFETCH(int, exitCode);
     QFETCH(QString, fragment);
-    const Run r = run(args);
+    const AgentRun r = run(args);
     QCOMPARE(r.exitCode, exitCode);
     QVERIFY2(r.err.contains(fragment), qPrintable(r.err));
     QVERIFY2(!r.err.contains(QStringLiteral("Segmentation")), qPrintable(r.err));
@@ -160,7 +149,7 @@ void TestCli::noRuntimeDirWarning()
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("XDG_RUNTIME_DIR"));
-    const Run r = run({QStringLiteral("bench"), QStringLiteral("nosuch")}, env);
+    const AgentRun r = run({QStringLiteral("bench"), QStringLiteral("nosuch")}, env);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("unknown benchmark")), qPrintable(r.err));
     QVERIFY2(!r.err.contains(QStringLiteral("XDG_RUNTIME_DIR")), qPrintable(r.err));
@@ -172,9 +161,9 @@ void TestCli::controlCharactersEscaped()
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
     env.remove(QStringLiteral("OPENAI_API_KEY"));
-    const Run r = run({QStringLiteral("run"), QStringLiteral("\x1b[31mfrobnicate\x07"),
-                       QStringLiteral("--provider"), QStringLiteral("local")},
-                      env);
+    const AgentRun r = run({QStringLiteral("run"), QStringLiteral("\x1b[31mfrobnicate\x07"),
+                            QStringLiteral("--provider"), QStringLiteral("local")},
+                           env);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("\\x1b[31mfrobnicate\\x07")), qPrintable(r.err));
     QVERIFY2(!r.err.contains(QChar(0x1b)) && !r.err.contains(QChar(0x07)), qPrintable(r.err));
@@ -196,8 +185,8 @@ void TestCli::hostileSessionFolder()
     }
     QCOMPARE(::mkfifo(QFile::encodeName(session + QStringLiteral("/session.mp4")).constData(), 0600), 0);
 
-    Run r = run({QStringLiteral("replay"), session, QStringLiteral("--export-html"),
-                 session + QStringLiteral("/metadata.json")});
+    AgentRun r = run({QStringLiteral("replay"), session, QStringLiteral("--export-html"),
+                      session + QStringLiteral("/metadata.json")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QStringLiteral("inside the session it reads")), qPrintable(r.err));
     QVERIFY2(r.err.contains(QStringLiteral("valid JSON, but an array where an object is expected")),
@@ -264,8 +253,8 @@ void TestCli::benchVisionScoresACorpus()
         QVERIFY(bad.open(QIODevice::WriteOnly));
         bad.write("{\"format\": \"ciu-vision-corpus/1\", ");
     }
-    Run r = run({QStringLiteral("bench"), QStringLiteral("vision"), QStringLiteral("--corpus"), dir.path(),
-                 QStringLiteral("--json")});
+    AgentRun r = run({QStringLiteral("bench"), QStringLiteral("vision"), QStringLiteral("--corpus"),
+                      dir.path(), QStringLiteral("--json")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QStringLiteral("bad.json: not JSON")), qPrintable(r.err));
     const QJsonObject doc = QJsonDocument::fromJson(r.out.toUtf8()).object();

@@ -7,6 +7,7 @@
 // sequence with no model call. With the Anthropic provider: the three fixture tasks in ONE model call each,
 // the model naming every step by label with run_steps.
 
+#include "tests/support/agentrun.h"
 #include "tests/support/fakeapiserver.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
@@ -14,7 +15,6 @@
 #include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -39,15 +39,8 @@ private slots:
     void anthropicRunStepsOneCallPerTask();
 
 private:
-    struct Run
-    {
-        int exitCode = -1;
-        QString out;
-        QString err;
-        QJsonObject summary;
-    };
     // Runs ciu-agent; the test's event loop keeps running meanwhile (the fake server answers from it).
-    Run run(const QStringList& args, int timeoutMs = 180'000, const QProcessEnvironment& extraEnv = {});
+    AgentRun run(const QStringList& args, int timeoutMs = 180'000, const QProcessEnvironment& extraEnv = {});
     bool hasEvent(const QString& event, const QString& key, const QJsonValue& value, int timeoutMs = 3000);
 
     std::unique_ptr<XvfbServer> m_x;
@@ -73,37 +66,18 @@ void TestDirectorE2e::cleanup()
     m_x.reset();
 }
 
-TestDirectorE2e::Run TestDirectorE2e::run(const QStringList& args, int timeoutMs,
-                                          const QProcessEnvironment& extraEnv)
+AgentRun TestDirectorE2e::run(const QStringList& args, int timeoutMs, const QProcessEnvironment& extraEnv)
 {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
-    env.remove(QStringLiteral("OPENAI_API_KEY"));
-    env.insert(QStringLiteral("OMP_THREAD_LIMIT"), QStringLiteral("1"));
+    QProcessEnvironment env = agentEnvironment();
     // Recorded sequences go to the test's folder, never the user's.
     env.insert(QStringLiteral("CIU_SEQUENCES_DIR"), m_sessions.filePath(QStringLiteral("sequences")));
     for (const QString& key : extraEnv.keys())
         env.insert(key, extraEnv.value(key));
-    p.setProcessEnvironment(env);
-    p.setStandardInputFile(QProcess::nullDevice()); // no terminal: nobody can confirm
     QStringList all = args;
     if (m_x)
         all << QStringLiteral("--display") << m_x->displayName();
     all << QStringLiteral("--session-dir") << m_sessions.path() << QStringLiteral("--json");
-    p.start(QStringLiteral(CIU_AGENT_BIN), all);
-    if (!QTest::qWaitFor([&p] { return p.state() == QProcess::NotRunning; }, timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    Run r{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-          QString::fromUtf8(p.readAllStandardOutput()),
-          QString::fromUtf8(p.readAllStandardError()),
-          {}};
-    const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    if (!lines.isEmpty())
-        r.summary = QJsonDocument::fromJson(lines.last().toUtf8()).object();
-    return r;
+    return runAgent(all, env, timeoutMs);
 }
 
 bool TestDirectorE2e::hasEvent(const QString& event, const QString& key, const QJsonValue& value,
@@ -120,47 +94,47 @@ bool TestDirectorE2e::hasEvent(const QString& event, const QString& key, const Q
 
 void TestDirectorE2e::fillFormAndSubmit()
 {
-    const Run r =
+    const AgentRun r =
         run({QStringLiteral("run"),
              QStringLiteral("type \"Ada\" into Name; check Subscribe; select Blue in Color; click Submit"),
              QStringLiteral("--execute")});
-    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(4000) + r.out));
-    QCOMPARE(r.summary.value(QStringLiteral("outcome")).toString(), QStringLiteral("completed"));
-    QCOMPARE(r.summary.value(QStringLiteral("usage")).toObject().value(QStringLiteral("model_calls")).toInt(),
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
+    QCOMPARE(r.json.value(QStringLiteral("outcome")).toString(), QStringLiteral("completed"));
+    QCOMPARE(r.json.value(QStringLiteral("usage")).toObject().value(QStringLiteral("model_calls")).toInt(),
              0);
     QVERIFY(hasEvent(QStringLiteral("text_changed"), QStringLiteral("text"), QStringLiteral("Ada")));
     QVERIFY(hasEvent(QStringLiteral("toggled"), QStringLiteral("name"), QStringLiteral("subscribe")));
     QVERIFY(hasEvent(QStringLiteral("combo_changed"), QStringLiteral("text"), QStringLiteral("Blue")));
     QVERIFY(hasEvent(QStringLiteral("clicked"), QStringLiteral("name"), QStringLiteral("submit")));
     // The session was recorded.
-    const QString session = r.summary.value(QStringLiteral("session")).toString();
+    const QString session = r.json.value(QStringLiteral("session")).toString();
     QVERIFY2(QFileInfo::exists(session + QStringLiteral("/director.jsonl")), qPrintable(session));
     QVERIFY(QFileInfo::exists(session + QStringLiteral("/metadata.json")));
 }
 
 void TestDirectorE2e::openMenuItem()
 {
-    const Run r =
+    const AgentRun r =
         run({QStringLiteral("run"), QStringLiteral("click File; click Open"), QStringLiteral("--execute")});
-    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(4000)));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
     QVERIFY(hasEvent(QStringLiteral("menu_triggered"), QStringLiteral("item"), QStringLiteral("Open")));
 }
 
 void TestDirectorE2e::answerDialog()
 {
-    const Run r = run({QStringLiteral("run"),
-                       QStringLiteral("click \"Open Dialog\"; wait for \"Save the changes\"; click Yes"),
-                       QStringLiteral("--execute")});
-    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(4000)));
+    const AgentRun r = run({QStringLiteral("run"),
+                            QStringLiteral("click \"Open Dialog\"; wait for \"Save the changes\"; click Yes"),
+                            QStringLiteral("--execute")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
     QVERIFY(hasEvent(QStringLiteral("dialog_closed"), QStringLiteral("result"), QStringLiteral("yes")));
 }
 
 void TestDirectorE2e::dryRunByDefault()
 {
     m_app->clearPending();
-    const Run r = run({QStringLiteral("run"), QStringLiteral("check Subscribe; click Submit")});
-    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(4000)));
-    QVERIFY(r.summary.value(QStringLiteral("dry_run")).toBool());
+    const AgentRun r = run({QStringLiteral("run"), QStringLiteral("check Subscribe; click Submit")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
+    QVERIFY(r.json.value(QStringLiteral("dry_run")).toBool());
     QVERIFY(r.err.contains(QStringLiteral("dry run: would")));
     QVERIFY(!hasEvent(QStringLiteral("mouse_press"), {}, {}, 1000));
 }
@@ -168,10 +142,11 @@ void TestDirectorE2e::dryRunByDefault()
 void TestDirectorE2e::highRiskRefusedWithoutTerminal()
 {
     m_app->clearPending();
-    const Run r = run({QStringLiteral("run"), QStringLiteral("press alt+F4"), QStringLiteral("--execute")});
+    const AgentRun r =
+        run({QStringLiteral("run"), QStringLiteral("press alt+F4"), QStringLiteral("--execute")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(
-        r.summary.value(QStringLiteral("message")).toString().contains(QStringLiteral("nobody can confirm")),
+        r.json.value(QStringLiteral("message")).toString().contains(QStringLiteral("nobody can confirm")),
         qPrintable(r.out));
     QVERIFY(!hasEvent(QStringLiteral("key_press"), {}, {}, 1000));
     m_app->send(QStringLiteral("dump"));
@@ -180,13 +155,12 @@ void TestDirectorE2e::highRiskRefusedWithoutTerminal()
 
 void TestDirectorE2e::iterationLimit()
 {
-    const Run r =
+    const AgentRun r =
         run({QStringLiteral("run"), QStringLiteral("click OK; click Cancel; click OK; click Cancel"),
              QStringLiteral("--execute"), QStringLiteral("--max-iterations"), QStringLiteral("2")});
     QCOMPARE(r.exitCode, 1);
-    QCOMPARE(r.summary.value(QStringLiteral("outcome")).toString(), QStringLiteral("max_iterations_reached"));
-    QCOMPARE(r.summary.value(QStringLiteral("usage")).toObject().value(QStringLiteral("iterations")).toInt(),
-             2);
+    QCOMPARE(r.json.value(QStringLiteral("outcome")).toString(), QStringLiteral("max_iterations_reached"));
+    QCOMPARE(r.json.value(QStringLiteral("usage")).toObject().value(QStringLiteral("iterations")).toInt(), 2);
     QVERIFY(hasEvent(QStringLiteral("clicked"), QStringLiteral("name"), QStringLiteral("ok")));
     QVERIFY(hasEvent(QStringLiteral("clicked"), QStringLiteral("name"), QStringLiteral("cancel")));
     QVERIFY(!hasEvent(QStringLiteral("clicked"), {}, {}, 1000)); // never a third
@@ -194,7 +168,7 @@ void TestDirectorE2e::iterationLimit()
 
 void TestDirectorE2e::badTaskIsAUsageError()
 {
-    const Run r = run({QStringLiteral("run"), QStringLiteral("click OK; frobnicate")});
+    const AgentRun r = run({QStringLiteral("run"), QStringLiteral("click OK; frobnicate")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("line 1, column 11")), qPrintable(r.err));
 }
@@ -202,18 +176,12 @@ void TestDirectorE2e::badTaskIsAUsageError()
 void TestDirectorE2e::demo()
 {
     cleanup(); // the demo brings its own display
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    QProcessEnvironment env = agentEnvironment();
     env.remove(QStringLiteral("DISPLAY"));
-    env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
-    p.setProcessEnvironment(env);
-    p.setStandardInputFile(QProcess::nullDevice());
-    p.start(QStringLiteral(CIU_AGENT_BIN),
-            {QStringLiteral("demo"), QStringLiteral("--session-dir"), m_sessions.path()});
-    QVERIFY(p.waitForFinished(240'000));
-    const QString out = QString::fromUtf8(p.readAllStandardOutput());
-    const QString err = QString::fromUtf8(p.readAllStandardError());
-    QVERIFY2(p.exitCode() == 0, qPrintable(err.right(4000) + out));
+    const AgentRun r =
+        runAgent({QStringLiteral("demo"), QStringLiteral("--session-dir"), m_sessions.path()}, env, 240'000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
+    const QString& out = r.out;
     QVERIFY(out.contains(QStringLiteral("outcome:     completed")));
     QVERIFY(out.contains(QStringLiteral("recording:")));
     QVERIFY2(out.contains(QStringLiteral("\"text\":\"Ada Lovelace\"")), qPrintable(out));
@@ -323,12 +291,12 @@ void TestDirectorE2e::openAiProviderOpensMenuItem()
     env.insert(QStringLiteral("OPENAI_BASE_URL"), server.baseUrl().toString());
     env.insert(QStringLiteral("OPENAI_API_KEY"), QStringLiteral("sk-e2e-openai-SECRET"));
     const QString task = QStringLiteral("Open the File menu and choose Open.");
-    const Run r = run({QStringLiteral("run"), task, QStringLiteral("--provider"), QStringLiteral("openai"),
-                       QStringLiteral("--execute")},
-                      180'000, env);
-    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(4000) + r.out));
+    const AgentRun r = run({QStringLiteral("run"), task, QStringLiteral("--provider"),
+                            QStringLiteral("openai"), QStringLiteral("--execute")},
+                           180'000, env);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
     QVERIFY(hasEvent(QStringLiteral("menu_triggered"), QStringLiteral("item"), QStringLiteral("Open")));
-    const QJsonObject usage = r.summary.value(QStringLiteral("usage")).toObject();
+    const QJsonObject usage = r.json.value(QStringLiteral("usage")).toObject();
     qInfo("openai provider, menu task: %d model calls, %d input tokens (fake server's usage)",
           usage.value(QStringLiteral("model_calls")).toInt(),
           usage.value(QStringLiteral("input_tokens")).toInt());
@@ -347,7 +315,7 @@ void TestDirectorE2e::openAiProviderOpensMenuItem()
     // The same task again in SPEED-MAX: replayed from the recorded sequence, no model call.
     m_app->clearPending();
     const qsizetype before = server.requestCount();
-    const Run again =
+    const AgentRun again =
         run({QStringLiteral("run"), task, QStringLiteral("--provider"), QStringLiteral("openai"),
              QStringLiteral("--speed"), QStringLiteral("max"), QStringLiteral("--execute")},
             180'000, env);
@@ -356,10 +324,9 @@ void TestDirectorE2e::openAiProviderOpensMenuItem()
         hasEvent(QStringLiteral("menu_triggered"), QStringLiteral("item"), QStringLiteral("Open"), 10'000),
         qPrintable(QStringLiteral("the replay completed without choosing Open:\n") + again.err.right(4000)));
     QCOMPARE(
-        again.summary.value(QStringLiteral("usage")).toObject().value(QStringLiteral("model_calls")).toInt(),
-        0);
+        again.json.value(QStringLiteral("usage")).toObject().value(QStringLiteral("model_calls")).toInt(), 0);
     QCOMPARE(server.requestCount(), before);
-    QCOMPARE(again.summary.value(QStringLiteral("planner")).toString(), QStringLiteral("replay"));
+    QCOMPARE(again.json.value(QStringLiteral("planner")).toString(), QStringLiteral("replay"));
 }
 
 void TestDirectorE2e::anthropicRunStepsOneCallPerTask()
@@ -421,12 +388,12 @@ void TestDirectorE2e::anthropicRunStepsOneCallPerTask()
         env.insert(QStringLiteral("ANTHROPIC_BASE_URL"), server.baseUrl().toString());
         env.insert(QStringLiteral("ANTHROPIC_API_KEY"), QStringLiteral("sk-ant-e2e-SECRET"));
         m_app->clearPending();
-        const Run r = run({QStringLiteral("run"), t.task, QStringLiteral("--provider"),
-                           QStringLiteral("anthropic"), QStringLiteral("--execute")},
-                          180'000, env);
-        QVERIFY2(r.exitCode == 0, qPrintable(t.task + QLatin1Char('\n') + secondCall + r.err.right(4000)));
+        const AgentRun r = run({QStringLiteral("run"), t.task, QStringLiteral("--provider"),
+                                QStringLiteral("anthropic"), QStringLiteral("--execute")},
+                               180'000, env);
+        QVERIFY2(r.exitCode == 0, qPrintable(t.task + QLatin1Char('\n') + secondCall + r.failure()));
         QVERIFY2(hasEvent(t.event, t.key, t.value), qPrintable(t.task));
-        const QJsonObject usage = r.summary.value(QStringLiteral("usage")).toObject();
+        const QJsonObject usage = r.json.value(QStringLiteral("usage")).toObject();
         qInfo("run_steps on the fixture: \"%s\": %d model call(s), %d actions", qPrintable(t.task),
               usage.value(QStringLiteral("model_calls")).toInt(),
               usage.value(QStringLiteral("actions_executed")).toInt());

@@ -4,12 +4,12 @@
 // fixture's JSON says its button was clicked; and `type "Ada" into "CIU Fixture"` activates the fixture's
 // window by its title while the xterm has the focus: the fixture's field reports the text.
 
+#include "tests/support/agentrun.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
 
 #include <QDir>
 #include <QFile>
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QStandardPaths>
@@ -29,14 +29,7 @@ private slots:
     void typeIntoFixtureByTitle();
 
 private:
-    struct Run
-    {
-        int exitCode = -1;
-        QString out;
-        QString err;
-        QJsonObject summary;
-    };
-    Run run(const QStringList& args, int timeoutMs = 180'000);
+    AgentRun run(const QStringList& args, int timeoutMs = 180'000);
     // Starts an xterm titled `title` running sh in the test's folder; true once its window is mapped.
     bool startXterm(const QString& title);
 
@@ -97,33 +90,15 @@ bool TestDirectorWindowsE2e::startXterm(const QString& title)
            !search.readAllStandardOutput().trimmed().isEmpty();
 }
 
-TestDirectorWindowsE2e::Run TestDirectorWindowsE2e::run(const QStringList& args, int timeoutMs)
+AgentRun TestDirectorWindowsE2e::run(const QStringList& args, int timeoutMs)
 {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
-    env.remove(QStringLiteral("OPENAI_API_KEY"));
-    env.insert(QStringLiteral("OMP_THREAD_LIMIT"), QStringLiteral("1"));
+    QProcessEnvironment env = agentEnvironment();
     env.insert(QStringLiteral("CIU_SEQUENCES_DIR"), m_dir.filePath(QStringLiteral("sequences")));
     env.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("data")));
-    p.setProcessEnvironment(env);
-    p.setStandardInputFile(QProcess::nullDevice());
     QStringList all = args;
     all << QStringLiteral("--display") << m_x->displayName() << QStringLiteral("--session-dir")
         << m_dir.filePath(QStringLiteral("sessions")) << QStringLiteral("--json");
-    p.start(QStringLiteral(CIU_AGENT_BIN), all);
-    if (!QTest::qWaitFor([&p] { return p.state() == QProcess::NotRunning; }, timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    Run r{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-          QString::fromUtf8(p.readAllStandardOutput()),
-          QString::fromUtf8(p.readAllStandardError()),
-          {}};
-    const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    if (!lines.isEmpty())
-        r.summary = QJsonDocument::fromJson(lines.last().toUtf8()).object();
-    return r;
+    return runAgent(all, env, timeoutMs);
 }
 
 void TestDirectorWindowsE2e::typeIntoXtermByClass()
@@ -132,10 +107,11 @@ void TestDirectorWindowsE2e::typeIntoXtermByClass()
     // The fixture app is in front: the agent must bring the xterm forward to type there.
     m_app->send(QStringLiteral("focus name"));
     QVERIFY(m_app->waitForEvent(QStringLiteral("focused"), 10'000));
-    const Run r = run({QStringLiteral("run"), QStringLiteral("type \"echo hi-ciu > out.txt\\n\" into xterm"),
-                       QStringLiteral("--execute")});
-    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(4000) + r.out));
-    QCOMPARE(r.summary.value(QStringLiteral("outcome")).toString(), QStringLiteral("completed"));
+    const AgentRun r =
+        run({QStringLiteral("run"), QStringLiteral("type \"echo hi-ciu > out.txt\\n\" into xterm"),
+             QStringLiteral("--execute")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
+    QCOMPARE(r.json.value(QStringLiteral("outcome")).toString(), QStringLiteral("completed"));
     // The shell's own output.
     const QString path = m_dir.filePath(QStringLiteral("out.txt"));
     const auto content = [&path] {
@@ -152,15 +128,16 @@ void TestDirectorWindowsE2e::zoneWinsOverWindowOfTheSameName()
 {
     // A window titled "Submit" and the fixture's button "Submit", both written exactly so: the zone wins.
     QVERIFY(startXterm(QStringLiteral("Submit")));
-    const Run r = run({QStringLiteral("run"), QStringLiteral("click Submit"), QStringLiteral("--execute")});
+    const AgentRun r =
+        run({QStringLiteral("run"), QStringLiteral("click Submit"), QStringLiteral("--execute")});
     const auto clicked = m_app->waitFor(
         [](const QJsonObject& o) {
             return o.value(QStringLiteral("event")).toString() == QLatin1String("clicked") &&
                    o.value(QStringLiteral("name")).toString() == QLatin1String("submit");
         },
         10'000);
-    QVERIFY2(clicked.has_value(), qPrintable(r.err.right(4000) + r.out));
-    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(4000) + r.out));
+    QVERIFY2(clicked.has_value(), qPrintable(r.failure()));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
 }
 
 void TestDirectorWindowsE2e::typeIntoFixtureByTitle()
@@ -168,17 +145,17 @@ void TestDirectorWindowsE2e::typeIntoFixtureByTitle()
     m_app->send(QStringLiteral("focus name"));
     QVERIFY(m_app->waitForEvent(QStringLiteral("focused"), 10'000));
     QVERIFY(startXterm(QStringLiteral("Shell"))); // now the xterm has the focus
-    const Run r = run({QStringLiteral("run"), QStringLiteral("type \"Ada\" into \"CIU Fixture\""),
-                       QStringLiteral("--execute")});
+    const AgentRun r = run({QStringLiteral("run"), QStringLiteral("type \"Ada\" into \"CIU Fixture\""),
+                            QStringLiteral("--execute")});
     const auto typed = m_app->waitFor(
         [](const QJsonObject& o) {
             return o.value(QStringLiteral("event")).toString() == QLatin1String("text_changed") &&
                    o.value(QStringLiteral("text")).toString() == QLatin1String("Ada");
         },
         10'000);
-    QVERIFY2(typed.has_value(), qPrintable(r.err.right(4000) + r.out));
-    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(4000) + r.out));
-    QCOMPARE(r.summary.value(QStringLiteral("outcome")).toString(), QStringLiteral("completed"));
+    QVERIFY2(typed.has_value(), qPrintable(r.failure()));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
+    QCOMPARE(r.json.value(QStringLiteral("outcome")).toString(), QStringLiteral("completed"));
 }
 
 QTEST_GUILESS_MAIN(TestDirectorWindowsE2e)

@@ -5,12 +5,12 @@
 
 #include "core/model/geometry.h"
 #include "core/model/zone.h"
+#include "tests/support/agentrun.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QProcess>
 #include <QTest>
 
 using namespace ciu;
@@ -50,25 +50,24 @@ void TestIconButtonsE2E::initTestCase()
 
 QList<Zone> TestIconButtonsE2E::analyze(const QRect& region)
 {
-    QProcess agent;
     QProcessEnvironment env = m_xvfb->environment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.insert(QStringLiteral("OMP_THREAD_LIMIT"), QStringLiteral("1"));
-    agent.setProcessEnvironment(env);
-    agent.start(QStringLiteral(CIU_AGENT_BIN),
-                {QStringLiteral("analyze"), QStringLiteral("--display"), m_xvfb->displayName(),
-                 QStringLiteral("--source"), QStringLiteral("vision"), QStringLiteral("--json"),
-                 QStringLiteral("--region"),
-                 QStringLiteral("%1,%2,%3,%4")
-                     .arg(region.x())
-                     .arg(region.y())
-                     .arg(region.width())
-                     .arg(region.height())});
-    if (!agent.waitForFinished(120000) || agent.exitCode() != 0) {
-        qWarning("analyze failed: %s", agent.readAllStandardError().left(2000).constData());
+    const test::AgentRun r =
+        test::runAgent({QStringLiteral("analyze"), QStringLiteral("--display"), m_xvfb->displayName(),
+                        QStringLiteral("--source"), QStringLiteral("vision"), QStringLiteral("--json"),
+                        QStringLiteral("--region"),
+                        QStringLiteral("%1,%2,%3,%4")
+                            .arg(region.x())
+                            .arg(region.y())
+                            .arg(region.width())
+                            .arg(region.height())},
+                       env, 120'000);
+    if (r.exitCode != 0) {
+        qWarning("analyze failed: %s", qPrintable(r.failure()));
         return {};
     }
-    const QJsonDocument doc = QJsonDocument::fromJson(agent.readAllStandardOutput());
+    const QJsonDocument doc = QJsonDocument::fromJson(r.out.toUtf8());
     QList<Zone> zones;
     for (const QJsonValue& v : doc.array()) {
         QString error;

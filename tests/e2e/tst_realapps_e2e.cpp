@@ -4,6 +4,7 @@
 
 #include "core/model/zone.h"
 #include "platform/platformfactory.h"
+#include "tests/support/agentrun.h"
 #include "tests/support/xvfbserver.h"
 
 #include <QJsonArray>
@@ -30,13 +31,7 @@ private slots:
     void terminalTextIsStaticText();
 
 private:
-    struct Run
-    {
-        int exitCode = -1;
-        QString out;
-        QString err;
-    };
-    Run agent(const QStringList& args, int timeoutMs = 120'000);
+    test::AgentRun agent(const QStringList& args, int timeoutMs = 120'000);
     QList<Zone> analyze();
     const Zone* display(const QList<Zone>& zones) const;
 
@@ -46,33 +41,21 @@ private:
     QTemporaryDir m_sessions;
 };
 
-TestRealAppsE2E::Run TestRealAppsE2E::agent(const QStringList& args, int timeoutMs)
+test::AgentRun TestRealAppsE2E::agent(const QStringList& args, int timeoutMs)
 {
-    QProcess p;
-    QProcessEnvironment env = m_xvfb->environment();
-    env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
-    env.remove(QStringLiteral("OPENAI_API_KEY"));
-    env.insert(QStringLiteral("OMP_THREAD_LIMIT"), QStringLiteral("1"));
+    QProcessEnvironment env = test::agentEnvironment(m_xvfb->environment());
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.insert(QStringLiteral("CIU_SEQUENCES_DIR"), m_sessions.filePath(QStringLiteral("sequences")));
-    p.setProcessEnvironment(env);
-    p.setStandardInputFile(QProcess::nullDevice());
-    p.start(QStringLiteral(CIU_AGENT_BIN),
-            args + QStringList{QStringLiteral("--display"), m_xvfb->displayName()});
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    return test::runAgent(args + QStringList{QStringLiteral("--display"), m_xvfb->displayName()}, env,
+                          timeoutMs);
 }
 
 QList<Zone> TestRealAppsE2E::analyze()
 {
-    const Run r = agent({QStringLiteral("analyze"), QStringLiteral("--json")});
+    const test::AgentRun r = agent({QStringLiteral("analyze"), QStringLiteral("--json")});
     QList<Zone> zones;
     if (r.exitCode != 0) {
-        qWarning("analyze failed (%d): %s", r.exitCode, qPrintable(r.err.left(1000)));
+        qWarning("analyze failed: %s", qPrintable(r.failure()));
         return zones;
     }
     const QJsonDocument doc = QJsonDocument::fromJson(r.out.toUtf8());
@@ -194,12 +177,10 @@ void TestRealAppsE2E::xcalcKeysAreLabelledButtons()
 
 void TestRealAppsE2E::localPlannerComputesOnXcalc()
 {
-    const Run r = agent({QStringLiteral("run"), QStringLiteral("click 7; click +; click 5; click ="),
-                         QStringLiteral("--execute"), QStringLiteral("--session-dir"), m_sessions.path()});
-    QVERIFY2(
-        r.exitCode == 0,
-        qPrintable(
-            QStringLiteral("exit %1: %2\n%3").arg(r.exitCode).arg(r.out.right(1500), r.err.right(1500))));
+    const test::AgentRun r =
+        agent({QStringLiteral("run"), QStringLiteral("click 7; click +; click 5; click ="),
+               QStringLiteral("--execute"), QStringLiteral("--session-dir"), m_sessions.path()});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
     // The display shows the sum once xcalc has redrawn.
     QString reads;
     QVERIFY2(QTest::qWaitFor(

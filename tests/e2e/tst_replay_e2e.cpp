@@ -11,6 +11,7 @@
 #include "core/model/workerthread.h"
 #include "core/replay/sessionreader.h"
 #include "core/replay/sessionwriter.h"
+#include "tests/support/agentrun.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
 
@@ -177,15 +178,12 @@ void TestReplayE2e::recordAndReplay()
 
     // 4. Headless export from the command line.
     const QString html = root.filePath(QStringLiteral("report.html"));
-    QProcess cli;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("DISPLAY"));
     env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-    cli.setProcessEnvironment(env);
-    cli.start(QStringLiteral(CIU_AGENT_BIN),
-              {QStringLiteral("replay"), sessionPath, QStringLiteral("--export-html"), html});
-    QVERIFY(cli.waitForFinished(60000));
-    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    const test::AgentRun cli = test::runAgent(
+        {QStringLiteral("replay"), sessionPath, QStringLiteral("--export-html"), html}, env, 60'000);
+    QVERIFY2(cli.exitCode == 0, qPrintable(cli.failure()));
     QVERIFY(QFileInfo(html).size() > 1000);
 }
 

@@ -6,6 +6,7 @@
 // events.
 
 #include "core/knowledge/shortcutstore.h"
+#include "tests/support/agentrun.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
 
@@ -32,14 +33,6 @@ QProcessEnvironment accessibleEnvironment(const XvfbServer& xvfb)
     env.insert(QStringLiteral("GNOME_ACCESSIBILITY"), QStringLiteral("1"));
     return env;
 }
-
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-    QJsonObject json; // the last line of stdout
-};
 
 QJsonObject shortcutNamed(const QJsonObject& listing, const QString& menu)
 {
@@ -79,7 +72,7 @@ private slots:
     void gtkProgramShortcutsDiscovered();
 
 private:
-    Run agent(const QStringList& args, const QProcessEnvironment& extra = {});
+    AgentRun agent(const QStringList& args, const QProcessEnvironment& extra = {});
     bool hasEvent(const QString& event, const QString& key, const QString& value, int timeoutMs = 10'000);
     QString fixtureClass();
 
@@ -112,32 +105,14 @@ void TestShortcutsE2e::cleanup()
     m_data.reset();
 }
 
-Run TestShortcutsE2e::agent(const QStringList& args, const QProcessEnvironment& extra)
+AgentRun TestShortcutsE2e::agent(const QStringList& args, const QProcessEnvironment& extra)
 {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("ANTHROPIC_API_KEY"));
-    env.remove(QStringLiteral("OPENAI_API_KEY"));
+    QProcessEnvironment env = agentEnvironment();
     env.insert(QStringLiteral("XDG_DATA_HOME"), m_data->path());
     env.insert(QStringLiteral("CIU_SEQUENCES_DIR"), m_data->filePath(QStringLiteral("sequences")));
     for (const QString& key : extra.keys())
         env.insert(key, extra.value(key));
-    p.setProcessEnvironment(env);
-    p.setStandardInputFile(QProcess::nullDevice());
-    p.start(QStringLiteral(CIU_AGENT_BIN),
-            args + QStringList{QStringLiteral("--display"), m_xvfb->displayName()});
-    if (!QTest::qWaitFor([&p] { return p.state() == QProcess::NotRunning; }, 180'000)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    Run r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    if (!lines.isEmpty())
-        r.json = QJsonDocument::fromJson(lines.last().toUtf8()).object();
-    return r;
+    return runAgent(args + QStringList{QStringLiteral("--display"), m_xvfb->displayName()}, env);
 }
 
 bool TestShortcutsE2e::hasEvent(const QString& event, const QString& key, const QString& value, int timeoutMs)
@@ -169,15 +144,14 @@ QString TestShortcutsE2e::fixtureClass()
 void TestShortcutsE2e::fixtureShortcutsDiscovered()
 {
     m_fixture->clearPending();
-    const Run r = agent({QStringLiteral("shortcuts"), QStringLiteral("--json")});
-    QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+    const AgentRun r = agent({QStringLiteral("shortcuts"), QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
     const QString application = fixtureClass();
     QVERIFY(!application.isEmpty());
     QCOMPARE(r.json.value(QStringLiteral("application")).toString(), application);
     // Qt 6 reports the shortcut of an item that has one, and only a mnemonic (no keys) for the others.
     // (Without it, what the agent printed: the tree it read explains a miss; 1 run in 5 misses today.)
-    QVERIFY2(!shortcutNamed(r.json, QStringLiteral("File > Save")).isEmpty(),
-             qPrintable(r.err.right(3000) + r.out));
+    QVERIFY2(!shortcutNamed(r.json, QStringLiteral("File > Save")).isEmpty(), qPrintable(r.failure()));
     QCOMPARE(shortcutNamed(r.json, QStringLiteral("File > Save")),
              shortcutJson(QStringLiteral("Save"), QStringLiteral("ctrl+s"), QStringLiteral("File > Save"),
                           QStringLiteral("atspi")));
@@ -215,9 +189,9 @@ void TestShortcutsE2e::fixtureShortcutsDiscovered()
 
     // --dry-run opens nothing and lists what was learned.
     m_fixture->clearPending();
-    const Run again = agent({QStringLiteral("shortcuts"), QStringLiteral("--json"),
-                             QStringLiteral("--dry-run"), QStringLiteral("--window"), application});
-    QVERIFY2(again.exitCode == 0, qPrintable(again.err));
+    const AgentRun again = agent({QStringLiteral("shortcuts"), QStringLiteral("--json"),
+                                  QStringLiteral("--dry-run"), QStringLiteral("--window"), application});
+    QVERIFY2(again.exitCode == 0, qPrintable(again.failure()));
     QCOMPARE(again.json.value(QStringLiteral("shortcuts")), r.json.value(QStringLiteral("shortcuts")));
     QVERIFY(m_fixture->sync());
     for (const QJsonObject& o : m_fixture->pending())
@@ -227,7 +201,7 @@ void TestShortcutsE2e::fixtureShortcutsDiscovered()
 
 void TestShortcutsE2e::badOptions()
 {
-    Run r = agent(
+    AgentRun r = agent(
         {QStringLiteral("shortcuts"), QStringLiteral("--window"), QStringLiteral("no such window here")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QStringLiteral("no window on")), qPrintable(r.err));
@@ -249,7 +223,7 @@ void TestShortcutsE2e::corruptStoreIsKept()
     file.write("{\"format\": 1, \"application\": ");
     file.close();
     m_fixture->clearPending();
-    const Run r = agent({QStringLiteral("shortcuts"), QStringLiteral("--json")});
+    const AgentRun r = agent({QStringLiteral("shortcuts"), QStringLiteral("--json")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QStringLiteral("is not a JSON object")), qPrintable(r.err));
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -262,13 +236,13 @@ void TestShortcutsE2e::corruptStoreIsKept()
 void TestShortcutsE2e::invokeThroughShortcut()
 {
     // Learned first (as `shortcuts` does), then run by name: the keys, no menu opened.
-    const Run learn = agent({QStringLiteral("shortcuts"), QStringLiteral("--json")});
-    QVERIFY2(learn.exitCode == 0, qPrintable(learn.err));
+    const AgentRun learn = agent({QStringLiteral("shortcuts"), QStringLiteral("--json")});
+    QVERIFY2(learn.exitCode == 0, qPrintable(learn.failure()));
     QVERIFY(m_fixture->sync());
     m_fixture->clearPending();
-    const Run r = agent({QStringLiteral("run"), QStringLiteral("invoke \"Save As…\""),
-                         QStringLiteral("--execute"), QStringLiteral("--json")});
-    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(4000) + r.out));
+    const AgentRun r = agent({QStringLiteral("run"), QStringLiteral("invoke \"Save As…\""),
+                              QStringLiteral("--execute"), QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
     QVERIFY(m_fixture->sync());
     QStringList events;
     for (const QJsonObject& o : m_fixture->pending())
@@ -290,18 +264,18 @@ void TestShortcutsE2e::invokeThroughMenuPath()
 {
     // Nothing learned: the menu path named in the command, clicked part by part.
     m_fixture->clearPending();
-    const Run r = agent({QStringLiteral("run"), QStringLiteral("invoke \"File > Open\""),
-                         QStringLiteral("--execute"), QStringLiteral("--json")});
-    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(4000) + r.out));
+    const AgentRun r = agent({QStringLiteral("run"), QStringLiteral("invoke \"File > Open\""),
+                              QStringLiteral("--execute"), QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
     QVERIFY(hasEvent(QStringLiteral("menu_opened"), QStringLiteral("menu"), QStringLiteral("File")));
     QVERIFY(hasEvent(QStringLiteral("menu_triggered"), QStringLiteral("item"), QStringLiteral("Open")));
 
     // An action with neither a known shortcut nor a path is refused with a clear message, not guessed.
-    const Run unknown = agent({QStringLiteral("run"), QStringLiteral("invoke \"Frobnicate\""),
-                               QStringLiteral("--execute"), QStringLiteral("--json")});
+    const AgentRun unknown = agent({QStringLiteral("run"), QStringLiteral("invoke \"Frobnicate\""),
+                                    QStringLiteral("--execute"), QStringLiteral("--json")});
     QCOMPARE(unknown.exitCode, 1);
     QVERIFY2(QString(unknown.err + unknown.out).contains(QStringLiteral("no shortcut or menu path is known")),
-             qPrintable(unknown.err.right(2000) + unknown.out));
+             qPrintable(unknown.failure()));
 }
 
 void TestShortcutsE2e::gtkProgramShortcutsDiscovered()
@@ -329,12 +303,11 @@ void TestShortcutsE2e::gtkProgramShortcutsDiscovered()
             return !p.readAllStandardOutput().trimmed().isEmpty();
         }(),
         20'000);
-    const Run r = agent({QStringLiteral("shortcuts"), QStringLiteral("--json"), QStringLiteral("--window"),
-                         QStringLiteral("gtk3-demo-application")});
-    QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+    const AgentRun r = agent({QStringLiteral("shortcuts"), QStringLiteral("--json"),
+                              QStringLiteral("--window"), QStringLiteral("gtk3-demo-application")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
     // GTK 3 gives "<mnemonic>;<path>;<accelerator>" with <Primary>; the menu path comes from the parents.
-    QVERIFY2(!shortcutNamed(r.json, QStringLiteral("Application > New")).isEmpty(),
-             qPrintable(r.err.right(3000) + r.out));
+    QVERIFY2(!shortcutNamed(r.json, QStringLiteral("Application > New")).isEmpty(), qPrintable(r.failure()));
     QCOMPARE(shortcutNamed(r.json, QStringLiteral("Application > New")),
              shortcutJson(QStringLiteral("New"), QStringLiteral("ctrl+n"),
                           QStringLiteral("Application > New"), QStringLiteral("atspi")));

@@ -9,12 +9,12 @@
 #include "core/knowledge/zonememory.h"
 #include "core/model/geometry.h"
 #include "platform/platformfactory.h"
+#include "tests/support/agentrun.h"
 #include "tests/support/fixtureapp.h"
 #include "tests/support/xvfbserver.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -102,23 +102,18 @@ void TestZoneMemoryE2E::cleanupTestCase()
 QMap<QString, QString> TestZoneMemoryE2E::analyzeIds()
 {
     QMap<QString, QString> ids;
-    QProcess agent;
     QProcessEnvironment env = m_xvfb->environment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.insert(QStringLiteral("OMP_THREAD_LIMIT"), QStringLiteral("1"));
-    agent.setProcessEnvironment(env);
-    agent.start(QStringLiteral(CIU_AGENT_BIN),
-                {QStringLiteral("analyze"), QStringLiteral("--display"), m_xvfb->displayName(),
-                 QStringLiteral("--json"), QStringLiteral("--source"), QStringLiteral("vision")});
-    if (!agent.waitForFinished(120000)) {
-        qWarning("ciu-agent analyze did not finish");
+    const test::AgentRun r =
+        test::runAgent({QStringLiteral("analyze"), QStringLiteral("--display"), m_xvfb->displayName(),
+                        QStringLiteral("--json"), QStringLiteral("--source"), QStringLiteral("vision")},
+                       env, 120'000);
+    if (r.exitCode != 0) {
+        qWarning("ciu-agent analyze failed: %s", qPrintable(r.failure()));
         return ids;
     }
-    if (agent.exitCode() != 0) {
-        qWarning("ciu-agent analyze failed: %s", agent.readAllStandardError().constData());
-        return ids;
-    }
-    const QJsonDocument doc = QJsonDocument::fromJson(agent.readAllStandardOutput());
+    const QJsonDocument doc = QJsonDocument::fromJson(r.out.toUtf8());
     for (const QJsonValue& v : doc.array()) {
         const auto z = zoneFromJson(v.toObject());
         if (z)
