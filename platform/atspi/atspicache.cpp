@@ -74,7 +74,14 @@ QString AtspiCache::walk(AtspiAccessible* object, const QString& parentRef, cons
         *ok = false;
         return {};
     }
-    const ReadStatus status = m_reader.readNode(object, entry.node);
+    ReadStatus status = m_reader.readNode(object, entry.node);
+    if (!status.timedOut && status.ok && !status.defunct && !entry.node.hasState(QStringLiteral("showing"))) {
+        // Not showing by libatspi's copy of its states, which may date from before it was shown: a program
+        // does not report every node it shows (Qt: a menu bar's items), and a stale "hidden" would keep it
+        // off the map for good. Asked once more, of the program itself.
+        atspi_accessible_clear_cache(object);
+        status = m_reader.readNode(object, entry.node);
+    }
     if (status.timedOut) {
         markSlow(app);
         *ok = false;
