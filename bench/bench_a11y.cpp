@@ -109,18 +109,19 @@ int runA11yBenchmark(const Context& context, Reporter& out)
         return 1;
     }
     const qint64 pid = app.processId();
-    // Its tree is there and has settled (no change for half a second).
-    quint64 lastVersion = 0;
+    // Its tree is there and has settled: the same nodes for half a second (a program that animates, as
+    // gtk3-widget-factory's spinner and progress bars do, changes values all the time, not its nodes).
+    qsizetype lastCount = -1;
     QElapsedTimer settled;
     settled.start();
     const bool ready = waitUntil(
         [&] {
-            const auto s = a11y->snapshot();
-            if (s->version != lastVersion) {
-                lastVersion = s->version;
+            const qsizetype count = nodesOf(a11y->snapshot(), pid).size();
+            if (count != lastCount) {
+                lastCount = count;
                 settled.restart();
             }
-            return !nodesOf(s, pid).isEmpty() && settled.elapsed() > 500;
+            return count > 0 && settled.elapsed() > 500;
         },
         30'000);
     if (!ready) {
