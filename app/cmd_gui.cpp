@@ -130,22 +130,24 @@ int runGui(const QStringList& arguments)
             if (!kind)
                 return;
             const QString variable = director::keystore::environmentKeyName(*kind);
-            if (director::keystore::keyFromEnvironment(*kind)) {
+            const director::keystore::LocalKey local = director::keystore::localKey(*kind);
+            switch (local.origin) {
+            case director::keystore::LocalKey::Origin::Environment:
                 window.setApiKeyStatus(
                     provider, QObject::tr("A key is set (%1, or kept for this session).").arg(variable),
                     true);
                 return;
-            }
-            QString fileError;
-            if (director::keystore::keyFromFile(*kind, &fileError)) {
+            case director::keystore::LocalKey::Origin::File:
                 window.setApiKeyStatus(provider,
                                        QObject::tr("A key is kept in %1 (readable only by you).")
                                            .arg(director::keystore::keyFilePath(*kind)),
                                        true);
                 return;
+            case director::keystore::LocalKey::Origin::None:
+                break;
             }
-            if (!fileError.isEmpty()) {
-                window.setApiKeyStatus(provider, fileError, false);
+            if (!local.error.isEmpty()) {
+                window.setApiKeyStatus(provider, local.error, false);
                 return;
             }
             window.setApiKeyStatus(provider, QObject::tr("Looking for a key in the keychain…"), false);

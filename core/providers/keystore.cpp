@@ -170,6 +170,21 @@ QString defaultModel(ProviderKind kind, const QSettings* settings)
     return kind == ProviderKind::Anthropic ? QStringLiteral("claude-sonnet-4-5") : QStringLiteral("gpt-4o");
 }
 
+LocalKey localKey(ProviderKind kind)
+{
+    LocalKey found;
+    if (const auto key = keyFromEnvironment(kind); key && !key->isEmpty()) {
+        found.key = *key;
+        found.origin = LocalKey::Origin::Environment;
+        return found;
+    }
+    if (const auto key = keyFromFile(kind, &found.error); key && !key->isEmpty() && found.error.isEmpty()) {
+        found.key = *key;
+        found.origin = LocalKey::Origin::File;
+    }
+    return found;
+}
+
 std::optional<ProviderConfig> configFor(ProviderKind kind, const QSettings* settings, QString* error)
 {
     ProviderConfig config;
@@ -178,16 +193,13 @@ std::optional<ProviderConfig> configFor(ProviderKind kind, const QSettings* sett
         return std::nullopt;
     config.baseUrl = *url;
     config.defaultModel = defaultModel(kind, settings);
-    config.apiKey = keyFromEnvironment(kind).value_or(QString());
-    if (config.apiKey.isEmpty()) {
-        QString fileError;
-        config.apiKey = keyFromFile(kind, &fileError).value_or(QString());
-        if (!fileError.isEmpty()) {
-            if (error)
-                *error = fileError;
-            return std::nullopt;
-        }
+    const LocalKey local = localKey(kind);
+    if (!local.error.isEmpty()) {
+        if (error)
+            *error = local.error;
+        return std::nullopt;
     }
+    config.apiKey = local.key;
     QString pricesFile = env(QStringLiteral("CIU_PRICES_FILE"));
     if (pricesFile.isEmpty() && settings)
         pricesFile = settings->value(QStringLiteral("providers/pricesFile")).toString();

@@ -39,6 +39,22 @@ bool writeKeyFile(ProviderKind kind, const QString& key, QString* error = nullpt
 std::optional<QString> keyFromFile(ProviderKind kind, QString* error = nullptr);
 bool removeKeyFile(ProviderKind kind);
 
+// The key found without asking the keychain, in the order every caller follows: the environment, else the
+// key file. `error`: the key file could not be used (then there is no key).
+struct LocalKey
+{
+    enum class Origin : quint8
+    {
+        None,
+        Environment,
+        File,
+    };
+    QString key;
+    Origin origin = Origin::None;
+    QString error;
+};
+LocalKey localKey(ProviderKind kind);
+
 // A ProviderConfig with base URL, model, prices (CIU_PRICES_FILE or settings "providers/pricesFile" when
 // set) and the key: the environment's, else the key file's (the key may still be empty: see
 // readKeychain). A key file readable by others is an error.

@@ -470,8 +470,15 @@ void TestKeyStore::keyFileIsPrivateAndReadBack()
     QVERIFY(config);
     QCOMPARE(config->apiKey, QStringLiteral("sk-file-456"));
     QVERIFY(!keystore::keyFromFile(ProviderKind::OpenAi)); // one file per provider
+    keystore::LocalKey local = keystore::localKey(ProviderKind::Anthropic);
+    QCOMPARE(local.key, QStringLiteral("sk-file-456"));
+    QCOMPARE(int(local.origin), int(keystore::LocalKey::Origin::File));
+    QCOMPARE(int(keystore::localKey(ProviderKind::OpenAi).origin), int(keystore::LocalKey::Origin::None));
     qputenv("ANTHROPIC_API_KEY", "sk-from-env");
     QCOMPARE(keystore::configFor(ProviderKind::Anthropic, nullptr)->apiKey, QStringLiteral("sk-from-env"));
+    local = keystore::localKey(ProviderKind::Anthropic);
+    QCOMPARE(local.key, QStringLiteral("sk-from-env"));
+    QCOMPARE(int(local.origin), int(keystore::LocalKey::Origin::Environment));
     // Bad input: nothing written, the old key kept.
     error.clear();
     QVERIFY(!keystore::writeKeyFile(ProviderKind::Anthropic, QStringLiteral("   "), &error));
@@ -498,6 +505,15 @@ void TestKeyStore::keyFileReadableByOthersIsRefused()
     error.clear();
     QVERIFY(!keystore::configFor(ProviderKind::OpenAi, nullptr, &error));
     QVERIFY2(error.contains(QLatin1String("chmod 600")), qPrintable(error));
+    const keystore::LocalKey local = keystore::localKey(ProviderKind::OpenAi);
+    QVERIFY(local.key.isEmpty());
+    QCOMPARE(int(local.origin), int(keystore::LocalKey::Origin::None));
+    QCOMPARE(local.error, error);
+    // The environment's key wins without the file being read.
+    qputenv("OPENAI_API_KEY", "sk-env-1");
+    QCOMPARE(int(keystore::localKey(ProviderKind::OpenAi).origin),
+             int(keystore::LocalKey::Origin::Environment));
+    QVERIFY(keystore::localKey(ProviderKind::OpenAi).error.isEmpty());
     QVERIFY(keystore::removeKeyFile(ProviderKind::OpenAi));
 }
 
