@@ -200,6 +200,7 @@ private slots:
     void originIsApplied();
     void unchangedKnownZonesAreConfirmed();
     void movedZoneIsRefoundByTemplate();
+    void zoneUnderAWindowAboveIsNotRefound();
     void ocrCacheOnRepeat();
     void popupMenuRowsAreMenuItems();
     void tooltipZonesAreTemporary();
@@ -365,6 +366,38 @@ void TestLocalAnalyzer::unchangedKnownZonesAreConfirmed()
     QCOMPARE(again.zones.size(), known.size());
     for (const Zone& z : again.zones)
         QVERIFY(z.id.startsWith(QLatin1Char('k')));
+}
+
+void TestLocalAnalyzer::zoneUnderAWindowAboveIsNotRefound()
+{
+    // The same move as above, but a window above the zone's own now lies where the template matches: what
+    // matched is on that window (a dialog's plain background takes a faint disabled icon), not the zone.
+    LocalAnalyzer analyzer;
+    const QImage before = form();
+    QList<Zone> known = analyzer.analyze(before, QPoint(0, 0), QRect(30, 290, 120, 50)).zones;
+    const Zone* submit = findZone(known, ZoneType::Button, QStringLiteral("Submit"));
+    QVERIFY(submit);
+    Zone z = *submit;
+    z.id = QStringLiteral("submit");
+    z.windowId = 7;
+    analyzer.rememberTemplates(before, QPoint(0, 0), {z});
+    const QImage after = form(QPoint(40, 360));
+    platform::WindowInfo own;
+    own.id = 7;
+    own.geometry = QRect(0, 0, after.width(), after.height());
+    platform::WindowInfo dialog;
+    dialog.id = 8;
+    dialog.geometry = QRect(20, 350, 200, 80);
+    canvas::AnalysisHints hints;
+    hints.windows = {own, dialog};
+    const QRect region(30, 290, 120, 110);
+    const auto result = analyzer.analyze(after, QPoint(0, 0), region, {z}, hints);
+    QCOMPARE(result.stats.refound, 0);
+    for (const Zone& found : result.zones)
+        QVERIFY2(found.id != QLatin1String("submit"), qPrintable(dump(result.zones)));
+    // Below its own window's siblings, not above it: the stacking decides, not the overlap.
+    hints.windows = {dialog, own};
+    QCOMPARE(analyzer.analyze(after, QPoint(0, 0), region, {z}, hints).stats.refound, 1);
 }
 
 void TestLocalAnalyzer::movedZoneIsRefoundByTemplate()
