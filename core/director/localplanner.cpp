@@ -447,6 +447,7 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
             if (labelsMatch(z->label, c.text) || (!z->value.isEmpty() && labelsMatch(z->value, c.text)))
                 return skip(QStringLiteral("\"%1\" already shows \"%2\"").arg(c.target, c.text));
             st.zoneId = z->id;
+            st.zone = *z;
             p.expect.kind = Expectation::Kind::AnyChange;
             p.expect.description = QStringLiteral("option list");
             p.undoable = false;
@@ -468,6 +469,7 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
                 p.undoable = false;
                 p.expect = showsOption(c.text);
                 p.focusZoneId = st.zoneId;
+                p.focusZone = st.zone;
                 return onZone(Action::Type::LeftClick, *r.zone);
             }
             // Not visible as a zone: choose it with the keyboard in the open list.
@@ -482,6 +484,7 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
         p.undoable = false;
         p.expect = showsOption(c.text);
         p.focusZoneId = st.zoneId;
+        p.focusZone = st.zone;
         return act(p);
     }
     }
