@@ -24,6 +24,9 @@ packages=(
   # a GTK program and pyatspi for the tests and the a11y benchmark (its 240-widget window: python3-gi + GTK)
   libatspi2.0-dev at-spi2-core dbus dbus-daemon dbus-bin gtk-3-examples python3-pyatspi python3-gi
   gir1.2-gtk-3.0
+  # programs of other toolkits the verified-outcomes test drives (tests/e2e/tst_outcomes_e2e): GTK 3 dialogs
+  # (zenity) and Tk (wish); xterm (Xt) is below
+  zenity tk
   # video
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev ffmpeg
   # running and testing under a virtual X server

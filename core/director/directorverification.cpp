@@ -207,9 +207,11 @@ void Director::readFieldTextSettled(const ActionFlight& flight,
     // part as the field (the text beside it as static text).
     const Zone* before = flight.mapBefore ? flight.mapBefore->find(proposed.focusZoneId) : nullptr;
     const Zone* now = m_map ? m_map->find(proposed.focusZoneId) : nullptr;
+    // Neither map has it by its id: the zone as the planner last saw it (readFieldText finds it again by its
+    // accessible object, else reads its place).
     std::optional<Zone> field = before ? std::optional<Zone>(*before)
                                 : now  ? std::optional<Zone>(*now)
-                                       : std::nullopt;
+                                       : proposed.focusZone;
     // Read from the whole field: vision may have split the text it held off as static text beside it.
     if (field)
         field->bounds = ActionVerifier::readingBox(*field, flight.mapBefore.get());

@@ -2,6 +2,8 @@
 
 #include "core/director/directorlog.h"
 
+#include <QCoreApplication>
+
 namespace ciu {
 
 namespace {
@@ -366,12 +368,23 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
         p.focusZoneId = st.zoneId;
         p.expect.kind = Expectation::Kind::AnyChange;
         p.expect.description = QStringLiteral("typed text");
-        if (st.windowId != 0) {
+        // `type "X"` with no target: the keys go to the active window, and X must show there (the issue's
+        // editor that never received the typing, a window whose keys go nowhere). Typed once, like into a
+        // named window.
+        quint64 windowId = st.windowId;
+        if (windowId == 0 && c.target.isEmpty()) {
+            const qint64 ownPid = QCoreApplication::applicationPid();
+            for (const platform::WindowInfo& w : m_windows) {
+                if (w.active && w.pid != ownPid)
+                    windowId = w.id;
+            }
+        }
+        if (windowId != 0) {
             // The text must show in the window (its tree's text, else what OCR reads there). Typed once:
             // a terminal would run a command typed twice.
             p.expect.kind = Expectation::Kind::WindowShowsText;
             p.expect.text = c.text;
-            p.expect.windowId = st.windowId;
+            p.expect.windowId = windowId;
             p.expect.repeatable = false;
         } else if (!c.target.isEmpty()) {
             // The field must read the text afterwards (all of it; appended: at its end). A password field
@@ -447,6 +460,7 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
             if (labelsMatch(z->label, c.text) || (!z->value.isEmpty() && labelsMatch(z->value, c.text)))
                 return skip(QStringLiteral("\"%1\" already shows \"%2\"").arg(c.target, c.text));
             st.zoneId = z->id;
+            st.zone = *z;
             p.expect.kind = Expectation::Kind::AnyChange;
             p.expect.description = QStringLiteral("option list");
             p.undoable = false;
@@ -468,6 +482,7 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
                 p.undoable = false;
                 p.expect = showsOption(c.text);
                 p.focusZoneId = st.zoneId;
+                p.focusZone = st.zone;
                 return onZone(Action::Type::LeftClick, *r.zone);
             }
             // Not visible as a zone: choose it with the keyboard in the open list.
@@ -482,6 +497,7 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
         p.undoable = false;
         p.expect = showsOption(c.text);
         p.focusZoneId = st.zoneId;
+        p.focusZone = st.zone;
         return act(p);
     }
     }

@@ -60,8 +60,9 @@ private:
         int phase = 0;
         int resolveAttempts = 0;
         int retries = 0;
-        QString zoneId;       // resolved target of an earlier phase
-        quint64 windowId = 0; // the window the step names (windowtargets.h), 0: a zone
+        QString zoneId;           // resolved target of an earlier phase
+        std::optional<Zone> zone; // that target as it was then
+        quint64 windowId = 0;     // the window the step names (windowtargets.h), 0: a zone
         // invoke: the shortcut's keys (a first attempt), or the menu path clicked one part per phase.
         QString keys;
         QString application;

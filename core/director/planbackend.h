@@ -11,6 +11,8 @@
 #include <QJsonObject>
 #include <QObject>
 
+#include <optional>
+
 namespace ciu {
 
 // What the Director expects to see after an action (for verification and the error table).
@@ -47,6 +49,9 @@ struct ProposedAction
     int planStep = 0;    // 1-based step of the plan this belongs to (0: none)
     QString focusZoneId; // typing: the zone that should receive the text (wrong-zone detection); a choice:
                          // its drop-down
+    // The focus zone as the planner last saw it: read back through it (its accessible object, else its
+    // place) when its id is gone (a drop-down hidden under its open list comes back under a new id).
+    std::optional<Zone> focusZone;
     Expectation expect;
     bool checkpoint = false; // a verification point the plan names (SPEED-MAX)
     bool undoable = true;    // a wrong-zone recovery may press ctrl+z / Escape

@@ -4,6 +4,7 @@
 #include "core/director/zoneresolver.h"
 #include "core/model/geometry.h"
 
+#include <QRegion>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -249,6 +250,21 @@ bool ActionVerifier::insideOtherTextField(const QRect& region, const ZoneMap& ma
     return false;
 }
 
+bool ActionVerifier::onlyOwnLookAndFields(const QRect& region, const QRect& ownLook, const ZoneMap& map,
+                                          const QString& targetId)
+{
+    constexpr int kRingReach = 6; // as for outlines
+    QRegion rest = QRegion(region).subtracted(QRegion(ownLook));
+    bool field = false;
+    for (const Zone* z : map.zonesIntersecting(region)) {
+        if (z->id == targetId || z->type != ZoneType::TextField)
+            continue;
+        rest -= QRegion(z->bounds.adjusted(-kRingReach, -kRingReach, kRingReach, kRingReach));
+        field = true;
+    }
+    return field && rest.isEmpty();
+}
+
 QString ActionVerifier::changeEvidence(const ProposedAction& p, const ActionResult& result,
                                        const ZoneMapPtr& before, const ZoneMapPtr& after)
 {
@@ -260,8 +276,14 @@ QString ActionVerifier::changeEvidence(const ProposedAction& p, const ActionResu
     const bool ownLookIsNoEffect = target && (!p.expect.repeatable || target->type == ZoneType::Button ||
                                               target->type == ZoneType::Link);
     const QRect ownLook = target ? target->bounds.adjusted(-6, -6, 6, 6) : QRect();
+    // A text field's own text moving is looked for below (the tree's value, vision's reading).
+    auto focusOnly = [&](const QRect& rect) {
+        return ownLookIsNoEffect && outlines && onlyOwnLookAndFields(rect, ownLook, *outlines, targetId);
+    };
     for (const ChangeRegion& r : result.changes) {
         if (ownLookIsNoEffect && ownLook.contains(r.rect))
+            continue;
+        if (focusOnly(r.rect))
             continue;
         if (target && r.rect.intersects(target->bounds.adjusted(-3, -3, 3, 3)))
             return QStringLiteral("a change in %1").arg(targetId);
@@ -269,7 +291,7 @@ QString ActionVerifier::changeEvidence(const ProposedAction& p, const ActionResu
     for (const ChangeRegion& r : result.changes) {
         if (r.animating || r.rect.isEmpty())
             continue;
-        if (ownLookIsNoEffect && ownLook.contains(r.rect))
+        if ((ownLookIsNoEffect && ownLook.contains(r.rect)) || focusOnly(r.rect))
             continue;
         if (outlines && isOutlineOfOtherZone(r, *outlines, targetId))
             continue;

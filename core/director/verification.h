@@ -53,6 +53,12 @@ public:
     // field's text moving, not its pixels.
     static bool insideOtherTextField(const QRect& region, const ZoneMap& map, const QString& targetId);
 
+    // Whether the changed region is nothing but the target's own look (`ownLook`: its box and focus ring)
+    // and text fields other than `targetId` (their boxes and rings): the keyboard focus leaving a field
+    // for a clicked button, the field's ring and caret and the button's ring merged into one change.
+    static bool onlyOwnLookAndFields(const QRect& region, const QRect& ownLook, const ZoneMap& map,
+                                     const QString& targetId);
+
     // The zone `was` as it is in `after`: by id, else by its accessible (a tree zone re-identified).
     static const Zone* sameZone(const ZoneMap* after, const Zone& was);
 

@@ -17,6 +17,7 @@ class TestVerification : public QObject
 private slots:
     void focusRingElsewhereIsNoEffect();
     void caretInAnotherFieldIsNoEffect();
+    void focusLeavingAFieldForTheButtonIsNoEffect();
     void changeInTheTargetIsTheEffect();
     void buttonsOwnLookIsNoEffect_data();
     void buttonsOwnLookIsNoEffect();
@@ -142,6 +143,35 @@ void TestVerification::caretInAnotherFieldIsNoEffect()
     typing.action.text = QStringLiteral("x");
     typing.expect.kind = Expectation::Kind::AnyChange;
     QVERIFY(!ActionVerifier::changeEvidence(typing, r, before, after).isEmpty());
+}
+
+void TestVerification::focusLeavingAFieldForTheButtonIsNoEffect()
+{
+    // A GTK window: a field above a button 8 px below it. Clicking the button moves the keyboard focus: the
+    // field's ring and caret go, the button's ring comes, and the change detector reports one region over
+    // both. The tree's text is unchanged: nothing happened.
+    Zone field = fromTree(zone(QStringLiteral("z1"), ZoneType::TextField, QString(), QRect(139, 158, 284, 34),
+                               ZoneStateFlag::Enabled | ZoneStateFlag::Focused),
+                          QStringLiteral(":1.10:/org/a11y/atspi/accessible/2"));
+    field.value = QStringLiteral("draft");
+    const Zone button = fromTree(
+        zone(QStringLiteral("z2"), ZoneType::Button, QStringLiteral("Refresh"), QRect(139, 200, 284, 34)),
+        QStringLiteral(":1.10:/org/a11y/atspi/accessible/3"));
+    const ZoneMapPtr before = mapOf(1, {field, button});
+    const ZoneMapPtr after = mapOf(2, {field, button});
+    const ActionResult r = changedAt(QRect(133, 152, 296, 88), 20);
+    const ProposedAction click = clickOn(QStringLiteral("z2"));
+    QVERIFY(ActionVerifier::changeEvidence(click, r, before, after).isEmpty());
+    QString why;
+    QVERIFY(!ActionVerifier::expectationMet(click, r, before, after, &why));
+    // The same region reaching past both (a dialog drawn below them) is an effect.
+    QCOMPARE(ActionVerifier::changeEvidence(click, changedAt(QRect(133, 152, 296, 200), 20), before, after),
+             QStringLiteral("a change in z2"));
+    // And the field's text moving still is.
+    Zone filled = field;
+    filled.value = QStringLiteral("fresh");
+    QCOMPARE(ActionVerifier::changeEvidence(click, r, before, mapOf(3, {filled, button})),
+             QStringLiteral("the text of z1 changed"));
 }
 
 void TestVerification::changeInTheTargetIsTheEffect()
