@@ -193,6 +193,7 @@ AccessibilityZones zonesFromAccessibility(const platform::AccessibilitySnapshot&
     for (const platform::WindowInfo& w : scene.windows)
         pidsHere.insert(w.pid);
     QRegion popups;
+    QList<QRect> popupBounds;
     QHash<QString, std::optional<int>> matched;
     QSet<QString> foreign;
     for (const platform::AccessibleNode& n : snapshot.nodes) {
@@ -206,9 +207,10 @@ AccessibilityZones zonesFromAccessibility(const platform::AccessibilitySnapshot&
                       : QStringLiteral("matches no managed window"));
         if (index || scene.windows.isEmpty()) // no window list (no window manager): no stacking known
             continue;
-        if (n.pid > 0 && pidsHere.contains(n.pid) && n.pid != scene.ownPid)
+        if (n.pid > 0 && pidsHere.contains(n.pid) && n.pid != scene.ownPid) {
             popups += n.bounds;
-        else
+            popupBounds << n.bounds;
+        } else
             foreign.insert(n.ref);
     }
 
@@ -221,6 +223,14 @@ AccessibilityZones zonesFromAccessibility(const platform::AccessibilitySnapshot&
     QRect windowBounds;
     const platform::WindowInfo* windowInfo = nullptr;
     bool skipWindow = false;
+    // What a popup shows, reported under the widget that opened it (GTK puts a combo box's open list under
+    // the combo, in the dialog's tree, while the popup window's own node is empty): those nodes are on the
+    // popup, above their window, not covered by it.
+    QSet<QString> onPopup;
+    const auto showsPopup = [&popupBounds](const QRect& bounds) {
+        return std::any_of(popupBounds.cbegin(), popupBounds.cend(),
+                           [&bounds](const QRect& p) { return intersectionOverUnion(p, bounds) >= 0.5; });
+    };
     for (const platform::AccessibleNode& n : snapshot.nodes) {
         parentOfRef.insert(n.ref, n.parentRef);
         nodeOfRef.insert(n.ref, &n);
@@ -248,6 +258,11 @@ AccessibilityZones zonesFromAccessibility(const platform::AccessibilitySnapshot&
         }
         if (skipWindow || n.windowRef != windowRef)
             continue;
+        // Under a popup's node (the popup's own list, matched by its box): clipped to the popup.
+        const bool popupContent =
+            !popupBounds.isEmpty() && (onPopup.contains(n.parentRef) || showsPopup(n.bounds));
+        if (popupContent)
+            onPopup.insert(n.ref);
         if (!n.hasState(QStringLiteral("showing")) || !n.hasState(QStringLiteral("visible")) ||
             n.bounds.isEmpty()) {
             ++result.skipped;
@@ -260,10 +275,10 @@ AccessibilityZones zonesFromAccessibility(const platform::AccessibilitySnapshot&
         const bool editable = n.hasState(QStringLiteral("editable")) || isEditableTextRole(n.role);
         if (*type == ZoneType::TextField && !editable)
             type = ZoneType::Static; // read-only text
-        QRect clipped = n.bounds & windowBounds;
+        QRect clipped = popupContent ? n.bounds : n.bounds & windowBounds;
         if (!scene.screen.isNull())
             clipped &= scene.screen;
-        const QRegion visible = windowRegion & clipped;
+        const QRegion visible = popupContent ? (popups - excluded) & clipped : windowRegion & clipped;
         if (clipped.isEmpty() || double(area(visible)) < kMinVisibleShare * double(area(clipped))) {
             ++result.skipped;
             continue;

@@ -85,6 +85,7 @@ private slots:
     void coveredByWindowAbove();
     void ownAndForeignWindowsSkipped();
     void popupCoversManagedWindow();
+    void popupListUnderItsComboIsShown();
     void parentsByTree();
     void fusionTreeWins();
     void fusionKeepsUnexplainedVision();
@@ -325,6 +326,44 @@ void TestAccessibilityZones::popupCoversManagedWindow()
     QVERIFY(item);
     QCOMPARE(item->windowId, quint64(0));
     QCOMPARE(result.windowIds.value(QStringLiteral(":1.5:/main")), quint64(1));
+}
+
+void TestAccessibilityZones::popupListUnderItsComboIsShown()
+{
+    // GTK: a combo box's open list is reported under the combo, in the dialog's tree; the popup window's own
+    // node is empty. The list's rows are on the popup (not covered by it), even below the dialog's edge; the
+    // dialog's button under the popup stays covered.
+    AccessibilitySnapshot s;
+    const AccessibleNode dialog = window(QStringLiteral(":1.5:/dialog"), QRect(0, 0, 300, 200));
+    const AccessibleNode combo = node(QStringLiteral(":1.5:/combo"), dialog, QStringLiteral("combo box"),
+                                      QStringLiteral("France"), QRect(100, 130, 160, 30));
+    const AccessibleNode list = node(QStringLiteral(":1.5:/list"), combo, QStringLiteral("menu"), QString(),
+                                     QRect(100, 160, 160, 90));
+    s.nodes << dialog << combo << list
+            << node(QStringLiteral(":1.5:/japan"), list, QStringLiteral("menu item"), QStringLiteral("Japan"),
+                    QRect(100, 190, 160, 28))
+            << node(QStringLiteral(":1.5:/peru"), list, QStringLiteral("menu item"), QStringLiteral("Peru"),
+                    QRect(100, 220, 160, 28))
+            << node(QStringLiteral(":1.5:/ok"), dialog, QStringLiteral("push button"), QStringLiteral("OK"),
+                    QRect(110, 165, 60, 25));
+    AccessibleNode popup = window(QStringLiteral(":1.5:/popup"), QRect(100, 160, 160, 90));
+    popup.role = QStringLiteral("window");
+    s.nodes << popup;
+    AccessibilityScene scene;
+    scene.windows = {managed(1, QRect(0, 0, 300, 200))};
+    const AccessibilityZones result = zonesFromAccessibility(s, scene);
+    const Zone* japan = zoneByRef(result.zones, QStringLiteral(":1.5:/japan"));
+    QVERIFY(japan);
+    QCOMPARE(japan->bounds, QRect(100, 190, 160, 28));
+    const Zone* peru = zoneByRef(result.zones, QStringLiteral(":1.5:/peru"));
+    QVERIFY(peru);
+    QCOMPARE(peru->bounds, QRect(100, 220, 160, 28)); // below the dialog's edge, on the popup
+    QVERIFY(!zoneByRef(result.zones, QStringLiteral(":1.5:/ok")));
+    QVERIFY(zoneByRef(result.zones, QStringLiteral(":1.5:/combo")));
+    // Without the popup window (the list closed, its nodes still reported showing): clipped to the dialog.
+    s.nodes.removeLast();
+    const AccessibilityZones closed = zonesFromAccessibility(s, scene);
+    QVERIFY(!zoneByRef(closed.zones, QStringLiteral(":1.5:/peru")));
 }
 
 void TestAccessibilityZones::parentsByTree()
