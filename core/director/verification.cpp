@@ -235,30 +235,18 @@ bool ActionVerifier::isOutlineOfOtherZone(const ChangeRegion& region, const Zone
     return false;
 }
 
-bool ActionVerifier::insideOtherTextField(const QRect& region, const ZoneMap& map, const QString& targetId)
+bool ActionVerifier::insideOtherTextField(const QRect& region, const ZoneMap& map, const QString& targetId,
+                                          const QRect& ownLook)
 {
     constexpr int kRingReach = 6; // as for outlines: a field's focus ring reaches a little outside its box
     const Zone* target = targetId.isEmpty() ? nullptr : map.find(targetId);
-    for (const Zone* z : map.zonesIntersecting(region)) {
-        if (z->id == targetId || z->type != ZoneType::TextField)
-            continue;
-        if (target && (z->bounds.contains(target->bounds) || target->bounds.contains(z->bounds)))
-            continue; // the target's parent or child
-        if (z->bounds.adjusted(-kRingReach, -kRingReach, kRingReach, kRingReach).contains(region))
-            return true;
-    }
-    return false;
-}
-
-bool ActionVerifier::onlyOwnLookAndFields(const QRect& region, const QRect& ownLook, const ZoneMap& map,
-                                          const QString& targetId)
-{
-    constexpr int kRingReach = 6; // as for outlines
     QRegion rest = QRegion(region).subtracted(QRegion(ownLook));
     bool field = false;
     for (const Zone* z : map.zonesIntersecting(region)) {
         if (z->id == targetId || z->type != ZoneType::TextField)
             continue;
+        if (target && (z->bounds.contains(target->bounds) || target->bounds.contains(z->bounds)))
+            continue; // the target's parent or child
         rest -= QRegion(z->bounds.adjusted(-kRingReach, -kRingReach, kRingReach, kRingReach));
         field = true;
     }
@@ -278,7 +266,7 @@ QString ActionVerifier::changeEvidence(const ProposedAction& p, const ActionResu
     const QRect ownLook = target ? target->bounds.adjusted(-6, -6, 6, 6) : QRect();
     // A text field's own text moving is looked for below (the tree's value, vision's reading).
     auto focusOnly = [&](const QRect& rect) {
-        return ownLookIsNoEffect && outlines && onlyOwnLookAndFields(rect, ownLook, *outlines, targetId);
+        return ownLookIsNoEffect && outlines && insideOtherTextField(rect, *outlines, targetId, ownLook);
     };
     for (const ChangeRegion& r : result.changes) {
         if (ownLookIsNoEffect && ownLook.contains(r.rect))

@@ -48,16 +48,13 @@ public:
     // its pixels changed.
     static bool isOutlineOfOtherZone(const ChangeRegion& region, const ZoneMap& map, const QString& targetId);
 
-    // Whether the changed region lies within a text field other than `targetId` (its box and focus ring): a
-    // caret blinking, a border fading with focus, a selection highlight. A click's effect there is the
-    // field's text moving, not its pixels.
-    static bool insideOtherTextField(const QRect& region, const ZoneMap& map, const QString& targetId);
-
-    // Whether the changed region is nothing but the target's own look (`ownLook`: its box and focus ring)
-    // and text fields other than `targetId` (their boxes and rings): the keyboard focus leaving a field
-    // for a clicked button, the field's ring and caret and the button's ring merged into one change.
-    static bool onlyOwnLookAndFields(const QRect& region, const QRect& ownLook, const ZoneMap& map,
-                                     const QString& targetId);
+    // Whether the changed region lies within text fields other than `targetId` (their boxes and focus
+    // rings), apart from `ownLook` (the target's own box and ring, when its own look is no effect): a caret
+    // blinking, a border fading with focus, the focus leaving a field for a clicked button (the field's ring
+    // and caret and the button's ring merged into one change). A click's effect there is a field's text
+    // moving, not its pixels.
+    static bool insideOtherTextField(const QRect& region, const ZoneMap& map, const QString& targetId,
+                                     const QRect& ownLook = QRect());
 
     // The zone `was` as it is in `after`: by id, else by its accessible (a tree zone re-identified).
     static const Zone* sameZone(const ZoneMap* after, const Zone& was);

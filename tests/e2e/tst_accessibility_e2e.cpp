@@ -30,16 +30,6 @@ using platform::AccessibleNode;
 
 namespace {
 
-QProcessEnvironment accessibleEnvironment(const XvfbServer& xvfb)
-{
-    QProcessEnvironment env = xvfb.environment();
-    env.remove(QStringLiteral("NO_AT_BRIDGE"));
-    env.remove(QStringLiteral("QT_ACCESSIBILITY"));
-    env.insert(QStringLiteral("QT_LINUX_ACCESSIBILITY_ALWAYS_ON"), QStringLiteral("1"));
-    env.insert(QStringLiteral("GNOME_ACCESSIBILITY"), QStringLiteral("1"));
-    return env;
-}
-
 QList<AccessibleNode> nodesOf(const AccessibilitySnapshotPtr& snapshot, qint64 pid)
 {
     QList<AccessibleNode> nodes;
@@ -163,7 +153,7 @@ void TestAccessibilityE2e::initTestCase()
 void TestAccessibilityE2e::init()
 {
     m_fixture = std::make_unique<FixtureApp>();
-    QVERIFY2(m_fixture->start(accessibleEnvironment(*m_xvfb)), qPrintable(m_fixture->errorString()));
+    QVERIFY2(m_fixture->start(m_xvfb->accessibleEnvironment()), qPrintable(m_fixture->errorString()));
     m_a11y = platform::createAccessibility();
     QVERIFY2(m_a11y->isAvailable(), qPrintable(m_a11y->errorString()));
     m_a11y->start();
@@ -612,7 +602,7 @@ void TestAccessibilityE2e::hungProgramBesideLiveOne()
     // right, which keeps answering (placed by Qt's own X11 option: -geometry WxH+X+Y).
     const qint64 hungPid = fixturePid();
     FixtureApp live;
-    QVERIFY2(live.start(accessibleEnvironment(*m_xvfb),
+    QVERIFY2(live.start(m_xvfb->accessibleEnvironment(),
                         {QStringLiteral("--geometry"), QStringLiteral("700x600+570+150")}),
              qPrintable(live.errorString()));
     qint64 livePid = -1;
@@ -727,7 +717,7 @@ void TestAccessibilityE2e::gtkTreeKeepsItsNodesAfterStartup()
         QStandardPaths::findExecutable(QStringLiteral("python3"), {QStringLiteral("/usr/bin")});
     QVERIFY2(!python.isEmpty(), "/usr/bin/python3 is not installed");
     QProcess gtk;
-    gtk.setProcessEnvironment(accessibleEnvironment(*m_xvfb));
+    gtk.setProcessEnvironment(m_xvfb->accessibleEnvironment());
     gtk.setStandardErrorFile(QProcess::nullDevice());
     gtk.start(python, {QStringLiteral(CIU_SOURCE_DIR "/tests/support/gtklistdialog.py")});
     QVERIFY2(gtk.waitForStarted(), qPrintable(gtk.errorString()));
@@ -773,7 +763,7 @@ void TestAccessibilityE2e::gtkProgramMaps()
     QVERIFY(m_pastPids.size() >= 5);
     {
         FixtureApp killed;
-        QVERIFY2(killed.start(accessibleEnvironment(*m_xvfb)), qPrintable(killed.errorString()));
+        QVERIFY2(killed.start(m_xvfb->accessibleEnvironment()), qPrintable(killed.errorString()));
         qint64 killedPid = -1;
         for (const QJsonObject& line : killed.allLines()) {
             if (line.contains(QStringLiteral("pid")))
@@ -795,7 +785,7 @@ void TestAccessibilityE2e::gtkProgramMaps()
     const platform::AccessibilityStats before = m_a11y->snapshot()->stats;
 
     QProcess gtk;
-    gtk.setProcessEnvironment(accessibleEnvironment(*m_xvfb));
+    gtk.setProcessEnvironment(m_xvfb->accessibleEnvironment());
     gtk.setStandardOutputFile(QProcess::nullDevice());
     gtk.setStandardErrorFile(QProcess::nullDevice());
     gtk.start(QStringLiteral("gtk3-widget-factory"), {});

@@ -41,10 +41,7 @@ void TestMcpE2eA11y::initTestCase()
     m_x = std::make_unique<XvfbServer>();
     QVERIFY2(m_x->start(), qPrintable(m_x->errorString()));
     // The fixture with Qt's accessibility bridge on.
-    QProcessEnvironment env = m_x->environment();
-    env.remove(QStringLiteral("NO_AT_BRIDGE"));
-    env.remove(QStringLiteral("QT_ACCESSIBILITY"));
-    env.insert(QStringLiteral("QT_LINUX_ACCESSIBILITY_ALWAYS_ON"), QStringLiteral("1"));
+    const QProcessEnvironment env = m_x->accessibleEnvironment();
     m_app = std::make_unique<FixtureApp>();
     QVERIFY2(m_app->start(env, {QStringLiteral("--geometry"), QStringLiteral("60,60,900,640")}),
              qPrintable(m_app->errorString()));

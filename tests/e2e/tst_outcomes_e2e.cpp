@@ -29,18 +29,6 @@ using platform::AccessibleNode;
 
 namespace {
 
-// A program's environment: the test display, accessibility on (GTK's and Qt's bridges register with the
-// AT-SPI bus of the test's D-Bus session).
-QProcessEnvironment accessibleEnvironment(const XvfbServer& xvfb)
-{
-    QProcessEnvironment env = xvfb.environment();
-    env.remove(QStringLiteral("NO_AT_BRIDGE"));
-    env.remove(QStringLiteral("QT_ACCESSIBILITY"));
-    env.insert(QStringLiteral("QT_LINUX_ACCESSIBILITY_ALWAYS_ON"), QStringLiteral("1"));
-    env.insert(QStringLiteral("GNOME_ACCESSIBILITY"), QStringLiteral("1"));
-    return env;
-}
-
 // Runs a short command to its end; its exit code, or -1 when it did not end normally.
 int runToEnd(const QString& program, const QStringList& args, const QProcessEnvironment& env,
              QByteArray* out = nullptr, QByteArray* err = nullptr)
@@ -211,7 +199,7 @@ bool TestOutcomesE2e::windowListed(const QString& title)
 bool TestOutcomesE2e::startProgram(const QString& program, const QStringList& args, const QString& title,
                                    const QByteArray& stdinText)
 {
-    QProcessEnvironment env = accessibleEnvironment(*m_xvfb);
+    QProcessEnvironment env = m_xvfb->accessibleEnvironment();
     env.insert(QStringLiteral("PS1"), QStringLiteral("$ "));
     m_program = std::make_unique<QProcess>();
     m_program->setProcessEnvironment(env);

@@ -24,16 +24,6 @@ using namespace ciu::test;
 
 namespace {
 
-QProcessEnvironment accessibleEnvironment(const XvfbServer& xvfb)
-{
-    QProcessEnvironment env = xvfb.environment();
-    env.remove(QStringLiteral("NO_AT_BRIDGE"));
-    env.remove(QStringLiteral("QT_ACCESSIBILITY"));
-    env.insert(QStringLiteral("QT_LINUX_ACCESSIBILITY_ALWAYS_ON"), QStringLiteral("1"));
-    env.insert(QStringLiteral("GNOME_ACCESSIBILITY"), QStringLiteral("1"));
-    return env;
-}
-
 QJsonObject shortcutNamed(const QJsonObject& listing, const QString& menu)
 {
     for (const QJsonValue& v : listing.value(QStringLiteral("shortcuts")).toArray()) {
@@ -94,7 +84,7 @@ void TestShortcutsE2e::init()
     m_data = std::make_unique<QTemporaryDir>();
     QVERIFY(m_data->isValid());
     m_fixture = std::make_unique<FixtureApp>();
-    QVERIFY2(m_fixture->start(accessibleEnvironment(*m_xvfb),
+    QVERIFY2(m_fixture->start(m_xvfb->accessibleEnvironment(),
                               {QStringLiteral("--geometry"), QStringLiteral("60,60,900,640")}),
              qPrintable(m_fixture->errorString()));
 }
@@ -282,7 +272,7 @@ void TestShortcutsE2e::gtkProgramShortcutsDiscovered()
 {
     m_fixture.reset(); // the GTK program is the only window
     QProcess gtk;
-    gtk.setProcessEnvironment(accessibleEnvironment(*m_xvfb));
+    gtk.setProcessEnvironment(m_xvfb->accessibleEnvironment());
     gtk.setStandardOutputFile(QProcess::nullDevice());
     gtk.setStandardErrorFile(QProcess::nullDevice());
     gtk.start(QStringLiteral("gtk3-demo-application"), {});

@@ -208,4 +208,14 @@ QProcessEnvironment XvfbServer::environment() const
     return env;
 }
 
+QProcessEnvironment XvfbServer::accessibleEnvironment() const
+{
+    QProcessEnvironment env = environment();
+    env.remove(QStringLiteral("NO_AT_BRIDGE"));
+    env.remove(QStringLiteral("QT_ACCESSIBILITY"));
+    env.insert(QStringLiteral("QT_LINUX_ACCESSIBILITY_ALWAYS_ON"), QStringLiteral("1"));
+    env.insert(QStringLiteral("GNOME_ACCESSIBILITY"), QStringLiteral("1"));
+    return env;
+}
+
 } // namespace ciu::test

@@ -34,6 +34,9 @@ public:
     QString errorString() const { return m_error; }
     // Environment for child processes: DISPLAY set, Qt on xcb, no accessibility bus noise.
     QProcessEnvironment environment() const;
+    // The same with accessibility on: GTK's and Qt's bridges register with the AT-SPI bus of the test's D-Bus
+    // session.
+    QProcessEnvironment accessibleEnvironment() const;
 
 private:
     bool waitForServer(int timeoutMs);

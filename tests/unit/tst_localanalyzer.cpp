@@ -184,6 +184,22 @@ QString dump(const QList<Zone>& zones)
     return lines.join(QLatin1Char('\n'));
 }
 
+// The form's Submit button as the analyzer found it, with the id "submit" (and `windowId`), its template
+// kept.
+std::optional<Zone> rememberSubmit(LocalAnalyzer& analyzer, quint64 windowId = 0)
+{
+    const QImage before = form();
+    const QList<Zone> known = analyzer.analyze(before, QPoint(0, 0), QRect(30, 290, 120, 50)).zones;
+    const Zone* submit = findZone(known, ZoneType::Button, QStringLiteral("Submit"));
+    if (!submit)
+        return std::nullopt;
+    Zone z = *submit;
+    z.id = QStringLiteral("submit");
+    z.windowId = windowId;
+    analyzer.rememberTemplates(before, QPoint(0, 0), {z});
+    return z;
+}
+
 } // namespace
 
 class TestLocalAnalyzer : public QObject
@@ -368,19 +384,39 @@ void TestLocalAnalyzer::unchangedKnownZonesAreConfirmed()
         QVERIFY(z.id.startsWith(QLatin1Char('k')));
 }
 
+void TestLocalAnalyzer::movedZoneIsRefoundByTemplate()
+{
+    LocalAnalyzer analyzer;
+    const std::optional<Zone> remembered = rememberSubmit(analyzer);
+    QVERIFY(remembered);
+    const Zone& z = *remembered;
+    // The button moves 60 px down; the region covering both places is re-analysed.
+    const QImage after = form(QPoint(40, 360));
+    const auto result = analyzer.analyze(after, QPoint(0, 0), QRect(30, 290, 120, 110), {z});
+    QCOMPARE(result.stats.refound, 1);
+    const Zone* moved = nullptr;
+    for (const Zone& found : result.zones) {
+        if (found.id == QLatin1String("submit"))
+            moved = &found;
+    }
+    QVERIFY2(moved, qPrintable(dump(result.zones)));
+    QCOMPARE(moved->bounds.topLeft(), z.bounds.topLeft() + QPoint(0, 60));
+    // No second Submit was created next to it.
+    int submits = 0;
+    for (const Zone& found : result.zones)
+        submits += found.label == QLatin1String("Submit") ? 1 : 0;
+    QCOMPARE(submits, 1);
+}
+
 void TestLocalAnalyzer::zoneUnderAWindowAboveIsNotRefound()
 {
-    // The same move as above, but a window above the zone's own now lies where the template matches: what
-    // matched is on that window (a dialog's plain background takes a faint disabled icon), not the zone.
+    // The same move as movedZoneIsRefoundByTemplate, but a window above the zone's own now lies where the
+    // template matches: what matched is on that window (a dialog's plain background takes a faint disabled
+    // icon), not the zone.
     LocalAnalyzer analyzer;
-    const QImage before = form();
-    QList<Zone> known = analyzer.analyze(before, QPoint(0, 0), QRect(30, 290, 120, 50)).zones;
-    const Zone* submit = findZone(known, ZoneType::Button, QStringLiteral("Submit"));
-    QVERIFY(submit);
-    Zone z = *submit;
-    z.id = QStringLiteral("submit");
-    z.windowId = 7;
-    analyzer.rememberTemplates(before, QPoint(0, 0), {z});
+    const std::optional<Zone> remembered = rememberSubmit(analyzer, 7);
+    QVERIFY(remembered);
+    const Zone& z = *remembered;
     const QImage after = form(QPoint(40, 360));
     platform::WindowInfo own;
     own.id = 7;
@@ -398,34 +434,6 @@ void TestLocalAnalyzer::zoneUnderAWindowAboveIsNotRefound()
     // Below its own window's siblings, not above it: the stacking decides, not the overlap.
     hints.windows = {dialog, own};
     QCOMPARE(analyzer.analyze(after, QPoint(0, 0), region, {z}, hints).stats.refound, 1);
-}
-
-void TestLocalAnalyzer::movedZoneIsRefoundByTemplate()
-{
-    LocalAnalyzer analyzer;
-    const QImage before = form();
-    QList<Zone> known = analyzer.analyze(before, QPoint(0, 0), QRect(30, 290, 120, 50)).zones;
-    const Zone* submit = findZone(known, ZoneType::Button, QStringLiteral("Submit"));
-    QVERIFY(submit);
-    Zone z = *submit;
-    z.id = QStringLiteral("submit");
-    analyzer.rememberTemplates(before, QPoint(0, 0), {z});
-    // The button moves 60 px down; the region covering both places is re-analysed.
-    const QImage after = form(QPoint(40, 360));
-    const auto result = analyzer.analyze(after, QPoint(0, 0), QRect(30, 290, 120, 110), {z});
-    QCOMPARE(result.stats.refound, 1);
-    const Zone* moved = nullptr;
-    for (const Zone& found : result.zones) {
-        if (found.id == QLatin1String("submit"))
-            moved = &found;
-    }
-    QVERIFY2(moved, qPrintable(dump(result.zones)));
-    QCOMPARE(moved->bounds.topLeft(), z.bounds.topLeft() + QPoint(0, 60));
-    // No second Submit was created next to it.
-    int submits = 0;
-    for (const Zone& found : result.zones)
-        submits += found.label == QLatin1String("Submit") ? 1 : 0;
-    QCOMPARE(submits, 1);
 }
 
 void TestLocalAnalyzer::ocrCacheOnRepeat()
