@@ -13,11 +13,6 @@ QString quoted(const QString& s)
     return QLatin1Char('"') + s + QLatin1Char('"');
 }
 
-bool labelsMatch(const QString& a, const QString& b)
-{
-    return ZoneResolver::normalize(a) == ZoneResolver::normalize(b) && !ZoneResolver::normalize(a).isEmpty();
-}
-
 Expectation expectFor(const Zone& zone)
 {
     Expectation e;
@@ -50,17 +45,6 @@ Expectation expectFor(const Zone& zone)
     default:
         break;
     }
-    return e;
-}
-
-// Choosing `option`: the drop-down then shows it (read from the tree, else from its pixels).
-// The drop-down is the action's focus zone.
-Expectation showsOption(const QString& option)
-{
-    Expectation e;
-    e.kind = Expectation::Kind::ShowsText;
-    e.text = option;
-    e.description = QStringLiteral("the drop-down showing \"%1\"").arg(option);
     return e;
 }
 
@@ -452,54 +436,8 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
         return act(p);
     case ScriptCommand::Verb::Invoke:
         return invokeAction(index, map);
-    case ScriptCommand::Verb::Select: {
-        if (st.phase == 0) {
-            const auto z = resolveOrDecide(c.target, map, ZoneResolver::Purpose::Dropdown, &decision);
-            if (!z)
-                return decision;
-            if (labelsMatch(z->label, c.text) || (!z->value.isEmpty() && labelsMatch(z->value, c.text)))
-                return skip(QStringLiteral("\"%1\" already shows \"%2\"").arg(c.target, c.text));
-            st.zoneId = z->id;
-            st.zone = *z;
-            p.expect.kind = Expectation::Kind::AnyChange;
-            p.expect.description = QStringLiteral("option list");
-            p.undoable = false;
-            return onZone(Action::Type::LeftClick, *z);
-        }
-        if (st.phase == 1) {
-            // The open list: the option by name, never the dropdown itself (it shows the current value).
-            QList<Zone> zones;
-            for (const Zone& z : map.zones()) {
-                if (z.id != st.zoneId)
-                    zones.append(z);
-            }
-            const ZoneMap options(map.version(), map.tNs(), map.screenSize(), zones);
-            const auto r = ZoneResolver::resolve(c.text, options, ZoneResolver::Purpose::Option);
-            // Only an exact label: OCR merges list items into one zone ("Green Blue"), and clicking such a
-            // zone picks the wrong item.
-            if (r.zone && labelsMatch(r.zone->label, c.text)) {
-                st.phase = 3; // clicking the option finishes the step
-                p.undoable = false;
-                p.expect = showsOption(c.text);
-                p.focusZoneId = st.zoneId;
-                p.focusZone = st.zone;
-                return onZone(Action::Type::LeftClick, *r.zone);
-            }
-            // Not visible as a zone: choose it with the keyboard in the open list.
-            qCDebug(lcLocalPlanner) << "option" << c.text << "not in the zone map; typing it:" << r.error;
-            p.action.type = Action::Type::TypeText;
-            p.action.text = c.text;
-            p.undoable = false;
-            return act(p);
-        }
-        p.action.type = Action::Type::Key;
-        p.action.text = QStringLiteral("Return");
-        p.undoable = false;
-        p.expect = showsOption(c.text);
-        p.focusZoneId = st.zoneId;
-        p.focusZone = st.zone;
-        return act(p);
-    }
+    case ScriptCommand::Verb::Select:
+        return selectAction(index, map);
     }
     return decision;
 }
@@ -528,6 +466,8 @@ void LocalPlanner::report(const ProposedAction& action, const ActionOutcome& out
     // retried (the retry selects the field's text first, so it replaces rather than appends).
     const bool untargetedText = action.action.type == Action::Type::TypeText && c.target.isEmpty();
     const bool once = untargetedText || !action.expect.repeatable;
+    if (ok && selectReported(index, action))
+        return;
     if (ok && (!outcome.verificationFailed || once || st.retries >= kMaxStepRetries)) {
         // A step out of retries goes on, but the task can no longer end "completed": it ends "unverified".
         if (outcome.verificationFailed && outcome.status == ActionOutcome::Status::Executed)

@@ -36,6 +36,8 @@ public:
     static constexpr int kMaxResolveAttempts = 3;
     void setMaxResolveAttempts(int attempts) { m_maxResolveAttempts = std::max(1, attempts); }
     static constexpr int kMaxStepRetries = 2;
+    // Scrolls of a drop-down's open list looking for an option (down and up together).
+    static constexpr int kMaxListScrolls = 20;
 
     // What `invoke` knows of a program (by WM_CLASS): its shortcuts and menu paths. Default: the shipped app
     // schemas with what the store under XDG data learned (knownShortcuts()).
@@ -68,6 +70,15 @@ private:
         QString application;
         QStringList menuPath;
         QStringList clickedZones;
+        // select (localplannerselect.cpp): the map's zones before the drop-down was opened, the scrolls of
+        // its open list so far (down, then up), the options in view before the last scroll and all seen, and
+        // why the option cannot be chosen (the list is being closed).
+        QList<Zone> beforeOpen;
+        int listScrolls = 0;
+        bool listScrollsUp = false;
+        QStringList listInView;
+        QStringList listSeen;
+        QString notAnOption;
     };
 
     Decision next(const ZoneMap& map);
@@ -85,6 +96,11 @@ private:
     Decision act(ProposedAction action);
     std::optional<Decision> invokeAction(int index, const ZoneMap& map);
     void invokeDone(int index); // an invoke through keys had its verified effect
+    std::optional<Decision> selectAction(int index, const ZoneMap& map);
+    // Whether the report of `action` was the open list's scroll or its closing (the step's state is updated).
+    bool selectReported(int index, const ProposedAction& action);
+    // The options the drop-down of a select step showed when opened (top to bottom).
+    static QList<Zone> openListZones(const ZoneMap& map, const StepState& st);
 
     QList<ScriptCommand> m_commands;
     QList<StepState> m_state;

@@ -37,7 +37,13 @@ private slots:
     void exactMenuItemBeatsLongerLabel();
     void formSequence();
     void checkAlreadyChecked();
+    void selectClicksTheOptionInTheOpenList();
+    void selectClicksTheCurrentOptionOverTheDropdown();
+    void selectScrollsTheListToTheOption();
+    void selectScrollsUpWhenTheListEndsBelow();
+    void selectOptionNotInTheListFails();
     void selectWithoutVisibleOption();
+    void selectInEditableDropdownTypesTheName();
     void expectationPerZoneType_data();
     void expectationPerZoneType();
     void selectShowingTheOptionIsSkipped();
@@ -577,28 +583,176 @@ void TestLocalPlanner::checkAlreadyChecked()
     QCOMPARE(int(planner.plan().steps[0].status), int(PlanStep::Status::Skipped));
 }
 
-void TestLocalPlanner::selectWithoutVisibleOption()
+// The form with the Color drop-down (z4) open: `options` listed under it, 24 px apart, from `first`.
+ZoneMap openList(const QStringList& options, int version = 2)
+{
+    QList<Zone> zones = formMap().zones();
+    for (int i = 0; i < options.size(); ++i)
+        zones << zone(QStringLiteral("z5%1").arg(i), ZoneType::MenuItem, options[i],
+                      QRect(90, 143 + 24 * i, 300, 24));
+    return ZoneMap(version, 0, QSize(1280, 800), zones);
+}
+
+// Runs "select OPTION in Color" from its first decision on `maps` (one per decision, the last repeated),
+// reporting each action done, until the planner stops acting; returns the actions it proposed.
+QList<ProposedAction> runSelect(LocalPlanner& planner, const QString& option, const QList<ZoneMap>& maps,
+                                Decision* last)
+{
+    QString error;
+    if (!planner.begin(QStringLiteral("select %1 in Color").arg(option), &error))
+        return {};
+    QList<ProposedAction> actions;
+    for (int i = 0; i < 40; ++i) {
+        *last = decideOnce(planner, maps[std::min(i, int(maps.size()) - 1)]);
+        if (last->kind != Decision::Kind::Act)
+            break;
+        actions << last->actions[0];
+        planner.report(last->actions[0], ok());
+    }
+    return actions;
+}
+
+void TestLocalPlanner::selectClicksTheOptionInTheOpenList()
 {
     LocalPlanner planner;
-    QString error;
-    QVERIFY(planner.begin(QStringLiteral("select Blue in Color"), &error));
-    const ZoneMap map = formMap();
-    Decision d = decideOnce(planner, map);
-    QCOMPARE(d.actions[0].action.zoneId, QStringLiteral("z4"));
-    planner.report(d.actions[0], ok());
-    d = decideOnce(planner, map); // no option zones: the keyboard picks it
-    QCOMPARE(int(d.actions[0].action.type), int(Action::Type::TypeText));
-    QCOMPARE(d.actions[0].action.text, QStringLiteral("Blue"));
-    planner.report(d.actions[0], ok());
-    d = decideOnce(planner, map);
-    QCOMPARE(int(d.actions[0].action.type), int(Action::Type::Key));
-    QCOMPARE(d.actions[0].action.text, QStringLiteral("Return"));
+    Decision last;
+    const QList<ProposedAction> actions = runSelect(
+        planner, QStringLiteral("Blue"),
+        {formMap(),
+         openList(QStringList{QStringLiteral("Red"), QStringLiteral("Green"), QStringLiteral("Blue")})},
+        &last);
+    QCOMPARE(int(last.kind), int(Decision::Kind::Complete));
+    QCOMPARE(actions.size(), 2);
+    QCOMPARE(actions[0].action.zoneId, QStringLiteral("z4"));
+    QCOMPARE(actions[1].action.zoneId, QStringLiteral("z52"));
     // The choice is checked on the drop-down: it must show the option afterwards.
-    QCOMPARE(int(d.actions[0].expect.kind), int(Expectation::Kind::ShowsText));
-    QCOMPARE(d.actions[0].expect.text, QStringLiteral("Blue"));
-    QCOMPARE(d.actions[0].focusZoneId, QStringLiteral("z4"));
-    planner.report(d.actions[0], ok());
-    QCOMPARE(int(decideOnce(planner, map).kind), int(Decision::Kind::Complete));
+    QCOMPARE(int(actions[1].expect.kind), int(Expectation::Kind::ShowsText));
+    QCOMPARE(actions[1].expect.text, QStringLiteral("Blue"));
+    QCOMPARE(actions[1].focusZoneId, QStringLiteral("z4"));
+}
+
+void TestLocalPlanner::selectClicksTheCurrentOptionOverTheDropdown()
+{
+    // GTK lays the list's current row over its combo box, and the map gives that row the combo's id. It is an
+    // option, not the drop-down; the list's own box (labelled with its rows) is none either.
+    ZoneMap open = openList(QStringList{QStringLiteral("Japan"), QStringLiteral("Peru")});
+    QList<Zone> zones = open.zones();
+    zones[3] =
+        zone(QStringLiteral("z4"), ZoneType::MenuItem, QStringLiteral("France"), QRect(90, 119, 300, 24));
+    zones << zone(QStringLiteral("z60"), ZoneType::MenuItem, QStringLiteral("Japan Peru"),
+                  QRect(90, 117, 300, 80));
+    open = ZoneMap(2, 0, QSize(1280, 800), zones);
+    for (const QString& option : {QStringLiteral("France"), QStringLiteral("Mars")}) {
+        LocalPlanner planner;
+        Decision last;
+        const QList<ProposedAction> actions = runSelect(planner, option, {formMap(), open}, &last);
+        if (option == QLatin1String("France")) {
+            QCOMPARE(int(last.kind), int(Decision::Kind::Complete));
+            QCOMPARE(actions.size(), 2);
+            QCOMPARE(actions[1].action.zoneId, QStringLiteral("z4"));
+            QCOMPARE(int(actions[1].expect.kind), int(Expectation::Kind::ShowsText));
+            continue;
+        }
+        QCOMPARE(int(last.kind), int(Decision::Kind::Failed));
+        QVERIFY2(last.message.contains(QLatin1String("(seen: France, Japan, Peru)")),
+                 qPrintable(last.message));
+    }
+}
+
+void TestLocalPlanner::selectScrollsTheListToTheOption()
+{
+    // The list shows two options at a time; Blue is the third. The wheel turns over the list, not the
+    // drop-down, and the option is clicked once it is in view.
+    LocalPlanner planner;
+    Decision last;
+    const QList<ProposedAction> actions =
+        runSelect(planner, QStringLiteral("Blue"),
+                  {formMap(), openList(QStringList{QStringLiteral("Red"), QStringLiteral("Green")}),
+                   openList(QStringList{QStringLiteral("Green"), QStringLiteral("Blue")}, 3)},
+                  &last);
+    QCOMPARE(int(last.kind), int(Decision::Kind::Complete));
+    QCOMPARE(actions.size(), 3);
+    QCOMPARE(int(actions[1].action.type), int(Action::Type::Scroll));
+    QCOMPARE(int(actions[1].action.scrollDirection), int(platform::ScrollDirection::Down));
+    QVERIFY(actions[1].action.point);
+    QCOMPARE(*actions[1].action.point, QRect(90, 143, 300, 48).center());
+    QCOMPARE(actions[2].action.zoneId, QStringLiteral("z51"));
+}
+
+void TestLocalPlanner::selectScrollsUpWhenTheListEndsBelow()
+{
+    // The list opened at its current option (the end): scrolling down shows nothing new, up shows Green.
+    LocalPlanner planner;
+    Decision last;
+    const QList<ProposedAction> actions =
+        runSelect(planner, QStringLiteral("Green"),
+                  {formMap(), openList(QStringList{QStringLiteral("Blue"), QStringLiteral("Mauve")}),
+                   openList(QStringList{QStringLiteral("Blue"), QStringLiteral("Mauve")}, 3),
+                   openList(QStringList{QStringLiteral("Green"), QStringLiteral("Blue")}, 4)},
+                  &last);
+    QCOMPARE(int(last.kind), int(Decision::Kind::Complete));
+    QCOMPARE(actions.size(), 4);
+    QCOMPARE(int(actions[1].action.scrollDirection), int(platform::ScrollDirection::Down));
+    QCOMPARE(int(actions[2].action.scrollDirection), int(platform::ScrollDirection::Up));
+    QCOMPARE(actions[3].action.zoneId, QStringLiteral("z50"));
+}
+
+void TestLocalPlanner::selectOptionNotInTheListFails()
+{
+    // Never typed: the list is scrolled both ways, closed with Escape, and the step fails naming what the
+    // list offered.
+    LocalPlanner planner;
+    Decision last;
+    const QList<ProposedAction> actions = runSelect(
+        planner, QStringLiteral("Mauve"),
+        {formMap(),
+         openList(QStringList{QStringLiteral("Red"), QStringLiteral("Green"), QStringLiteral("Blue")})},
+        &last);
+    QCOMPARE(int(last.kind), int(Decision::Kind::Failed));
+    QVERIFY2(
+        last.message.contains(QLatin1String("\"Mauve\" is not among the options of \"Color\" (seen: Red, "
+                                            "Green, Blue)")),
+        qPrintable(last.message));
+    QList<Action::Type> types;
+    for (const ProposedAction& a : actions)
+        types << a.action.type;
+    QVERIFY(types == (QList<Action::Type>{Action::Type::LeftClick, Action::Type::Scroll, Action::Type::Scroll,
+                                          Action::Type::Key}));
+    QCOMPARE(actions[3].action.text, QStringLiteral("Escape"));
+    QCOMPARE(int(planner.plan().steps[0].status), int(PlanStep::Status::Failed));
+}
+
+void TestLocalPlanner::selectWithoutVisibleOption()
+{
+    // Opening showed no list: nothing to scroll, nothing typed; the step fails.
+    LocalPlanner planner;
+    Decision last;
+    const QList<ProposedAction> actions = runSelect(planner, QStringLiteral("Blue"), {formMap()}, &last);
+    QCOMPARE(int(last.kind), int(Decision::Kind::Failed));
+    QVERIFY2(
+        last.message.contains(QLatin1String("no option named \"Blue\" showed when \"Color\" was opened")),
+        qPrintable(last.message));
+    QCOMPARE(actions.size(), 2);
+    QCOMPARE(int(actions[1].action.type), int(Action::Type::Key));
+    QCOMPARE(actions[1].action.text, QStringLiteral("Escape"));
+}
+
+void TestLocalPlanner::selectInEditableDropdownTypesTheName()
+{
+    // An editable drop-down takes the name typed, then Return; the result is checked on the drop-down.
+    QList<Zone> zones = formMap().zones();
+    zones[3].state = ZoneStateFlag::Enabled | ZoneStateFlag::Editable;
+    const ZoneMap map(1, 0, QSize(1280, 800), zones);
+    LocalPlanner planner;
+    Decision last;
+    const QList<ProposedAction> actions = runSelect(planner, QStringLiteral("Blue"), {map}, &last);
+    QCOMPARE(int(last.kind), int(Decision::Kind::Complete));
+    QCOMPARE(actions.size(), 3);
+    QCOMPARE(int(actions[1].action.type), int(Action::Type::TypeText));
+    QCOMPARE(actions[1].action.text, QStringLiteral("Blue"));
+    QCOMPARE(actions[2].action.text, QStringLiteral("Return"));
+    QCOMPARE(int(actions[2].expect.kind), int(Expectation::Kind::ShowsText));
+    QCOMPARE(actions[2].focusZoneId, QStringLiteral("z4"));
 }
 
 void TestLocalPlanner::expectationPerZoneType_data()

@@ -1,0 +1,226 @@
+// The local planner's `select OPTION in DROPDOWN`: open the drop-down, then click the option in its open
+// list, scrolling the list when the option is not in view. An option that is not there fails the step (the
+// list is closed again with Escape): typing the option's name into a list or a drop-down that is not editable
+// is never the method (a GTK combo box ignores it, and the step would only look done). An editable drop-down
+// takes the name typed.
+
+#include "core/director/directorlog.h"
+#include "core/director/localplanner.h"
+#include "core/model/geometry.h"
+
+#include <algorithm>
+
+namespace ciu {
+namespace {
+
+QString quoted(const QString& s)
+{
+    return QLatin1Char('"') + s + QLatin1Char('"');
+}
+
+bool labelsMatch(const QString& a, const QString& b)
+{
+    return ZoneResolver::normalize(a) == ZoneResolver::normalize(b) && !ZoneResolver::normalize(a).isEmpty();
+}
+
+// Choosing `option`: the drop-down then shows it (read from the tree, else from its pixels).
+// The drop-down is the action's focus zone.
+Expectation showsOption(const QString& option)
+{
+    Expectation e;
+    e.kind = Expectation::Kind::ShowsText;
+    e.text = option;
+    e.description = QStringLiteral("the drop-down showing \"%1\"").arg(option);
+    return e;
+}
+
+// A zone the map held before the drop-down was opened: the same label at (nearly) the same place.
+bool wasThere(const Zone& zone, const QList<Zone>& before)
+{
+    return std::any_of(before.cbegin(), before.cend(), [&](const Zone& b) {
+        return b.label == zone.label && intersectionOverUnion(b.bounds, zone.bounds) >= 0.8;
+    });
+}
+
+// Whether `zone` is the drop-down of the step (`dropdown`, as it was when it was opened): its id, or a zone
+// of its type in its box (it came back under a new id). A zone that took over its id but is something else
+// (the current option's row, lying over the drop-down) is not.
+bool isTheDropdown(const Zone& zone, const Zone& dropdown)
+{
+    return zone.type == dropdown.type &&
+           (zone.id == dropdown.id || intersectionOverUnion(zone.bounds, dropdown.bounds) >= 0.8);
+}
+
+} // namespace
+
+QList<Zone> LocalPlanner::openListZones(const ZoneMap& map, const StepState& st)
+{
+    // What opening the drop-down showed: zones with a label that were not there before, in the drop-down's
+    // column (a list opens below, above or over its drop-down, at least as wide), the drop-down itself left
+    // out.
+    QList<Zone> list;
+    if (!st.zone)
+        return list;
+    const QRect box = st.zone->bounds;
+    for (const Zone& z : map.zones()) {
+        if (isTheDropdown(z, *st.zone) || z.label.trimmed().isEmpty() || z.bounds.isEmpty())
+            continue;
+        if (z.bounds.right() < box.left() || z.bounds.left() > box.right())
+            continue;
+        if (!wasThere(z, st.beforeOpen))
+            list.append(z);
+    }
+    // The list's own box (a menu labelled with its rows' text) is not an option: a zone holding two others.
+    const QList<Zone> all = list;
+    list.removeIf([&](const Zone& z) {
+        return std::count_if(all.cbegin(), all.cend(),
+                             [&](const Zone& o) { return o.id != z.id && z.bounds.contains(o.bounds); }) >= 2;
+    });
+    // Where the tree lists the options, it is exact: vision's pieces of the same rows are left out.
+    const bool fromTree = std::any_of(list.cbegin(), list.cend(),
+                                      [](const Zone& z) { return z.source == ZoneSource::Accessibility; });
+    if (fromTree)
+        list.removeIf([](const Zone& z) { return z.source != ZoneSource::Accessibility; });
+    std::sort(list.begin(), list.end(), [](const Zone& a, const Zone& b) {
+        return a.bounds.top() != b.bounds.top() ? a.bounds.top() < b.bounds.top()
+                                                : a.bounds.left() < b.bounds.left();
+    });
+    return list;
+}
+
+std::optional<Decision> LocalPlanner::selectAction(int index, const ZoneMap& map)
+{
+    const ScriptCommand& c = m_commands[index];
+    StepState& st = m_state[index];
+    std::optional<Decision> decision;
+    ProposedAction p;
+    p.undoable = false;
+
+    if (st.phase == 0) {
+        const auto z = resolveOrDecide(c.target, map, ZoneResolver::Purpose::Dropdown, &decision);
+        if (!z)
+            return decision;
+        if (labelsMatch(z->label, c.text) || (!z->value.isEmpty() && labelsMatch(z->value, c.text))) {
+            const QString why = QStringLiteral("\"%1\" already shows \"%2\"").arg(c.target, c.text);
+            qCDebug(lcLocalPlanner) << "step" << index + 1 << "needs no action:" << why;
+            m_plan.steps[index].description = why;
+            finishStep(index, PlanStep::Status::Skipped);
+            return std::nullopt;
+        }
+        st.zoneId = z->id;
+        st.zone = *z;
+        st.beforeOpen = map.zones();
+        st.listScrolls = 0;
+        st.listSeen.clear();
+        st.listInView.clear();
+        st.listScrollsUp = false;
+        st.notAnOption.clear();
+        p.action.type = Action::Type::LeftClick;
+        p.action.zoneId = z->id;
+        p.expect.kind = Expectation::Kind::AnyChange;
+        p.expect.description = QStringLiteral("option list");
+        return act(p);
+    }
+    if (st.phase == 1) {
+        // The open list: the option by name, never the drop-down itself (it shows the current value).
+        QList<Zone> zones;
+        for (const Zone& z : map.zones()) {
+            if (!st.zone || !isTheDropdown(z, *st.zone))
+                zones.append(z);
+        }
+        const ZoneMap options(map.version(), map.tNs(), map.screenSize(), zones);
+        const auto r = ZoneResolver::resolve(c.text, options, ZoneResolver::Purpose::Option);
+        // Only an exact label: OCR merges list items into one zone ("Green Blue"), and clicking such a
+        // zone picks the wrong item.
+        if (r.zone && labelsMatch(r.zone->label, c.text)) {
+            st.phase = 3; // clicking the option finishes the step
+            p.expect = showsOption(c.text);
+            p.focusZoneId = st.zoneId;
+            p.focusZone = st.zone;
+            p.action.type = Action::Type::LeftClick;
+            p.action.zoneId = r.zone->id;
+            return act(p);
+        }
+        // An editable drop-down takes the option's name typed (then Return).
+        if (st.zone &&
+            (st.zone->state.testFlag(ZoneStateFlag::Editable) || st.zone->type == ZoneType::TextField)) {
+            qCDebug(lcLocalPlanner) << "option" << c.text
+                                    << "not in the zone map; typing it into the editable" << st.zoneId;
+            p.action.type = Action::Type::TypeText;
+            p.action.text = c.text;
+            return act(p);
+        }
+        const QList<Zone> list = openListZones(map, st);
+        QStringList inView;
+        QRect listBox;
+        for (const Zone& z : list) {
+            inView << z.label.trimmed();
+            listBox |= z.bounds;
+            if (!st.listSeen.contains(z.label.trimmed()))
+                st.listSeen << z.label.trimmed();
+        }
+        // More of the list may be out of view: scroll it down, then up (a list opens at its current option),
+        // while scrolling shows other options. Only an open list (two options or more) is scrolled, and never
+        // over the drop-down (a wheel there changes its value).
+        const QPoint at = listBox.center();
+        if (list.size() >= 2 && st.listScrolls > 0 && inView == st.listInView) {
+            if (st.listScrollsUp)
+                st.listScrolls = kMaxListScrolls; // both ways scrolled to the end
+            st.listScrollsUp = true;
+        }
+        if (list.size() >= 2 && st.listScrolls < kMaxListScrolls && !st.zone->bounds.contains(at)) {
+            qCDebug(lcLocalPlanner) << "option" << c.text << "not in view in the list of" << st.zoneId
+                                    << inView << "; scrolling it" << (st.listScrollsUp ? "up" : "down");
+            st.listInView = inView;
+            p.action.type = Action::Type::Scroll;
+            p.action.point = at;
+            p.action.scrollDirection =
+                st.listScrollsUp ? platform::ScrollDirection::Up : platform::ScrollDirection::Down;
+            p.action.amount = 3;
+            p.expect.kind = Expectation::Kind::None; // what it showed is looked at in the next decision
+            p.expect.description = QStringLiteral("more of the option list");
+            return act(p);
+        }
+        // Not there: close the list, the drop-down as it was, and fail the step.
+        st.notAnOption =
+            st.listSeen.isEmpty()
+                ? QStringLiteral("no option named \"%1\" showed when %2 was opened")
+                      .arg(c.text, quoted(c.target))
+                : QStringLiteral("%1 is not among the options of %2 (seen: %3)")
+                      .arg(quoted(c.text), quoted(c.target), st.listSeen.join(QStringLiteral(", ")));
+        qCDebug(lcLocalPlanner) << "step" << index + 1 << st.notAnOption << "; closing the list";
+        p.action.type = Action::Type::Key;
+        p.action.text = QStringLiteral("Escape");
+        p.expect.kind = Expectation::Kind::None;
+        p.expect.description = QStringLiteral("the option list closed");
+        return act(p);
+    }
+    // After typing into an editable drop-down: Return takes the name.
+    p.action.type = Action::Type::Key;
+    p.action.text = QStringLiteral("Return");
+    p.expect = showsOption(c.text);
+    p.focusZoneId = st.zoneId;
+    p.focusZone = st.zone;
+    return act(p);
+}
+
+bool LocalPlanner::selectReported(int index, const ProposedAction& action)
+{
+    // The scrolls of an open list and the closing Escape are not phases of the step.
+    const ScriptCommand& c = m_commands[index];
+    StepState& st = m_state[index];
+    if (c.verb != ScriptCommand::Verb::Select || st.phase != 1)
+        return false;
+    if (action.action.type == Action::Type::Scroll) {
+        ++st.listScrolls;
+        return true;
+    }
+    if (!st.notAnOption.isEmpty() && action.action.type == Action::Type::Key) {
+        m_failure = QStringLiteral("step %1 (%2) failed: %3").arg(index + 1).arg(c.source, st.notAnOption);
+        finishStep(index, PlanStep::Status::Failed);
+        return true;
+    }
+    return false;
+}
+
+} // namespace ciu
