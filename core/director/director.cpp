@@ -1,6 +1,5 @@
 #include "core/director/director.h"
 
-#include "core/canvas/ocrengine.h"
 #include "core/director/directorinternal.h"
 #include "core/director/directorlog.h"
 
@@ -58,6 +57,11 @@ Director::Director(QObject* parent)
     , m_launcher(std::make_unique<ProcessLauncher>())
     , m_actionTimer(this)
     , m_waitTimer(this)
+    , m_learning(TaskLearning::Log{[this](const QString& what, const QString& message,
+                                          const QVariantMap& data) { emitInfo(what, message, data); },
+                                   [this](const QString& what, const QString& message,
+                                          const QVariantMap& data) { emitError(what, message, data); },
+                                   [this](const QString& type, const QJsonObject& r) { record(type, r); }})
 {
     registerDirectorTypes();
     m_actionTimer.setSingleShot(true);
@@ -119,6 +123,7 @@ void Director::startTask(const QString& task, const DirectorOptions& options)
         return;
     }
     ++m_generation;
+    m_readBack.cancel();
     m_task = task;
     m_options = options;
     m_speed = SpeedPolicy(options.speed);
@@ -142,15 +147,10 @@ void Director::startTask(const QString& task, const DirectorOptions& options)
     record(QStringLiteral("task_started"),
            {{QStringLiteral("task"), task}, {QStringLiteral("options"), options.toJson()}});
 
-    m_recordedSteps.clear();
-    m_pendingStep.reset();
-    m_sequenceNotRecordableWhy.clear();
-    m_replaying = false;
-    lookUpSimilarTasks();
+    m_learning.begin(task, options);
 
     QString error;
-    std::unique_ptr<PlanBackend> backend = replayBackend();
-    m_replaying = backend != nullptr;
+    std::unique_ptr<PlanBackend> backend = m_learning.replayPlanner();
     if (!backend)
         backend = createBackend(&error);
     if (!backend) {
@@ -299,12 +299,13 @@ void Director::requestDecision()
     world.map = m_map;
     world.recentEvents = m_eventsSinceDecision;
     m_eventsSinceDecision.clear();
-    world.screenSize = m_map ? m_map->screenSize() : m_lastFrame.image.size();
+    const Frame& frame = m_readBack.lastFrame();
+    world.screenSize = m_map ? m_map->screenSize() : frame.image.size();
     world.speed = m_speed.mode();
     world.dryRun = m_options.dryRun;
-    world.windows = m_windows;
-    if (m_backend->wantsScreenshot() && m_lastFrame.isValid())
-        world.screenshot = m_lastFrame.image;
+    world.windows = m_readBack.windows();
+    if (m_backend->wantsScreenshot() && frame.isValid())
+        world.screenshot = frame.image;
     setPhase(Phase::Deciding,
              QStringLiteral("iteration %1 of %2").arg(m_iterations.used()).arg(m_iterations.maximum()));
     emit usageUpdated(m_usage);
@@ -388,7 +389,7 @@ void Director::finishAction(ActionOutcome outcome, bool cutBatch)
     }
     const ProposedAction p = m_queue.takeFirst();
     outcome.batchCut = cutBatch && !outcome.isError() && !outcome.verificationFailed;
-    noteOutcome(p, outcome);
+    m_learning.noteOutcome(p, outcome);
     noteEffectSeen(p, outcome);
     record(QStringLiteral("action_outcome"),
            {{QStringLiteral("action"), proposedJson(p)},
@@ -456,6 +457,7 @@ void Director::finish(TaskOutcome::Result result, const QString& message)
     if (m_phase == Phase::Finished)
         return;
     ++m_generation;
+    m_readBack.cancel();
     m_actionTimer.stop();
     m_waitTimer.stop();
     m_mapPredicate = {};
@@ -472,10 +474,8 @@ void Director::finish(TaskOutcome::Result result, const QString& message)
     m_queue.clear();
     m_runMode = RunMode::Continuous;
     m_result = result;
-    if (result == TaskOutcome::Result::Completed) {
-        storeSequence();
-        rememberTask();
-    }
+    if (result == TaskOutcome::Result::Completed)
+        m_learning.completed(m_backend ? m_backend->name() : m_options.provider);
     setPhase(Phase::Finished, {}, Report::Silently); // before plan(): the plan's status follows the result
 
     TaskOutcome o;
@@ -488,11 +488,11 @@ void Director::finish(TaskOutcome::Result result, const QString& message)
     o.finalSpeed = m_speed.mode();
     o.planner = m_backend ? m_backend->name() : m_options.provider;
     o.loop = toString(m_options.loop);
-    for (const SimilarTask& s : std::as_const(m_similarTasks))
+    for (const SimilarTask& s : m_learning.similarTasks())
         o.similarTasks.append(QJsonObject{{QStringLiteral("id"), s.task.id},
                                           {QStringLiteral("task"), s.task.task},
                                           {QStringLiteral("relevance"), s.relevance}});
-    o.rememberedTaskId = m_rememberedTaskId;
+    o.rememberedTaskId = m_learning.rememberedTaskId();
     QJsonObject summary = o.toJson();
     summary.insert(QStringLiteral("totals"), summary.take(QStringLiteral("usage"))); // "usage" means one call
     record(QStringLiteral("finished"), summary);

@@ -23,7 +23,7 @@ void Director::executeNext()
         return;
     }
     safety::GuardOptions guardOptions;
-    guardOptions.limits.screenSize = m_map ? m_map->screenSize() : m_lastFrame.image.size();
+    guardOptions.limits.screenSize = m_map ? m_map->screenSize() : m_readBack.lastFrame().image.size();
     guardOptions.minConfidence = m_options.minConfidence;
     guardOptions.focusedZoneId = m_focusedZoneId;
     const safety::GuardVerdict verdict = safety::checkAction(p.action, m_map.get(), guardOptions);
@@ -206,8 +206,8 @@ void Director::runLocal(const ProposedAction& p)
         return;
     }
     case Action::Type::Screenshot:
-        o.screenshot = m_lastFrame.image;
-        o.result.success = m_lastFrame.isValid();
+        o.screenshot = m_readBack.lastFrame().image;
+        o.result.success = m_readBack.lastFrame().isValid();
         if (!o.result.success)
             o.result.error = QStringLiteral("no frame has been captured yet");
         o.mapAfter = m_map;
@@ -249,14 +249,14 @@ void Director::dispatch(ActionFlight flight)
         emitEvent(SpatialEvent::Kind::Action,
                   {{QStringLiteral("action"), flight.sent.toJson().toVariantMap()}});
         record(QStringLiteral("action_requested"), {{QStringLiteral("action"), flight.sent.toJson()}});
-        noteDispatched(flight);
+        m_learning.noteDispatched(flight);
         m_eventsSinceDispatch.clear();
         const ActionResult result = launch(flight.sent);
         ++m_usage.actionsExecuted;
         afterExecution(flight, result);
         return;
     }
-    noteDispatched(flight);
+    m_learning.noteDispatched(flight);
     flight.id = ++m_nextActionId;
     flight.sentNs = m_clock.nowNs();
     m_eventsSinceDispatch.clear();

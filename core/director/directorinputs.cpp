@@ -60,14 +60,12 @@ void Director::onWindows(const QList<platform::WindowInfo>& windows,
                          const std::optional<platform::WindowInfo>& active)
 {
     Q_UNUSED(active)
-    m_windows = windows;
+    m_readBack.onWindows(windows);
 }
 
 void Director::onFrame(const Frame& frame)
 {
-    m_lastFrame = frame;
-    if (m_frameWaiter)
-        std::exchange(m_frameWaiter, nullptr)();
+    m_readBack.onFrame(frame);
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ void Director::afterExecution(ActionFlight flight, const ActionResult& result)
     // Brush lost: recalibrate (move to a known position), then restart the step.
     if (ActionVerifier::brushLost(result, m_eventsSinceDispatch)) {
         escalate(QStringLiteral("brush lost"));
-        const QSize screen = m_map ? m_map->screenSize() : m_lastFrame.image.size();
+        const QSize screen = m_map ? m_map->screenSize() : m_readBack.lastFrame().image.size();
         const RecoveryController::Step next =
             m_recovery.afterBrushLost(flight, QPoint(screen.width() / 2, screen.height() / 2));
         if (next.kind == RecoveryController::Step::Kind::Recalibrate) {
