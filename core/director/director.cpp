@@ -56,7 +56,7 @@ Director::Director(QObject* parent)
     : QObject(parent)
     , m_launcher(std::make_unique<ProcessLauncher>())
     , m_actionTimer(this)
-    , m_waitTimer(this)
+    , m_maps(this, [this] { return m_map.get(); })
     , m_learning(TaskLearning::Log{[this](const QString& what, const QString& message,
                                           const QVariantMap& data) { emitInfo(what, message, data); },
                                    [this](const QString& what, const QString& message,
@@ -66,14 +66,6 @@ Director::Director(QObject* parent)
     registerDirectorTypes();
     m_actionTimer.setSingleShot(true);
     connect(&m_actionTimer, &QTimer::timeout, this, &Director::onActionTimeout);
-    m_waitTimer.setSingleShot(true);
-    connect(&m_waitTimer, &QTimer::timeout, this, [this] {
-        auto then = std::move(m_mapThen);
-        m_mapPredicate = {};
-        m_mapThen = {};
-        if (then)
-            then(false);
-    });
 }
 
 Director::~Director() = default;
@@ -166,13 +158,13 @@ void Director::startTask(const QString& task, const DirectorOptions& options)
                       options.dryRun ? QStringLiteral("dry run") : QStringLiteral("executing")));
     emit usageUpdated(m_usage);
     if (!m_map) {
-        waitForMap([](const ZoneMap&) { return true; }, options.firstMapTimeoutMs,
-                   [this](bool arrived) {
-                       if (!arrived)
-                           emitInfo(QStringLiteral("no_zone_map"),
-                                    QStringLiteral("no zone map yet; planning without one"));
-                       scheduleProceed();
-                   });
+        m_maps.wait([](const ZoneMap&) { return true; }, options.firstMapTimeoutMs,
+                    [this](bool arrived) {
+                        if (!arrived)
+                            emitInfo(QStringLiteral("no_zone_map"),
+                                     QStringLiteral("no zone map yet; planning without one"));
+                        scheduleProceed();
+                    });
         return;
     }
     scheduleProceed();
@@ -365,9 +357,9 @@ void Director::onDecided(const Decision& decision)
         // maps stop coming, within the re-analysis time.
         const quint64 version = m_map ? m_map->version() : 0;
         const qint64 deadlineNs = m_clock.nowNs() + qint64(m_options.reanalysisTimeoutMs) * 1'000'000;
-        waitForMap([version](const ZoneMap& m) { return m.version() > version; },
-                   m_options.reanalysisTimeoutMs,
-                   [this, deadlineNs](bool) { waitForQuietMaps(deadlineNs, [this] { scheduleProceed(); }); });
+        m_maps.wait(
+            [version](const ZoneMap& m) { return m.version() > version; }, m_options.reanalysisTimeoutMs,
+            [this, deadlineNs](bool) { waitForQuietMaps(deadlineNs, [this] { scheduleProceed(); }); });
         return;
     }
     case Decision::Kind::Fallback:
@@ -459,10 +451,7 @@ void Director::finish(TaskOutcome::Result result, const QString& message)
     ++m_generation;
     m_readBack.cancel();
     m_actionTimer.stop();
-    m_waitTimer.stop();
-    m_mapPredicate = {};
-    m_mapThen = {};
-    m_lookPending = 0;
+    m_maps.cancel();
     m_inFlight.reset();
     m_confirmation.reset();
     m_recovery.reset();

@@ -2,6 +2,7 @@
 
 #include "core/director/actionflight.h"
 #include "core/director/directortypes.h"
+#include "core/director/mapwaiter.h"
 #include "core/director/planbackend.h"
 #include "core/director/processlauncher.h"
 #include "core/director/readback.h"
@@ -41,7 +42,8 @@ namespace ciu {
 // Jobs of their own, each one member: what a task teaches for the next ones (TaskLearning: recorded
 // sequences replayed in SPEED-MAX, past tasks remembered and looked up; the normal planner takes over,
 // logged, when a replay cannot go on), reading typed text back from the tree or the latest frame (ReadBack,
-// fed the frames and windows), and the Launcher of `launch` actions.
+// fed the frames and windows), waiting for zone maps and the account of second looks (MapWaiter), and the
+// Launcher of `launch` actions.
 class Director final : public QObject
 {
     Q_OBJECT
@@ -130,7 +132,7 @@ private:
         Now = 1,
         Silently,
     };
-    using MapPredicate = std::function<bool(const ZoneMap&)>;
+    using MapPredicate = MapWaiter::Predicate;
 
     static const char* phaseName(Phase phase);
     static std::optional<DirectorState> outwardState(Phase phase);
@@ -161,10 +163,8 @@ private:
     void skipRemaining(const QString& why);
     static QString subjectKey(const ProposedAction& proposed); // what an action acted on (m_unseenEffects)
     void noteEffectSeen(const ProposedAction& proposed, const ActionOutcome& outcome);
-    void waitForMap(const MapPredicate& predicate, int timeoutMs, std::function<void(bool)> then);
     // Calls `then` once no new map came for a quiet period (a third of the settle time), or at `deadlineNs`.
     void waitForQuietMaps(qint64 deadlineNs, std::function<void()> then);
-    void checkMapWaiter();
     void finish(TaskOutcome::Result result, const QString& message);
     void emitEvent(SpatialEvent::Kind kind, const QVariantMap& data, const QString& zoneId = {});
     void emitInfo(const QString& what, const QString& message, QVariantMap data = {});
@@ -229,12 +229,7 @@ private:
     std::optional<Confirmation> m_confirmation; // AwaitingConfirmation: the action waiting for the answer
 
     QTimer m_actionTimer;
-    QTimer m_waitTimer;
-    MapPredicate m_mapPredicate; // Starting / AwaitingMap / Verifying: the map waited for
-    std::function<void(bool)> m_mapThen;
-    quint64 m_lastLookToken = 0; // of the latest second look requested (lookAgainRequested)
-    quint64 m_lookPending = 0;   // the second look waited for (0: none)
-    quint64 m_lookAnswered = 0;  // the latest second look the canvas answered
+    MapWaiter m_maps; // Starting / AwaitingMap / Verifying: the map waited for; the second looks
 
     TaskLearning m_learning; // recorded sequences and past tasks
 };

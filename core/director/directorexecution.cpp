@@ -64,8 +64,8 @@ void Director::executeNext()
         m_backend->report(front, o);
         skipRemaining(QStringLiteral("not executed: an earlier action named a zone that does not exist"));
         setPhase(Phase::AwaitingMap, verdict.reason);
-        waitForMap([version](const ZoneMap& m) { return m.version() > version; },
-                   m_options.reanalysisTimeoutMs, [this](bool) { scheduleProceed(); });
+        m_maps.wait([version](const ZoneMap& m) { return m.version() > version; },
+                    m_options.reanalysisTimeoutMs, [this](bool) { scheduleProceed(); });
         return;
     }
     case safety::GuardVerdict::Kind::NeedsConfirmation:
@@ -94,7 +94,7 @@ void Director::executeNext()
                          .arg(flight.target->id, flight.target->label)
                          .arg(m_options.disabledWaitMs));
             setPhase(Phase::AwaitingMap, QStringLiteral("waiting for a disabled zone"));
-            waitForMap(
+            m_maps.wait(
                 [was = *flight.target](const ZoneMap& m) {
                     const Zone* now = ActionVerifier::sameZone(&m, was);
                     return !now || !now->state.testFlag(ZoneStateFlag::Disabled);
@@ -188,7 +188,7 @@ void Director::runLocal(const ProposedAction& p)
                 return false;
             };
         }
-        waitForMap(predicate, timeoutMs, [this, o, text, timeoutMs](bool arrived) mutable {
+        m_maps.wait(predicate, timeoutMs, [this, o, text, timeoutMs](bool arrived) mutable {
             o.mapAfter = m_map;
             o.result.success = arrived || text.isEmpty();
             if (!arrived && !text.isEmpty()) {

@@ -5,8 +5,7 @@
 #include <utility>
 
 // The Director's inputs: the zone maps, spatial events, window lists and frames its thread is sent
-// (onZoneMap, onEvent, onWindows, onFrame), and the waits on zone maps the rest of the Director uses
-// (waitForMap, checkMapWaiter, waitForQuietMaps).
+// (onZoneMap, onEvent, onWindows, onFrame), and the wait for the zone maps to go quiet (MapWaiter).
 
 namespace ciu {
 
@@ -21,7 +20,7 @@ void Director::onZoneMap(const ZoneMapPtr& map)
     if (!map)
         return;
     m_map = map;
-    checkMapWaiter();
+    m_maps.check();
 }
 
 void Director::onEvent(const SpatialEvent& event)
@@ -71,42 +70,9 @@ void Director::onFrame(const Frame& frame)
 // ---------------------------------------------------------------------------------------------------------
 // Waiting for zone maps
 
-void Director::waitForMap(const MapPredicate& predicate, int timeoutMs, std::function<void(bool)> then)
-{
-    m_mapPredicate = predicate;
-    m_mapThen = std::move(then);
-    m_waitTimer.start(std::max(0, timeoutMs));
-    checkMapWaiter();
-}
-
-void Director::checkMapWaiter()
-{
-    if (!m_mapPredicate || !m_map || !m_mapPredicate(*m_map))
-        return;
-    m_waitTimer.stop();
-    auto then = std::move(m_mapThen);
-    m_mapPredicate = {};
-    m_mapThen = {};
-    if (then)
-        then(true);
-}
-
 void Director::waitForQuietMaps(qint64 deadlineNs, std::function<void()> then)
 {
-    const quint64 now = m_map ? m_map->version() : 0;
-    const qint64 leftMs = (deadlineNs - m_clock.nowNs()) / 1'000'000;
-    const int quietMs = std::max(50, m_options.settleTimeoutMs / 3);
-    if (leftMs <= 0) {
-        then();
-        return;
-    }
-    waitForMap([now](const ZoneMap& m) { return m.version() > now; }, int(std::min<qint64>(quietMs, leftMs)),
-               [this, deadlineNs, then = std::move(then)](bool arrived) mutable {
-                   if (arrived)
-                       waitForQuietMaps(deadlineNs, std::move(then));
-                   else
-                       then();
-               });
+    m_maps.waitForQuiet(deadlineNs, std::max(50, m_options.settleTimeoutMs / 3), m_clock, std::move(then));
 }
 
 } // namespace ciu

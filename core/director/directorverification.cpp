@@ -98,7 +98,7 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
     const quint64 version = flight.mapBefore ? flight.mapBefore->version() : 0;
     // The first newer map may only show the pointer's arrival (a hover look): the effect (a dialog closing,
     // a page loading) can come a map or two later. Wait for a map that shows it, or the settle time.
-    // checkMapWaiter() asks with *m_map: the verifier is given the shared pointer itself.
+    // MapWaiter::check() asks with *m_map: the verifier is given the shared pointer itself.
     MapPredicate settled = [this, version, flight, result](const ZoneMap& m) {
         QString why;
         return m.version() > version &&
@@ -121,27 +121,27 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
     // (a fresh frame, the canvas caught up) decides; unless the current map meets the expectation already
     // (the brush saw the change, or no change is expected).
     if (!opens) {
-        waitForMap(settled, m_options.settleTimeoutMs,
-                   [this, flight, result, settled, complete](bool arrived) mutable {
-                       QString why;
-                       if (arrived || ActionVerifier::expectationMet(flight.proposed, result,
-                                                                     flight.mapBefore, m_map, &why))
-                           complete();
-                       else
-                           takeSecondLook(flight.proposed, settled, [complete]() mutable { complete(); });
-                   });
+        m_maps.wait(settled, m_options.settleTimeoutMs,
+                    [this, flight, result, settled, complete](bool arrived) mutable {
+                        QString why;
+                        if (arrived || ActionVerifier::expectationMet(flight.proposed, result,
+                                                                      flight.mapBefore, m_map, &why))
+                            complete();
+                        else
+                            takeSecondLook(flight.proposed, settled, [complete]() mutable { complete(); });
+                    });
         return;
     }
     // Menus and lists are analysed in pieces: after the first map with new zones, wait until the maps stop
     // coming (a quiet period), at most a few settle periods.
     const qint64 deadlineNs = m_clock.nowNs() + qint64(m_options.settleTimeoutMs) * 3'000'000;
-    waitForMap(settled, m_options.settleTimeoutMs * 2,
-               [this, proposed = flight.proposed, settled, complete, deadlineNs](bool arrived) mutable {
-                   if (arrived)
-                       waitForQuietMaps(deadlineNs, complete);
-                   else // the second look analysed all the canvas held: no quiet period to wait for
-                       takeSecondLook(proposed, settled, [complete]() mutable { complete(); });
-               });
+    m_maps.wait(settled, m_options.settleTimeoutMs * 2,
+                [this, proposed = flight.proposed, settled, complete, deadlineNs](bool arrived) mutable {
+                    if (arrived)
+                        waitForQuietMaps(deadlineNs, complete);
+                    else // the second look analysed all the canvas held: no quiet period to wait for
+                        takeSecondLook(proposed, settled, [complete]() mutable { complete(); });
+                });
 }
 
 void Director::takeSecondLook(const ProposedAction& proposed, const MapPredicate& met,
@@ -151,8 +151,7 @@ void Director::takeSecondLook(const ProposedAction& proposed, const MapPredicate
         then(); // no canvas to ask: the first look stands
         return;
     }
-    const quint64 token = ++m_lastLookToken;
-    m_lookPending = token;
+    const quint64 token = m_maps.beginLook();
     const quint64 versionBefore = m_map ? m_map->version() : 0;
     setPhase(Phase::Verifying, QStringLiteral("taking a second look (the screen may not be analysed yet)"));
     emitInfo(QStringLiteral("second_look"),
@@ -161,15 +160,14 @@ void Director::takeSecondLook(const ProposedAction& proposed, const MapPredicate
     emit lookAgainRequested(token);
     // The answer, or a map meeting the expectation that came meanwhile, whichever is first.
     const MapPredicate seen = [this, token, met](const ZoneMap& m) {
-        return m_lookAnswered == token || (met && met(m));
+        return m_maps.lookAnswered(token) || (met && met(m));
     };
     auto after = [this, token, versionBefore, proposed, met, then = std::move(then)](bool arrived) {
-        if (m_lookPending == token)
-            m_lookPending = 0; // a later answer is too late
+        m_maps.endLook(token); // a later answer is too late
         // What ended the wait: the canvas' answer, a map showing the effect (the canvas publishes it before
         // it answers), or the re-analysis time.
         QString endedBy = QStringLiteral("timeout");
-        if (m_lookAnswered == token)
+        if (m_maps.lookAnswered(token))
             endedBy = QStringLiteral("answer");
         else if (arrived)
             endedBy = QStringLiteral("map");
@@ -183,19 +181,17 @@ void Director::takeSecondLook(const ProposedAction& proposed, const MapPredicate
         record(QStringLiteral("second_look"), r);
         then();
     };
-    waitForMap(seen, m_options.reanalysisTimeoutMs, std::move(after));
+    m_maps.wait(seen, m_options.reanalysisTimeoutMs, std::move(after));
 }
 
 void Director::onLookedAgain(quint64 token, const ZoneMapPtr& map)
 {
-    if (token == 0 || token != m_lookPending)
+    if (!m_maps.takeAnswer(token))
         return; // the answer to a look that is over (its step or task ended)
-    m_lookPending = 0;
-    m_lookAnswered = token;
     // The canvas published a changed map before it answered; this one is at least as new.
     if (map && (!m_map || map->version() > m_map->version()))
         m_map = map;
-    checkMapWaiter();
+    m_maps.check();
 }
 
 void Director::readFieldTextSettled(const ActionFlight& flight,
