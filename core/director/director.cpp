@@ -132,7 +132,7 @@ void Director::startTask(const QString& task, const DirectorOptions& options)
     m_disabledWaitedFor.clear();
     m_focusedZoneId.clear();
     m_unseenEffects.clear();
-    m_eventsSinceDecision.clear();
+    m_events.clearSinceDecision();
     m_result = TaskOutcome::Result::Failed;
     m_backend.reset();
     setPhase(Phase::Starting, task);
@@ -289,8 +289,7 @@ void Director::requestDecision()
 
     WorldState world;
     world.map = m_map;
-    world.recentEvents = m_eventsSinceDecision;
-    m_eventsSinceDecision.clear();
+    world.recentEvents = m_events.takeSinceDecision();
     const Frame& frame = m_readBack.lastFrame();
     world.screenSize = m_map ? m_map->screenSize() : frame.image.size();
     world.speed = m_speed.mode();

@@ -6,6 +6,7 @@
 #include "core/director/planbackend.h"
 #include "core/director/processlauncher.h"
 #include "core/director/readback.h"
+#include "core/director/recentevents.h"
 #include "core/director/recovery.h"
 #include "core/director/safety/limits.h"
 #include "core/director/tasklearning.h"
@@ -42,8 +43,8 @@ namespace ciu {
 // Jobs of their own, each one member: what a task teaches for the next ones (TaskLearning: recorded
 // sequences replayed in SPEED-MAX, past tasks remembered and looked up; the normal planner takes over,
 // logged, when a replay cannot go on), reading typed text back from the tree or the latest frame (ReadBack,
-// fed the frames and windows), waiting for zone maps and the account of second looks (MapWaiter), and the
-// Launcher of `launch` actions.
+// fed the frames and windows), waiting for zone maps and the account of second looks (MapWaiter), the
+// spatial events kept for the planner and the recovery (RecentEvents), and the Launcher of `launch` actions.
 class Director final : public QObject
 {
     Q_OBJECT
@@ -197,10 +198,8 @@ private:
     DirectorUsage m_usage;
 
     ZoneMapPtr m_map;
-    ReadBack m_readBack; // holds the latest frame and window list; reads typed text back
-    QPoint m_lastCursor;
-    QList<SpatialEvent> m_eventsSinceDecision;
-    QList<SpatialEvent> m_eventsSinceDispatch;
+    ReadBack m_readBack;   // holds the latest frame and window list; reads typed text back
+    RecentEvents m_events; // since the last decision, since the last dispatch; the pointer's last zone point
 
     QList<ProposedAction> m_queue;          // of the current decision, front = next
     std::optional<ActionFlight> m_inFlight; // Executing / Recovering: the action with the brush (or a wait)

@@ -215,7 +215,8 @@ void Director::runLocal(const ProposedAction& p)
         return;
     case Action::Type::CursorPosition:
         o.result.success = true;
-        o.result.output = QStringLiteral("%1,%2").arg(m_lastCursor.x()).arg(m_lastCursor.y());
+        o.result.output =
+            QStringLiteral("%1,%2").arg(m_events.lastCursor().x()).arg(m_events.lastCursor().y());
         o.mapAfter = m_map;
         finishAction(o);
         return;
@@ -250,7 +251,7 @@ void Director::dispatch(ActionFlight flight)
                   {{QStringLiteral("action"), flight.sent.toJson().toVariantMap()}});
         record(QStringLiteral("action_requested"), {{QStringLiteral("action"), flight.sent.toJson()}});
         m_learning.noteDispatched(flight);
-        m_eventsSinceDispatch.clear();
+        m_events.dispatched();
         const ActionResult result = launch(flight.sent);
         ++m_usage.actionsExecuted;
         afterExecution(flight, result);
@@ -259,7 +260,7 @@ void Director::dispatch(ActionFlight flight)
     m_learning.noteDispatched(flight);
     flight.id = ++m_nextActionId;
     flight.sentNs = m_clock.nowNs();
-    m_eventsSinceDispatch.clear();
+    m_events.dispatched();
     m_inFlight = flight;
     setPhase(flight.recovery ? Phase::Recovering : Phase::Executing, flight.sent.describe());
     emitEvent(SpatialEvent::Kind::Action,

@@ -9,12 +9,6 @@
 
 namespace ciu {
 
-namespace {
-
-constexpr int kMaxEventsKept = 200;
-
-} // namespace
-
 void Director::onZoneMap(const ZoneMapPtr& map)
 {
     if (!map)
@@ -27,15 +21,7 @@ void Director::onEvent(const SpatialEvent& event)
 {
     if (event.kind == SpatialEvent::Kind::ModelCall || event.kind == SpatialEvent::Kind::Action)
         return; // our own
-    if (event.kind == SpatialEvent::Kind::ZoneEnter || event.kind == SpatialEvent::Kind::ZoneHover ||
-        event.kind == SpatialEvent::Kind::ZoneClick)
-        m_lastCursor = event.point;
-    m_eventsSinceDecision.append(event);
-    if (m_eventsSinceDecision.size() > kMaxEventsKept)
-        m_eventsSinceDecision.removeFirst();
-    m_eventsSinceDispatch.append(event);
-    if (m_eventsSinceDispatch.size() > kMaxEventsKept)
-        m_eventsSinceDispatch.removeFirst();
+    m_events.add(event);
     if (event.kind == SpatialEvent::Kind::Takeover && isRunning() && m_runMode != RunMode::Paused) {
         if (!m_options.resumable) {
             const QString where =
