@@ -5,10 +5,12 @@
 
 #include <QJsonArray>
 
-// The Director's control, main loop and helpers. Its inputs (zone maps, events, windows, frames) and the
-// waits on zone maps: directorinputs.cpp; execution of actions: directorexecution.cpp; the recovery ladder:
-// directorrecovery.cpp (decisions in recovery.cpp); verification after an action: directorverification.cpp
-// (checks in verification.cpp); the run phase: directorphase.cpp; the planner: directorplanner.cpp.
+// The Director's control, main loop and helpers. Its inputs (zone maps, events, windows, frames):
+// directorinputs.cpp; execution of actions: directorexecution.cpp; the recovery ladder: directorrecovery.cpp
+// (decisions in recovery.cpp); verification after an action: directorverification.cpp (checks in
+// verification.cpp, text read back by ReadBack); the run phase: directorphase.cpp; the planner and the
+// fallback from a replay: directorplanner.cpp. Waits on zone maps: MapWaiter; recorded sequences and past
+// tasks: TaskLearning.
 
 namespace ciu {
 

@@ -4,13 +4,12 @@
 #include "core/director/verification.h"
 
 #include <QMetaMethod>
-#include <QTimer>
 
-#include <algorithm>
-#include <memory>
+#include <utility>
 
 // Verification after an action as the speed mode asks: wait for the canvas to settle (menus and lists
-// until their maps stop coming), then let the ActionVerifier check the expected change in the zone map.
+// until their maps stop coming), then let the ActionVerifier check the expected change in the zone map;
+// typed text and chosen options are read back (ReadBack) until they show.
 
 namespace ciu {
 
