@@ -11,6 +11,7 @@
 #include "core/brush/brushcontroller.h"
 #include "core/brush/zonetracker.h"
 #include "core/model/metatypes.h"
+#include "core/model/workerthread.h"
 #include "platform/platformfactory.h"
 #include "platform/synthetic/syntheticscene.h"
 
@@ -114,8 +115,7 @@ void enterLatency(const Context& context, Reporter& out)
         new BrushController(platform::PlatformOptions{QStringLiteral("synthetic"), display}, {}, clock);
     QThread thread;
     thread.setObjectName(QStringLiteral("brush"));
-    brush->moveToThread(&thread);
-    QObject::connect(&thread, &QThread::finished, brush, &QObject::deleteLater);
+    addWorkerToThread(brush, &thread);
     thread.start();
     QMetaObject::invokeMethod(brush, &BrushController::start, Qt::BlockingQueuedConnection);
     QMetaObject::invokeMethod(

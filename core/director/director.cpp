@@ -1,15 +1,16 @@
 #include "core/director/director.h"
 
-#include "core/canvas/ocrengine.h"
 #include "core/director/directorinternal.h"
 #include "core/director/directorlog.h"
 
 #include <QJsonArray>
 
-// The Director's control, main loop and helpers. Its inputs (zone maps, events, windows, frames) and the
-// waits on zone maps: directorinputs.cpp; execution of actions: directorexecution.cpp; the recovery ladder:
-// directorrecovery.cpp (decisions in recovery.cpp); verification after an action: directorverification.cpp
-// (checks in verification.cpp); the run phase: directorphase.cpp; the planner: directorplanner.cpp.
+// The Director's control, main loop and helpers. Its inputs (zone maps, events, windows, frames):
+// directorinputs.cpp; execution of actions: directorexecution.cpp; the recovery ladder: directorrecovery.cpp
+// (decisions in recovery.cpp); verification after an action: directorverification.cpp (checks in
+// verification.cpp, text read back by ReadBack); the run phase: directorphase.cpp; the planner and the
+// fallback from a replay: directorplanner.cpp. Waits on zone maps: MapWaiter; recorded sequences and past
+// tasks: TaskLearning.
 
 namespace ciu {
 
@@ -57,19 +58,16 @@ Director::Director(QObject* parent)
     : QObject(parent)
     , m_launcher(std::make_unique<ProcessLauncher>())
     , m_actionTimer(this)
-    , m_waitTimer(this)
+    , m_maps(this, [this] { return m_map.get(); })
+    , m_learning(TaskLearning::Log{[this](const QString& what, const QString& message,
+                                          const QVariantMap& data) { emitInfo(what, message, data); },
+                                   [this](const QString& what, const QString& message,
+                                          const QVariantMap& data) { emitError(what, message, data); },
+                                   [this](const QString& type, const QJsonObject& r) { record(type, r); }})
 {
     registerDirectorTypes();
     m_actionTimer.setSingleShot(true);
     connect(&m_actionTimer, &QTimer::timeout, this, &Director::onActionTimeout);
-    m_waitTimer.setSingleShot(true);
-    connect(&m_waitTimer, &QTimer::timeout, this, [this] {
-        auto then = std::move(m_mapThen);
-        m_mapPredicate = {};
-        m_mapThen = {};
-        if (then)
-            then(false);
-    });
 }
 
 Director::~Director() = default;
@@ -119,6 +117,7 @@ void Director::startTask(const QString& task, const DirectorOptions& options)
         return;
     }
     ++m_generation;
+    m_readBack.cancel();
     m_task = task;
     m_options = options;
     m_speed = SpeedPolicy(options.speed);
@@ -135,22 +134,17 @@ void Director::startTask(const QString& task, const DirectorOptions& options)
     m_disabledWaitedFor.clear();
     m_focusedZoneId.clear();
     m_unseenEffects.clear();
-    m_eventsSinceDecision.clear();
+    m_events.clearSinceDecision();
     m_result = TaskOutcome::Result::Failed;
     m_backend.reset();
     setPhase(Phase::Starting, task);
     record(QStringLiteral("task_started"),
            {{QStringLiteral("task"), task}, {QStringLiteral("options"), options.toJson()}});
 
-    m_recordedSteps.clear();
-    m_pendingStep.reset();
-    m_sequenceNotRecordableWhy.clear();
-    m_replaying = false;
-    lookUpSimilarTasks();
+    m_learning.begin(task, options);
 
     QString error;
-    std::unique_ptr<PlanBackend> backend = replayBackend();
-    m_replaying = backend != nullptr;
+    std::unique_ptr<PlanBackend> backend = m_learning.replayPlanner();
     if (!backend)
         backend = createBackend(&error);
     if (!backend) {
@@ -166,13 +160,13 @@ void Director::startTask(const QString& task, const DirectorOptions& options)
                       options.dryRun ? QStringLiteral("dry run") : QStringLiteral("executing")));
     emit usageUpdated(m_usage);
     if (!m_map) {
-        waitForMap([](const ZoneMap&) { return true; }, options.firstMapTimeoutMs,
-                   [this](bool arrived) {
-                       if (!arrived)
-                           emitInfo(QStringLiteral("no_zone_map"),
-                                    QStringLiteral("no zone map yet; planning without one"));
-                       scheduleProceed();
-                   });
+        m_maps.wait([](const ZoneMap&) { return true; }, options.firstMapTimeoutMs,
+                    [this](bool arrived) {
+                        if (!arrived)
+                            emitInfo(QStringLiteral("no_zone_map"),
+                                     QStringLiteral("no zone map yet; planning without one"));
+                        scheduleProceed();
+                    });
         return;
     }
     scheduleProceed();
@@ -297,14 +291,14 @@ void Director::requestDecision()
 
     WorldState world;
     world.map = m_map;
-    world.recentEvents = m_eventsSinceDecision;
-    m_eventsSinceDecision.clear();
-    world.screenSize = m_map ? m_map->screenSize() : m_lastFrame.image.size();
+    world.recentEvents = m_events.takeSinceDecision();
+    const Frame& frame = m_readBack.lastFrame();
+    world.screenSize = m_map ? m_map->screenSize() : frame.image.size();
     world.speed = m_speed.mode();
     world.dryRun = m_options.dryRun;
-    world.windows = m_windows;
-    if (m_backend->wantsScreenshot() && m_lastFrame.isValid())
-        world.screenshot = m_lastFrame.image;
+    world.windows = m_readBack.windows();
+    if (m_backend->wantsScreenshot() && frame.isValid())
+        world.screenshot = frame.image;
     setPhase(Phase::Deciding,
              QStringLiteral("iteration %1 of %2").arg(m_iterations.used()).arg(m_iterations.maximum()));
     emit usageUpdated(m_usage);
@@ -364,9 +358,9 @@ void Director::onDecided(const Decision& decision)
         // maps stop coming, within the re-analysis time.
         const quint64 version = m_map ? m_map->version() : 0;
         const qint64 deadlineNs = m_clock.nowNs() + qint64(m_options.reanalysisTimeoutMs) * 1'000'000;
-        waitForMap([version](const ZoneMap& m) { return m.version() > version; },
-                   m_options.reanalysisTimeoutMs,
-                   [this, deadlineNs](bool) { waitForQuietMaps(deadlineNs, [this] { scheduleProceed(); }); });
+        m_maps.wait(
+            [version](const ZoneMap& m) { return m.version() > version; }, m_options.reanalysisTimeoutMs,
+            [this, deadlineNs](bool) { waitForQuietMaps(deadlineNs, [this] { scheduleProceed(); }); });
         return;
     }
     case Decision::Kind::Fallback:
@@ -388,7 +382,7 @@ void Director::finishAction(ActionOutcome outcome, bool cutBatch)
     }
     const ProposedAction p = m_queue.takeFirst();
     outcome.batchCut = cutBatch && !outcome.isError() && !outcome.verificationFailed;
-    noteOutcome(p, outcome);
+    m_learning.noteOutcome(p, outcome);
     noteEffectSeen(p, outcome);
     record(QStringLiteral("action_outcome"),
            {{QStringLiteral("action"), proposedJson(p)},
@@ -456,11 +450,9 @@ void Director::finish(TaskOutcome::Result result, const QString& message)
     if (m_phase == Phase::Finished)
         return;
     ++m_generation;
+    m_readBack.cancel();
     m_actionTimer.stop();
-    m_waitTimer.stop();
-    m_mapPredicate = {};
-    m_mapThen = {};
-    m_lookPending = 0;
+    m_maps.cancel();
     m_inFlight.reset();
     m_confirmation.reset();
     m_recovery.reset();
@@ -472,10 +464,8 @@ void Director::finish(TaskOutcome::Result result, const QString& message)
     m_queue.clear();
     m_runMode = RunMode::Continuous;
     m_result = result;
-    if (result == TaskOutcome::Result::Completed) {
-        storeSequence();
-        rememberTask();
-    }
+    if (result == TaskOutcome::Result::Completed)
+        m_learning.completed(m_backend ? m_backend->name() : m_options.provider);
     setPhase(Phase::Finished, {}, Report::Silently); // before plan(): the plan's status follows the result
 
     TaskOutcome o;
@@ -488,11 +478,11 @@ void Director::finish(TaskOutcome::Result result, const QString& message)
     o.finalSpeed = m_speed.mode();
     o.planner = m_backend ? m_backend->name() : m_options.provider;
     o.loop = toString(m_options.loop);
-    for (const SimilarTask& s : std::as_const(m_similarTasks))
+    for (const SimilarTask& s : m_learning.similarTasks())
         o.similarTasks.append(QJsonObject{{QStringLiteral("id"), s.task.id},
                                           {QStringLiteral("task"), s.task.task},
                                           {QStringLiteral("relevance"), s.relevance}});
-    o.rememberedTaskId = m_rememberedTaskId;
+    o.rememberedTaskId = m_learning.rememberedTaskId();
     QJsonObject summary = o.toJson();
     summary.insert(QStringLiteral("totals"), summary.take(QStringLiteral("usage"))); // "usage" means one call
     record(QStringLiteral("finished"), summary);

@@ -2,19 +2,20 @@
 
 #include "core/director/actionflight.h"
 #include "core/director/directortypes.h"
+#include "core/director/mapwaiter.h"
 #include "core/director/planbackend.h"
 #include "core/director/processlauncher.h"
+#include "core/director/readback.h"
+#include "core/director/recentevents.h"
 #include "core/director/recovery.h"
 #include "core/director/safety/limits.h"
-#include "core/director/sequencelibrary.h"
-#include "core/knowledge/taskmemory.h"
+#include "core/director/tasklearning.h"
 #include "core/model/action.h"
 #include "core/model/frame.h"
 #include "core/model/sessionclock.h"
 #include "core/model/spatialevent.h"
 #include "core/model/zonemap.h"
 
-#include <QHash>
 #include <QJsonObject>
 #include <QObject>
 #include <QProcessEnvironment>
@@ -25,9 +26,6 @@
 #include <optional>
 
 namespace ciu {
-namespace canvas {
-class OcrEngine;
-}
 
 // The planning layer, a worker for the "director" thread. It works on structured data —
 // zone maps, spatial events, action results — asks its planner (local, zone-level model loop or the
@@ -42,9 +40,11 @@ class OcrEngine;
 //   timeout / no change → re-execute once, then re-plan
 //   task impossible     → finished() with the explanation
 //
-// Recorded sequences (directorsequences.cpp): a task that completes (not a dry run) is stored with its
-// actions as zone references; in SPEED-MAX a task matching a stored one is replayed without model calls,
-// and the normal planner takes over (logged) when the replay cannot go on.
+// Jobs of their own, each one member: what a task teaches for the next ones (TaskLearning: recorded
+// sequences replayed in SPEED-MAX, past tasks remembered and looked up; the normal planner takes over,
+// logged, when a replay cannot go on), reading typed text back from the tree or the latest frame (ReadBack,
+// fed the frames and windows), waiting for zone maps and the account of second looks (MapWaiter), the
+// spatial events kept for the planner and the recovery (RecentEvents), and the Launcher of `launch` actions.
 class Director final : public QObject
 {
     Q_OBJECT
@@ -133,7 +133,7 @@ private:
         Now = 1,
         Silently,
     };
-    using MapPredicate = std::function<bool(const ZoneMap&)>;
+    using MapPredicate = MapWaiter::Predicate;
 
     static const char* phaseName(Phase phase);
     static std::optional<DirectorState> outwardState(Phase phase);
@@ -152,20 +152,8 @@ private:
     void afterExecution(ActionFlight flight, const ActionResult& result);
     void afterRecovery(const ActionResult& result); // of the pending recovery move
     void verify(ActionFlight flight, const ActionResult& result);
-    // What the text field or drop-down `field` reads now: its text in the accessibility tree when it comes
-    // from there, else OCR of its box in the latest frame; nullopt when it cannot be read: no frame, neither
-    // a field nor a drop-down, or a password field (never read).
-    std::optional<QString> readFieldText(const Zone& field);
-    // What the window `expectation.windowId` shows: the text of its tree zones, else OCR of its area in the
-    // latest frame; nullopt when the window is not known or nothing can be read. `fromTree`: the text is the
-    // tree's (it showed the expected text), not a reading of pixels.
-    std::optional<QString> readWindowText(const Expectation& expectation, bool* fromTree);
-    // OCR of `box` (root coordinates) in the latest frame (dark backgrounds inverted); nullopt: no frame,
-    // too small, or no OCR engine.
-    std::optional<QString> readFrameText(const QRect& box, bool block);
-    bool fromTree(const Zone& field) const; // the field is in the current map as a tree zone
-    // Reads the field `flight` typed into from each new frame until it holds the expected text or the
-    // settle time is over; `done` gets the last reading (nullopt: the field cannot be read).
+    // Reads the field `flight` typed into back (ReadBack::readSettled) with the current map and a second
+    // look.
     void readFieldTextSettled(const ActionFlight& flight,
                               std::function<void(const std::optional<QString>&)> done);
     // Before a verification concludes that the effect of `proposed` did not show: asks the canvas for a
@@ -176,10 +164,8 @@ private:
     void skipRemaining(const QString& why);
     static QString subjectKey(const ProposedAction& proposed); // what an action acted on (m_unseenEffects)
     void noteEffectSeen(const ProposedAction& proposed, const ActionOutcome& outcome);
-    void waitForMap(const MapPredicate& predicate, int timeoutMs, std::function<void(bool)> then);
     // Calls `then` once no new map came for a quiet period (a third of the settle time), or at `deadlineNs`.
     void waitForQuietMaps(qint64 deadlineNs, std::function<void()> then);
-    void checkMapWaiter();
     void finish(TaskOutcome::Result result, const QString& message);
     void emitEvent(SpatialEvent::Kind kind, const QVariantMap& data, const QString& zoneId = {});
     void emitInfo(const QString& what, const QString& message, QVariantMap data = {});
@@ -192,17 +178,8 @@ private:
     std::unique_ptr<PlanBackend> createBackend(QString* error) const;
     // Makes `backend` the planner and begins the task with it; false when it cannot begin (finished).
     bool installBackend(std::unique_ptr<PlanBackend> backend);
-    // Sequences: the replay planner for the task when SPEED-MAX has a stored sequence for it (null: none).
-    std::unique_ptr<PlanBackend> replayBackend();
+    // The replay planner gave up (Decision::Kind::Fallback): the normal planner takes over.
     void fallBackFromReplay(const QString& why);
-    void noteDispatched(const ActionFlight& flight);
-    void noteOutcome(const ProposedAction& proposed, const ActionOutcome& outcome);
-    void storeSequence();
-    // Past tasks (directortasks.cpp): the similar remembered tasks of the new task (logged), the replay of
-    // a remembered task's steps, and remembering a verified completion.
-    void lookUpSimilarTasks();
-    std::unique_ptr<PlanBackend> pastTaskReplay();
-    void rememberTask();
 
     ActionResult launch(const Action& action);
 
@@ -221,13 +198,8 @@ private:
     DirectorUsage m_usage;
 
     ZoneMapPtr m_map;
-    Frame m_lastFrame;
-    std::unique_ptr<canvas::OcrEngine> m_ocr; // reads typed text back; created on first use
-    std::function<void()> m_frameWaiter;      // called (once) with the next frame
-    QPoint m_lastCursor;
-    QList<platform::WindowInfo> m_windows; // as last reported (onWindows)
-    QList<SpatialEvent> m_eventsSinceDecision;
-    QList<SpatialEvent> m_eventsSinceDispatch;
+    ReadBack m_readBack;   // holds the latest frame and window list; reads typed text back
+    RecentEvents m_events; // since the last decision, since the last dispatch; the pointer's last zone point
 
     QList<ProposedAction> m_queue;          // of the current decision, front = next
     std::optional<ActionFlight> m_inFlight; // Executing / Recovering: the action with the brush (or a wait)
@@ -256,22 +228,9 @@ private:
     std::optional<Confirmation> m_confirmation; // AwaitingConfirmation: the action waiting for the answer
 
     QTimer m_actionTimer;
-    QTimer m_waitTimer;
-    MapPredicate m_mapPredicate; // Starting / AwaitingMap / Verifying: the map waited for
-    std::function<void(bool)> m_mapThen;
-    quint64 m_lastLookToken = 0; // of the latest second look requested (lookAgainRequested)
-    quint64 m_lookPending = 0;   // the second look waited for (0: none)
-    quint64 m_lookAnswered = 0;  // the latest second look the canvas answered
+    MapWaiter m_maps; // Starting / AwaitingMap / Verifying: the map waited for; the second looks
 
-    // The actions of this task for the sequence library (directorsequences.cpp).
-    QList<RecordedStep> m_recordedSteps;
-    std::optional<RecordedStep> m_pendingStep; // of the action with the brush
-    QString m_sequenceNotRecordableWhy;        // empty: the task's actions can be stored as a sequence
-    bool m_replaying = false;                  // the planner is a ReplayPlanner (nothing to record)
-    QList<SimilarTask> m_similarTasks;         // remembered tasks like this one, best first
-    QString m_pastTaskReference;               // their reference text for the planner
-    QHash<QString, int> m_stepApplications;    // window class of each recorded step's target zone
-    QString m_rememberedTaskId;
+    TaskLearning m_learning; // recorded sequences and past tasks
 };
 
 } // namespace ciu

@@ -23,7 +23,7 @@ void Director::executeNext()
         return;
     }
     safety::GuardOptions guardOptions;
-    guardOptions.limits.screenSize = m_map ? m_map->screenSize() : m_lastFrame.image.size();
+    guardOptions.limits.screenSize = m_map ? m_map->screenSize() : m_readBack.lastFrame().image.size();
     guardOptions.minConfidence = m_options.minConfidence;
     guardOptions.focusedZoneId = m_focusedZoneId;
     const safety::GuardVerdict verdict = safety::checkAction(p.action, m_map.get(), guardOptions);
@@ -64,8 +64,8 @@ void Director::executeNext()
         m_backend->report(front, o);
         skipRemaining(QStringLiteral("not executed: an earlier action named a zone that does not exist"));
         setPhase(Phase::AwaitingMap, verdict.reason);
-        waitForMap([version](const ZoneMap& m) { return m.version() > version; },
-                   m_options.reanalysisTimeoutMs, [this](bool) { scheduleProceed(); });
+        m_maps.wait([version](const ZoneMap& m) { return m.version() > version; },
+                    m_options.reanalysisTimeoutMs, [this](bool) { scheduleProceed(); });
         return;
     }
     case safety::GuardVerdict::Kind::NeedsConfirmation:
@@ -94,7 +94,7 @@ void Director::executeNext()
                          .arg(flight.target->id, flight.target->label)
                          .arg(m_options.disabledWaitMs));
             setPhase(Phase::AwaitingMap, QStringLiteral("waiting for a disabled zone"));
-            waitForMap(
+            m_maps.wait(
                 [was = *flight.target](const ZoneMap& m) {
                     const Zone* now = ActionVerifier::sameZone(&m, was);
                     return !now || !now->state.testFlag(ZoneStateFlag::Disabled);
@@ -188,7 +188,7 @@ void Director::runLocal(const ProposedAction& p)
                 return false;
             };
         }
-        waitForMap(predicate, timeoutMs, [this, o, text, timeoutMs](bool arrived) mutable {
+        m_maps.wait(predicate, timeoutMs, [this, o, text, timeoutMs](bool arrived) mutable {
             o.mapAfter = m_map;
             o.result.success = arrived || text.isEmpty();
             if (!arrived && !text.isEmpty()) {
@@ -206,8 +206,8 @@ void Director::runLocal(const ProposedAction& p)
         return;
     }
     case Action::Type::Screenshot:
-        o.screenshot = m_lastFrame.image;
-        o.result.success = m_lastFrame.isValid();
+        o.screenshot = m_readBack.lastFrame().image;
+        o.result.success = m_readBack.lastFrame().isValid();
         if (!o.result.success)
             o.result.error = QStringLiteral("no frame has been captured yet");
         o.mapAfter = m_map;
@@ -215,7 +215,8 @@ void Director::runLocal(const ProposedAction& p)
         return;
     case Action::Type::CursorPosition:
         o.result.success = true;
-        o.result.output = QStringLiteral("%1,%2").arg(m_lastCursor.x()).arg(m_lastCursor.y());
+        o.result.output =
+            QStringLiteral("%1,%2").arg(m_events.lastCursor().x()).arg(m_events.lastCursor().y());
         o.mapAfter = m_map;
         finishAction(o);
         return;
@@ -249,17 +250,17 @@ void Director::dispatch(ActionFlight flight)
         emitEvent(SpatialEvent::Kind::Action,
                   {{QStringLiteral("action"), flight.sent.toJson().toVariantMap()}});
         record(QStringLiteral("action_requested"), {{QStringLiteral("action"), flight.sent.toJson()}});
-        noteDispatched(flight);
-        m_eventsSinceDispatch.clear();
+        m_learning.noteDispatched(flight);
+        m_events.dispatched();
         const ActionResult result = launch(flight.sent);
         ++m_usage.actionsExecuted;
         afterExecution(flight, result);
         return;
     }
-    noteDispatched(flight);
+    m_learning.noteDispatched(flight);
     flight.id = ++m_nextActionId;
     flight.sentNs = m_clock.nowNs();
-    m_eventsSinceDispatch.clear();
+    m_events.dispatched();
     m_inFlight = flight;
     setPhase(flight.recovery ? Phase::Recovering : Phase::Executing, flight.sent.describe());
     emitEvent(SpatialEvent::Kind::Action,

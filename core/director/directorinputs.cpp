@@ -5,38 +5,23 @@
 #include <utility>
 
 // The Director's inputs: the zone maps, spatial events, window lists and frames its thread is sent
-// (onZoneMap, onEvent, onWindows, onFrame), and the waits on zone maps the rest of the Director uses
-// (waitForMap, checkMapWaiter, waitForQuietMaps).
+// (onZoneMap, onEvent, onWindows, onFrame), and the wait for the zone maps to go quiet (MapWaiter).
 
 namespace ciu {
-
-namespace {
-
-constexpr int kMaxEventsKept = 200;
-
-} // namespace
 
 void Director::onZoneMap(const ZoneMapPtr& map)
 {
     if (!map)
         return;
     m_map = map;
-    checkMapWaiter();
+    m_maps.check();
 }
 
 void Director::onEvent(const SpatialEvent& event)
 {
     if (event.kind == SpatialEvent::Kind::ModelCall || event.kind == SpatialEvent::Kind::Action)
         return; // our own
-    if (event.kind == SpatialEvent::Kind::ZoneEnter || event.kind == SpatialEvent::Kind::ZoneHover ||
-        event.kind == SpatialEvent::Kind::ZoneClick)
-        m_lastCursor = event.point;
-    m_eventsSinceDecision.append(event);
-    if (m_eventsSinceDecision.size() > kMaxEventsKept)
-        m_eventsSinceDecision.removeFirst();
-    m_eventsSinceDispatch.append(event);
-    if (m_eventsSinceDispatch.size() > kMaxEventsKept)
-        m_eventsSinceDispatch.removeFirst();
+    m_events.add(event);
     if (event.kind == SpatialEvent::Kind::Takeover && isRunning() && m_runMode != RunMode::Paused) {
         if (!m_options.resumable) {
             const QString where =
@@ -60,55 +45,20 @@ void Director::onWindows(const QList<platform::WindowInfo>& windows,
                          const std::optional<platform::WindowInfo>& active)
 {
     Q_UNUSED(active)
-    m_windows = windows;
+    m_readBack.onWindows(windows);
 }
 
 void Director::onFrame(const Frame& frame)
 {
-    m_lastFrame = frame;
-    if (m_frameWaiter)
-        std::exchange(m_frameWaiter, nullptr)();
+    m_readBack.onFrame(frame);
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // Waiting for zone maps
 
-void Director::waitForMap(const MapPredicate& predicate, int timeoutMs, std::function<void(bool)> then)
-{
-    m_mapPredicate = predicate;
-    m_mapThen = std::move(then);
-    m_waitTimer.start(std::max(0, timeoutMs));
-    checkMapWaiter();
-}
-
-void Director::checkMapWaiter()
-{
-    if (!m_mapPredicate || !m_map || !m_mapPredicate(*m_map))
-        return;
-    m_waitTimer.stop();
-    auto then = std::move(m_mapThen);
-    m_mapPredicate = {};
-    m_mapThen = {};
-    if (then)
-        then(true);
-}
-
 void Director::waitForQuietMaps(qint64 deadlineNs, std::function<void()> then)
 {
-    const quint64 now = m_map ? m_map->version() : 0;
-    const qint64 leftMs = (deadlineNs - m_clock.nowNs()) / 1'000'000;
-    const int quietMs = std::max(50, m_options.settleTimeoutMs / 3);
-    if (leftMs <= 0) {
-        then();
-        return;
-    }
-    waitForMap([now](const ZoneMap& m) { return m.version() > now; }, int(std::min<qint64>(quietMs, leftMs)),
-               [this, deadlineNs, then = std::move(then)](bool arrived) mutable {
-                   if (arrived)
-                       waitForQuietMaps(deadlineNs, std::move(then));
-                   else
-                       then();
-               });
+    m_maps.waitForQuiet(deadlineNs, std::max(50, m_options.settleTimeoutMs / 3), m_clock, std::move(then));
 }
 
 } // namespace ciu

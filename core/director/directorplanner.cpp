@@ -3,7 +3,8 @@
 #include "core/director/localplanner.h"
 
 // The planner the Director asks: which one a task gets (the factory's, else the local one) and how it is
-// installed (its decisions, plan changes and model calls wired to the Director, the usage accounted).
+// installed (its decisions, plan changes and model calls wired to the Director, the usage accounted), and
+// the normal planner taking over from a replay that cannot go on.
 
 namespace ciu {
 
@@ -56,13 +57,42 @@ bool Director::installBackend(std::unique_ptr<PlanBackend> backend)
                                  .arg(m_cost.limitUsd(), 0, 'f', 2));
                 emit usageUpdated(m_usage);
             });
-    m_backend->setReference(m_pastTaskReference);
+    m_backend->setReference(m_learning.pastTaskReference());
     QString error;
     if (!m_backend->begin(m_task, &error)) {
         finish(TaskOutcome::Result::Failed, error);
         return false;
     }
     return true;
+}
+
+void Director::fallBackFromReplay(const QString& why)
+{
+    const QString message = QStringLiteral("replay → normal planning: %1")
+                                .arg(why.isEmpty() ? QStringLiteral("replay failed") : why);
+    emitError(QStringLiteral("replay_escalated"), message);
+    record(QStringLiteral("replay_escalated"), {{QStringLiteral("reason"), why}});
+    escalate(QStringLiteral("the recorded sequence did not fit the screen"));
+    m_learning
+        .replayEnded(); // the replayed actions that worked stay: the planner's follow them in the record
+    QString error;
+    std::unique_ptr<PlanBackend> backend = createBackend(&error);
+    if (!backend) {
+        finish(TaskOutcome::Result::Failed,
+               QStringLiteral("%1; no planner to take over: %2")
+                   .arg(message, error.isEmpty() ? QStringLiteral("none") : error));
+        return;
+    }
+    // The replay planner sent this decision: it may only go once the signal has been delivered.
+    m_backend->disconnect(this);
+    m_backend.release()->deleteLater();
+    if (!installBackend(std::move(backend)))
+        return;
+    emitPlan();
+    emitInfo(
+        QStringLiteral("planner_changed"),
+        QStringLiteral("%1 planner takes over, speed %2").arg(m_backend->name(), toString(m_speed.mode())));
+    scheduleProceed();
 }
 
 } // namespace ciu

@@ -40,9 +40,9 @@ void Director::onActionTimeout()
 void Director::afterExecution(ActionFlight flight, const ActionResult& result)
 {
     // Brush lost: recalibrate (move to a known position), then restart the step.
-    if (ActionVerifier::brushLost(result, m_eventsSinceDispatch)) {
+    if (ActionVerifier::brushLost(result, m_events.sinceDispatch())) {
         escalate(QStringLiteral("brush lost"));
-        const QSize screen = m_map ? m_map->screenSize() : m_lastFrame.image.size();
+        const QSize screen = m_map ? m_map->screenSize() : m_readBack.lastFrame().image.size();
         const RecoveryController::Step next =
             m_recovery.afterBrushLost(flight, QPoint(screen.width() / 2, screen.height() / 2));
         if (next.kind == RecoveryController::Step::Kind::Recalibrate) {
@@ -77,7 +77,7 @@ void Director::afterExecution(ActionFlight flight, const ActionResult& result)
         return;
     }
     // Wrong zone: the click or the text landed somewhere else; undo it once, then re-plan.
-    const QString wrong = ActionVerifier::wrongZone(flight, result, m_eventsSinceDispatch);
+    const QString wrong = ActionVerifier::wrongZone(flight, result, m_events.sinceDispatch());
     if (!wrong.isEmpty()) {
         const QString expected = flight.target ? flight.target->id : flight.proposed.focusZoneId;
         const QString message =

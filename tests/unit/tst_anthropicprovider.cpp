@@ -1,3 +1,4 @@
+#include "core/model/workerthread.h"
 #include "core/providers/anthropicprovider.h"
 #include "providertestutil.h"
 #include "tests/support/fakeapiserver.h"
@@ -982,8 +983,7 @@ void TestAnthropicProvider::workerThread()
     QThread thread;
     thread.setObjectName(QStringLiteral("director"));
     auto* provider = new AnthropicProvider(configFor(*m_server));
-    provider->moveToThread(&thread);
-    connect(&thread, &QThread::finished, provider, &QObject::deleteLater);
+    ciu::addWorkerToThread(provider, &thread);
     thread.start();
     QSignalSpy spy(provider, &Provider::finished);
     QThread* sentOn = nullptr;
