@@ -151,6 +151,23 @@ std::optional<Decision> LocalPlanner::selectAction(int index, const ZoneMap& map
             return act(p);
         }
         const QList<Zone> list = openListZones(map, st);
+        // The option is in view but vision read its row together with others ("Green Blue": no tree, OCR
+        // merged the rows), so no zone is the option alone to click: the open list is told the name by the
+        // keyboard (a Qt list jumps to it), then Return. The drop-down must show the option afterwards, so a
+        // list that ignores typing (GTK's) ends the step unverified, never done.
+        const QString wanted = QString(QLatin1Char(' ') + ZoneResolver::normalize(c.text) + QLatin1Char(' '));
+        const bool inMergedRow = std::any_of(list.cbegin(), list.cend(), [&](const Zone& z) {
+            return z.source != ZoneSource::Accessibility &&
+                   QString(QLatin1Char(' ') + ZoneResolver::normalize(z.label) + QLatin1Char(' '))
+                       .contains(wanted);
+        });
+        if (inMergedRow) {
+            qCDebug(lcLocalPlanner) << "option" << c.text << "is read only within a merged row of the list of"
+                                    << st.zoneId << "; typing it into the open list";
+            p.action.type = Action::Type::TypeText;
+            p.action.text = c.text;
+            return act(p);
+        }
         QStringList inView;
         QRect listBox;
         for (const Zone& z : list) {

@@ -43,6 +43,7 @@ private slots:
     void selectScrollsUpWhenTheListEndsBelow();
     void selectOptionNotInTheListFails();
     void selectWithoutVisibleOption();
+    void selectInMergedRowsTypesTheName();
     void selectInEditableDropdownTypesTheName();
     void expectationPerZoneType_data();
     void expectationPerZoneType();
@@ -735,6 +736,38 @@ void TestLocalPlanner::selectWithoutVisibleOption()
     QCOMPARE(actions.size(), 2);
     QCOMPARE(int(actions[1].action.type), int(Action::Type::Key));
     QCOMPARE(actions[1].action.text, QStringLiteral("Escape"));
+}
+
+void TestLocalPlanner::selectInMergedRowsTypesTheName()
+{
+    // Vision read the open list's rows as one zone ("Green Blue"): nothing to click, the name is typed into
+    // the open list and Return takes it; the drop-down must show it. A tree row is never typed into.
+    for (const bool tree : {false, true}) {
+        ZoneMap open = openList(QStringList{QStringLiteral("Green Blue")});
+        QList<Zone> zones = open.zones();
+        zones.last().bounds = QRect(90, 143, 300, 48);
+        if (tree)
+            zones.last().source = ZoneSource::Accessibility;
+        open = ZoneMap(2, 0, QSize(1280, 800), zones);
+        LocalPlanner planner;
+        Decision last;
+        const QList<ProposedAction> actions =
+            runSelect(planner, QStringLiteral("Blue"), {formMap(), open}, &last);
+        if (tree) {
+            QCOMPARE(int(last.kind), int(Decision::Kind::Failed));
+            QVERIFY(std::none_of(actions.cbegin(), actions.cend(), [](const ProposedAction& a) {
+                return a.action.type == Action::Type::TypeText;
+            }));
+            continue;
+        }
+        QCOMPARE(int(last.kind), int(Decision::Kind::Complete));
+        QCOMPARE(actions.size(), 3);
+        QCOMPARE(int(actions[1].action.type), int(Action::Type::TypeText));
+        QCOMPARE(actions[1].action.text, QStringLiteral("Blue"));
+        QCOMPARE(actions[2].action.text, QStringLiteral("Return"));
+        QCOMPARE(int(actions[2].expect.kind), int(Expectation::Kind::ShowsText));
+        QCOMPARE(actions[2].focusZoneId, QStringLiteral("z4"));
+    }
 }
 
 void TestLocalPlanner::selectInEditableDropdownTypesTheName()
