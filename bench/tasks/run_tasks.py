@@ -203,12 +203,16 @@ def run_task(agent, task, display, workdir, keep):
                QT_LINUX_ACCESSIBILITY_ALWAYS_ON="1", QT_ACCESSIBILITY="1", NO_AT_BRIDGE="0",
                XDG_CONFIG_HOME=os.path.join(home, ".config"), XDG_DATA_HOME=os.path.join(home, ".local"))
     program = [a.format(**fmt) for a in task["program"]]
+    record = dict(name=task["name"], task=task["task"])
+    if shutil.which(program[0]) is None:
+        # A program this machine lacks is a task not run, said so, not the end of the suite.
+        record.update(outcome="setup_failed", correct=False, detail=f"{program[0]} is not installed")
+        return record
     prog = subprocess.Popen(program, cwd=tdir, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, start_new_session=True)
     if task.get("stdin"):
         prog.stdin.write(task["stdin"])
         prog.stdin.flush()
-    record = dict(name=task["name"], task=task["task"])
     if not wait_for(lambda: any_window(env), 20):
         record.update(outcome="setup_failed", correct=False, detail="no window appeared")
         os.killpg(prog.pid, signal.SIGKILL)
