@@ -613,6 +613,18 @@ QList<ProposedAction> runSelect(LocalPlanner& planner, const QString& option, co
     return actions;
 }
 
+// A select that typed "Blue" (after opening Color, z4) and pressed Return, checked on the drop-down.
+void verifyTypedThenReturn(const Decision& last, const QList<ProposedAction>& actions)
+{
+    QCOMPARE(int(last.kind), int(Decision::Kind::Complete));
+    QCOMPARE(actions.size(), 3);
+    QCOMPARE(int(actions[1].action.type), int(Action::Type::TypeText));
+    QCOMPARE(actions[1].action.text, QStringLiteral("Blue"));
+    QCOMPARE(actions[2].action.text, QStringLiteral("Return"));
+    QCOMPARE(int(actions[2].expect.kind), int(Expectation::Kind::ShowsText));
+    QCOMPARE(actions[2].focusZoneId, QStringLiteral("z4"));
+}
+
 void TestLocalPlanner::selectClicksTheOptionInTheOpenList()
 {
     LocalPlanner planner;
@@ -760,13 +772,7 @@ void TestLocalPlanner::selectInMergedRowsTypesTheName()
             }));
             continue;
         }
-        QCOMPARE(int(last.kind), int(Decision::Kind::Complete));
-        QCOMPARE(actions.size(), 3);
-        QCOMPARE(int(actions[1].action.type), int(Action::Type::TypeText));
-        QCOMPARE(actions[1].action.text, QStringLiteral("Blue"));
-        QCOMPARE(actions[2].action.text, QStringLiteral("Return"));
-        QCOMPARE(int(actions[2].expect.kind), int(Expectation::Kind::ShowsText));
-        QCOMPARE(actions[2].focusZoneId, QStringLiteral("z4"));
+        verifyTypedThenReturn(last, actions);
     }
 }
 
@@ -779,13 +785,7 @@ void TestLocalPlanner::selectInEditableDropdownTypesTheName()
     LocalPlanner planner;
     Decision last;
     const QList<ProposedAction> actions = runSelect(planner, QStringLiteral("Blue"), {map}, &last);
-    QCOMPARE(int(last.kind), int(Decision::Kind::Complete));
-    QCOMPARE(actions.size(), 3);
-    QCOMPARE(int(actions[1].action.type), int(Action::Type::TypeText));
-    QCOMPARE(actions[1].action.text, QStringLiteral("Blue"));
-    QCOMPARE(actions[2].action.text, QStringLiteral("Return"));
-    QCOMPARE(int(actions[2].expect.kind), int(Expectation::Kind::ShowsText));
-    QCOMPARE(actions[2].focusZoneId, QStringLiteral("z4"));
+    verifyTypedThenReturn(last, actions);
 }
 
 void TestLocalPlanner::expectationPerZoneType_data()
