@@ -10,13 +10,17 @@ MapWaiter::MapWaiter(QObject* owner, std::function<const ZoneMap*()> currentMap)
     , m_currentMap(std::move(currentMap))
 {
     m_timer.setSingleShot(true);
-    QObject::connect(&m_timer, &QTimer::timeout, &m_timer, [this] {
-        auto then = std::move(m_then);
-        m_predicate = {};
-        m_then = {};
-        if (then)
-            then(false);
-    });
+    QObject::connect(&m_timer, &QTimer::timeout, &m_timer, [this] { end(false); });
+}
+
+void MapWaiter::end(bool arrived)
+{
+    m_timer.stop();
+    auto then = std::move(m_then);
+    m_predicate = {};
+    m_then = {};
+    if (then)
+        then(arrived);
 }
 
 void MapWaiter::wait(const Predicate& predicate, int timeoutMs, std::function<void(bool)> then)
@@ -30,14 +34,8 @@ void MapWaiter::wait(const Predicate& predicate, int timeoutMs, std::function<vo
 void MapWaiter::check()
 {
     const ZoneMap* map = m_currentMap();
-    if (!m_predicate || !map || !m_predicate(*map))
-        return;
-    m_timer.stop();
-    auto then = std::move(m_then);
-    m_predicate = {};
-    m_then = {};
-    if (then)
-        then(true);
+    if (m_predicate && map && m_predicate(*map))
+        end(true);
 }
 
 void MapWaiter::waitForQuiet(qint64 deadlineNs, int quietMs, const SessionClock& clock,

@@ -43,6 +43,9 @@ public:
     bool takeAnswer(quint64 token);
 
 private:
+    // Ends the wait in progress: its `then` is called (once) with whether the map came.
+    void end(bool arrived);
+
     QTimer m_timer;
     std::function<const ZoneMap*()> m_currentMap;
     Predicate m_predicate; // the map waited for (empty: no wait)
