@@ -329,6 +329,7 @@ void BrushController::finish(bool success, const QString& error)
     job->result.success = success;
     job->result.error = error;
     job->result.durationNs = m_clock.nowNs() - job->result.startNs;
+    job->result.actedNs = job->actNs > 0 ? job->actNs : job->result.startNs + job->result.durationNs;
     if (!success)
         qCInfo(lcBrush) << "action" << job->id << toString(job->action.type) << "failed:" << error;
     emit actionFinished(job->id, job->result);

@@ -134,6 +134,8 @@ void Director::startTask(const QString& task, const DirectorOptions& options)
     m_disabledWaitedFor.clear();
     m_focusedZoneId.clear();
     m_unseenEffects.clear();
+    m_actedNs = 0;
+    m_mapOutdated = false;
     m_events.clearSinceDecision();
     m_result = TaskOutcome::Result::Failed;
     m_backend.reset();
@@ -279,6 +281,12 @@ void Director::requestDecision()
                                                    .arg(m_cost.limitUsd(), 0, 'f', 2));
         return;
     }
+    // Never decide on the screen as it was before the last action while the canvas may still be analysing
+    // what it did (a loaded machine): a step would resolve its target among zones no longer there.
+    if (!m_mapOutdated && mapPredatesLastAction()) {
+        takeFreshLook();
+        return;
+    }
     m_iterations.take();
     m_usage.iterations = m_iterations.used();
     if (m_iterations.takeWarning())
@@ -310,6 +318,7 @@ void Director::onDecided(const Decision& decision)
     if (m_phase != Phase::Deciding)
         return;
     setPhase(Phase::Ready);
+    const bool outdated = std::exchange(m_mapOutdated, false);
     QJsonArray actions;
     for (const ProposedAction& p : decision.actions)
         actions.append(proposedJson(p));
@@ -319,7 +328,27 @@ void Director::onDecided(const Decision& decision)
            {{QStringLiteral("kind"), QString::fromLatin1(kinds[int(decision.kind)])},
             {QStringLiteral("message"), decision.message},
             {QStringLiteral("actions"), actions},
-            {QStringLiteral("planner"), m_backend->name()}});
+            {QStringLiteral("planner"), m_backend->name()},
+            {QStringLiteral("map_outdated"), outdated}});
+    if (outdated) {
+        // Taken on the zone map from before the last action (the canvas did not answer): an action chosen on
+        // it may hit what is no longer there, and a model's "done" judged the screen as it was.
+        const QString why =
+            QStringLiteral("the screen was not analysed after the last action (the canvas did not answer "
+                           "within %1 s)")
+                .arg(kFreshLookRounds * m_options.reanalysisTimeoutMs / 1000.0);
+        if (decision.kind == Decision::Kind::Act) {
+            finish(
+                TaskOutcome::Result::Failed,
+                QStringLiteral("%1: the next action is not chosen on the zone map from before it").arg(why));
+            return;
+        }
+        if (decision.kind == Decision::Kind::Complete && m_backend->usesModel()) {
+            finish(TaskOutcome::Result::Unverified,
+                   QStringLiteral("the planner reported the task done, but %1").arg(why));
+            return;
+        }
+    }
     switch (decision.kind) {
     case Decision::Kind::Complete:
         // A model's "done" is its word, not evidence: an effect not seen since ends the task unverified (the

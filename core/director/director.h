@@ -134,6 +134,8 @@ private:
         Silently,
     };
     using MapPredicate = MapWaiter::Predicate;
+    // A fresh look before a decision waits for the canvas up to this many re-analysis times.
+    static constexpr int kFreshLookRounds = 3;
 
     static const char* phaseName(Phase phase);
     static std::optional<DirectorState> outwardState(Phase phase);
@@ -160,6 +162,13 @@ private:
     // second look and calls `then` once it answered, a map meeting `met` (if given) came, or the
     // re-analysis time is over (recorded as "second_look"). Without a canvas to ask, `then` at once.
     void takeSecondLook(const ProposedAction& proposed, const MapPredicate& met, std::function<void()> then);
+    // Whether the zone map may not show the screen as the last action left it: it was built from a frame
+    // older than the action's end and no look was answered since (an unchanged map keeps its frame's time).
+    bool mapPredatesLastAction() const;
+    // Before a decision on such a map: asks the canvas for a look and decides once it answered or a map of a
+    // later frame came (recorded as "fresh_look"); when neither comes within the time of a few
+    // re-analyses, the decision is taken on the outdated map and onDecided() treats it as such.
+    void takeFreshLook();
     void finishAction(ActionOutcome outcome, bool cutBatch = false);
     void skipRemaining(const QString& why);
     static QString subjectKey(const ProposedAction& proposed); // what an action acted on (m_unseenEffects)
@@ -198,7 +207,9 @@ private:
     DirectorUsage m_usage;
 
     ZoneMapPtr m_map;
-    ReadBack m_readBack;   // holds the latest frame and window list; reads typed text back
+    qint64 m_actedNs = 0;       // when the last action ended (session clock; 0: none in this task)
+    bool m_mapOutdated = false; // the decision asked for is taken on a map from before the last action
+    ReadBack m_readBack;        // holds the latest frame and window list; reads typed text back
     RecentEvents m_events; // since the last decision, since the last dispatch; the pointer's last zone point
 
     QList<ProposedAction> m_queue;          // of the current decision, front = next

@@ -163,6 +163,7 @@ void Director::runLocal(const ProposedAction& p)
             if (generation != m_generation)
                 return;
             m_inFlight.reset();
+            m_actedNs = m_clock.nowNs(); // the screen may have changed meanwhile
             setPhase(Phase::Ready);
             o.result.success = true;
             o.mapAfter = m_map;
@@ -253,6 +254,7 @@ void Director::dispatch(ActionFlight flight)
         m_learning.noteDispatched(flight);
         m_events.dispatched();
         const ActionResult result = launch(flight.sent);
+        m_actedNs = m_clock.nowNs();
         ++m_usage.actionsExecuted;
         afterExecution(flight, result);
         return;
@@ -281,6 +283,7 @@ void Director::onActionFinished(quint64 id, const ActionResult& result)
         return;
     m_actionTimer.stop();
     const ActionFlight flight = *std::exchange(m_inFlight, std::nullopt);
+    m_actedNs = result.actedNs > 0 ? result.actedNs : m_clock.nowNs();
     setPhase(Phase::Ready);
     if (flight.recovery) {
         afterRecovery(result);

@@ -150,7 +150,7 @@ void Director::takeSecondLook(const ProposedAction& proposed, const MapPredicate
         then(); // no canvas to ask: the first look stands
         return;
     }
-    const quint64 token = m_maps.beginLook();
+    const quint64 token = m_maps.beginLook(m_clock.nowNs());
     const quint64 versionBefore = m_map ? m_map->version() : 0;
     setPhase(Phase::Verifying, QStringLiteral("taking a second look (the screen may not be analysed yet)"));
     emitInfo(QStringLiteral("second_look"),
@@ -181,6 +181,48 @@ void Director::takeSecondLook(const ProposedAction& proposed, const MapPredicate
         then();
     };
     m_maps.wait(seen, m_options.reanalysisTimeoutMs, std::move(after));
+}
+
+bool Director::mapPredatesLastAction() const
+{
+    if (m_actedNs == 0 || !isSignalConnected(QMetaMethod::fromSignal(&Director::lookAgainRequested)))
+        return false; // nothing done yet, or no canvas to ask
+    const qint64 seenNs = std::max(m_map ? m_map->tNs() : 0, m_maps.caughtUpNs());
+    return seenNs < m_actedNs;
+}
+
+void Director::takeFreshLook()
+{
+    const qint64 actedNs = m_actedNs;
+    const qint64 askedNs = m_clock.nowNs();
+    const quint64 token = m_maps.beginLook(askedNs);
+    const quint64 versionBefore = m_map ? m_map->version() : 0;
+    setPhase(Phase::AwaitingMap, QStringLiteral("waiting for the screen as the last action left it"));
+    emit lookAgainRequested(token);
+    // The canvas' answer, or a map of a frame from after the action, whichever is first.
+    const MapPredicate current = [this, token, actedNs](const ZoneMap& m) {
+        return m_maps.lookAnswered(token) || m.tNs() >= actedNs;
+    };
+    m_maps.wait(current, kFreshLookRounds * m_options.reanalysisTimeoutMs,
+                [this, token, askedNs, versionBefore](bool arrived) {
+                    m_maps.endLook(token);
+                    const QString endedBy = m_maps.lookAnswered(token) ? QStringLiteral("answer")
+                                            : arrived                  ? QStringLiteral("map")
+                                                                       : QStringLiteral("timeout");
+                    record(QStringLiteral("fresh_look"),
+                           {{QStringLiteral("ended_by"), endedBy},
+                            {QStringLiteral("waited_ms"), double((m_clock.nowNs() - askedNs) / 1'000'000)},
+                            {QStringLiteral("map_version_before"), double(versionBefore)},
+                            {QStringLiteral("map_version"), double(m_map ? m_map->version() : 0)}});
+                    if (!arrived) {
+                        m_mapOutdated = true;
+                        emitError(QStringLiteral("map_outdated"),
+                                  QStringLiteral("the canvas did not analyse the screen after the last "
+                                                 "action within %1 ms")
+                                      .arg(kFreshLookRounds * m_options.reanalysisTimeoutMs));
+                    }
+                    scheduleProceed();
+                });
 }
 
 void Director::onLookedAgain(quint64 token, const ZoneMapPtr& map)

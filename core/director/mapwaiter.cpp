@@ -65,8 +65,9 @@ void MapWaiter::cancel()
     m_lookPending = 0;
 }
 
-quint64 MapWaiter::beginLook()
+quint64 MapWaiter::beginLook(qint64 askedNs)
 {
+    m_lookAskedNs = askedNs;
     m_lookPending = ++m_lastLookToken;
     return m_lookPending;
 }
@@ -83,6 +84,7 @@ bool MapWaiter::takeAnswer(quint64 token)
         return false;
     m_lookPending = 0;
     m_lookAnswered = token;
+    m_caughtUpNs = std::max(m_caughtUpNs, m_lookAskedNs);
     return true;
 }
 

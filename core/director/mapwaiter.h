@@ -34,13 +34,16 @@ public:
     // The task ended: ends the wait without calling its `then`, and no second look is waited for any more.
     void cancel();
 
-    // Second looks: a new token (the look waited for from now on), whether the canvas answered `token`,
-    // the end of the wait for `token` (a later answer is too late), and an answer of the canvas: true when it
-    // is the look waited for (it counts as answered).
-    quint64 beginLook();
+    // Second looks: a new token (the look waited for from now on), asked for at `askedNs`; whether the canvas
+    // answered `token`; the end of the wait for `token` (a later answer is too late); and an answer of the
+    // canvas: true when it is the look waited for (it counts as answered).
+    quint64 beginLook(qint64 askedNs);
     bool lookAnswered(quint64 token) const { return m_lookAnswered == token; }
     void endLook(quint64 token);
     bool takeAnswer(quint64 token);
+    // When the latest look the canvas answered was asked for (0: none): the canvas had analysed the screen
+    // as it was then, whatever the time of its map (an unchanged map keeps the time of its frame).
+    qint64 caughtUpNs() const { return m_caughtUpNs; }
 
 private:
     // Ends the wait in progress: its `then` is called (once) with whether the map came.
@@ -53,6 +56,8 @@ private:
     quint64 m_lastLookToken = 0; // of the latest second look asked for
     quint64 m_lookPending = 0;   // the second look waited for (0: none)
     quint64 m_lookAnswered = 0;  // the latest second look the canvas answered
+    qint64 m_lookAskedNs = 0;    // when the look waited for was asked for
+    qint64 m_caughtUpNs = 0;     // when the look answered last was asked for
 };
 
 } // namespace ciu

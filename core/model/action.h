@@ -90,6 +90,9 @@ struct ActionResult
     QString error;
     qint64 startNs = 0;
     qint64 durationNs = 0;
+    // When the input was delivered (session clock; before the watch for its effect): a frame from after
+    // this shows what the action did. 0: unknown (the end of the action counts).
+    qint64 actedNs = 0;
     QPoint pointUsed;            // where the pointer acted
     QList<ChangeRegion> changes; // canvas changes observed afterwards
     bool changeObserved = false;

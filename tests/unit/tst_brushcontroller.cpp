@@ -917,6 +917,9 @@ void TestBrushController::watchesForChanges()
     QCOMPARE(r.frameAfter, quint64(42));
     QCOMPARE(r.changes.size(), 1);
     QCOMPARE(r.changes.first().rect, QRect(590, 395, 40, 20));
+    // The click went out before the watch for its effect, which the action's duration includes.
+    QVERIFY(r.actedNs >= r.startNs);
+    QVERIFY(r.actedNs < r.startNs + r.durationNs);
 
     // A stale diff (captured before the action) does not count; the watch times out, still a success.
     BrushSettings quick = s;

@@ -10,6 +10,7 @@
 #include "core/director/director.h"
 #include "core/director/modelplanner.h"
 #include "core/director/sequencelibrary.h"
+#include "core/director/zoneresolver.h"
 #include "core/model/metatypes.h"
 #include "core/providers/keystore.h"
 #include "tests/support/fakeapiserver.h"
@@ -58,6 +59,7 @@ public:
         : m_zones(std::move(zones))
     {
         registerMetaTypes();
+        director.setSessionClock(clock);
         publish();
         QObject::connect(&director, &Director::actionRequested, this, [this](quint64 id, const Action& a) {
             requested.append(a);
@@ -65,6 +67,8 @@ public:
                 return;
             QTimer::singleShot(0, this, [this, id, a] {
                 ActionResult r = answer(a);
+                if (r.actedNs == 0)
+                    r.actedNs = clock.nowNs(); // the input went out now; what it changed is published next
                 if (r.changeObserved && r.changes.isEmpty()) {
                     // As the real brush reports it: the change it saw, here in the zone acted on; a button's
                     // effect shows elsewhere (a status line).
@@ -110,7 +114,8 @@ public:
     void publish()
     {
         ++m_version;
-        m_map = std::make_shared<const ZoneMap>(m_version, 0, QSize(1280, 800), m_zones);
+        // As the canvas publishes it: with the time of the frame it was built from (now).
+        m_map = std::make_shared<const ZoneMap>(m_version, clock.nowNs(), QSize(1280, 800), m_zones);
         director.onZoneMap(m_map);
     }
     ZoneMapPtr map() const { return m_map; } // as last published
@@ -135,6 +140,7 @@ public:
         return out;
     }
 
+    SessionClock clock; // the session's, shared with the Director
     QTemporaryDir sequences;
     Director director;
     DirectorOptions options;
@@ -195,6 +201,8 @@ private slots:
     void secondLookSeesALateEffect_data();
     void secondLookSeesALateEffect();
     void secondLookSeesALateList();
+    void decisionWaitsForTheScreenAfterTheAction_data();
+    void decisionWaitsForTheScreenAfterTheAction();
     void secondLookReadsLateText_data();
     void secondLookReadsLateText();
     void dryRunExecutesNothing();
@@ -484,16 +492,38 @@ void TestDirector::secondLookSeesALateEffect()
     QCOMPARE(int(h.outcome->result), result);
     QCOMPARE(h.requested.size(), 1); // a button is never clicked twice
     QList<QJsonObject> seconds;
+    QList<QJsonObject> fresh;
     for (const QJsonObject& r : std::as_const(h.records)) {
         if (r.value(QStringLiteral("type")).toString() == QLatin1String("second_look"))
             seconds << r;
+        if (r.value(QStringLiteral("type")).toString() == QLatin1String("fresh_look"))
+            fresh << r;
     }
     if (brushSaw) {
-        QVERIFY(looks.isEmpty());
+        // No second look for the verification; but no map came after the click, so the decision after it
+        // waits for the canvas' look at the screen as the click left it (here the effect's map).
         QVERIFY(seconds.isEmpty());
+        QCOMPARE(looks.size(), 1);
+        QCOMPARE(fresh.size(), 1);
+        QCOMPARE(fresh.first().value(QStringLiteral("ended_by")).toString(), QStringLiteral("map"));
         return;
     }
-    QCOMPARE(looks.size(), 1);
+    if (canvas == QLatin1String("silent")) {
+        // The canvas answered neither look: the decision after the click is taken on the map from before it,
+        // marked as such (here it only concludes the task, unverified by the step's own account).
+        QCOMPARE(looks.size(), 2);
+        QCOMPARE(fresh.size(), 1);
+        QCOMPARE(fresh.first().value(QStringLiteral("ended_by")).toString(), QStringLiteral("timeout"));
+        const auto decision = std::find_if(h.records.crbegin(), h.records.crend(), [](const QJsonObject& r) {
+            return r.value(QStringLiteral("type")).toString() == QLatin1String("decision");
+        });
+        QVERIFY(decision != h.records.crend());
+        QVERIFY(decision->value(QStringLiteral("map_outdated")).toBool());
+    } else {
+        // The second look's answer or map was taken after the click: the next decision needs no other.
+        QCOMPARE(looks.size(), 1);
+        QVERIFY(fresh.isEmpty());
+    }
     QCOMPARE(h.infos(QStringLiteral("second_look")).size(), 1);
     // director.jsonl says that a second look was taken and what it saw.
     QCOMPARE(seconds.size(), 1);
@@ -517,6 +547,75 @@ void TestDirector::secondLookSeesALateEffect()
     if (result == int(TaskOutcome::Result::Unverified))
         QVERIFY2(h.outcome->message.contains(QLatin1String("nothing changed that z9 explains")),
                  qPrintable(h.outcome->message));
+}
+
+void TestDirector::decisionWaitsForTheScreenAfterTheAction_data()
+{
+    QTest::addColumn<bool>("answers"); // the canvas answers the look asked for before the decision
+    QTest::newRow("the canvas answers") << true;
+    QTest::newRow("the canvas never answers") << false;
+}
+
+void TestDirector::decisionWaitsForTheScreenAfterTheAction()
+{
+    QFETCH(bool, answers);
+    // "Next" brings a page with an "Open" button. The brush saw the click change the screen, but the canvas
+    // is behind (a loaded machine: a full analysis under way) and publishes no map of the new page by itself.
+    // On the map from before the click, "Open" names the "Open Dialog" button: a decision taken there
+    // clicked it and ended the task completed, wrongly.
+    QList<Zone> before = formZones();
+    before << zone(QStringLiteral("z22"), ZoneType::Button, QStringLiteral("Open Dialog"),
+                   QRect(300, 500, 100, 30))
+           << zone(QStringLiteral("z23"), ZoneType::Button, QStringLiteral("Next"), QRect(410, 500, 80, 30));
+    const QList<Zone> after = {
+        zone(QStringLiteral("z30"), ZoneType::Button, QStringLiteral("Open"), QRect(500, 600, 80, 30)),
+        zone(QStringLiteral("z31"), ZoneType::Button, QStringLiteral("Back"), QRect(590, 600, 80, 30))};
+    {
+        const ZoneMap stale(1, 0, QSize(1280, 800), before);
+        const ZoneResolver::Result r = ZoneResolver::resolve(QStringLiteral("Open"), stale);
+        QVERIFY(r.zone);
+        QCOMPARE(r.zone->id, QStringLiteral("z22")); // the hazard
+    }
+    Harness h(before);
+    h.answer = [](const Action&) {
+        ActionResult r = okResult(true);
+        r.changeObserved = false; // the brush saw the change; no map follows by itself
+        return r;
+    };
+    int looks = 0;
+    QObject::connect(&h.director, &Director::lookAgainRequested, &h, [&](quint64 token) {
+        ++looks;
+        if (!answers)
+            return;
+        QTimer::singleShot(0, &h, [&h, &after, token] {
+            h.setZones(after);
+            h.director.onLookedAgain(token, h.map());
+        });
+    });
+    QVERIFY(h.run(QStringLiteral("click Next; click Open")));
+    QList<QJsonObject> fresh;
+    for (const QJsonObject& r : std::as_const(h.records)) {
+        if (r.value(QStringLiteral("type")).toString() == QLatin1String("fresh_look"))
+            fresh << r;
+    }
+    QVERIFY(!fresh.isEmpty());
+    QCOMPARE(h.requested.first().zoneId, QStringLiteral("z23"));
+    if (answers) {
+        QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+        QCOMPARE(h.requested.size(), 2);
+        QCOMPARE(h.requested[1].zoneId, QStringLiteral("z30")); // the new page's Open
+        QCOMPARE(fresh.first().value(QStringLiteral("ended_by")).toString(), QStringLiteral("map"));
+        QCOMPARE(looks, 2); // before "click Open", and before the task's conclusion after it
+        return;
+    }
+    // No look answered within three re-analysis times: no action is chosen on the outdated map.
+    QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::Failed));
+    QCOMPARE(h.requested.size(), 1);
+    QVERIFY2(h.outcome->message.contains(QLatin1String("not analysed after the last action")),
+             qPrintable(h.outcome->message));
+    QCOMPARE(fresh.size(), 1);
+    QCOMPARE(fresh.first().value(QStringLiteral("ended_by")).toString(), QStringLiteral("timeout"));
+    QCOMPARE(looks, 1);
 }
 
 void TestDirector::secondLookSeesALateList()

@@ -123,20 +123,25 @@ void TestMapWaiter::secondLooks()
 {
     QObject owner;
     MapWaiter waiter(&owner, [] { return nullptr; });
-    const quint64 first = waiter.beginLook();
+    QCOMPARE(waiter.caughtUpNs(), qint64(0)); // no look answered yet
+    const quint64 first = waiter.beginLook(1000);
     QCOMPARE(first, quint64(1));
     QVERIFY(!waiter.takeAnswer(0));
+    QCOMPARE(waiter.caughtUpNs(), qint64(0));
     QVERIFY(waiter.takeAnswer(first));
     QVERIFY(waiter.lookAnswered(first));
-    QVERIFY(!waiter.takeAnswer(first)); // answered once
-    const quint64 second = waiter.beginLook();
+    QCOMPARE(waiter.caughtUpNs(), qint64(1000)); // the canvas saw the screen as it was when asked
+    QVERIFY(!waiter.takeAnswer(first));          // answered once
+    const quint64 second = waiter.beginLook(2000);
     QCOMPARE(second, quint64(2));
     waiter.endLook(second); // its wait is over: a later answer is too late
     QVERIFY(!waiter.takeAnswer(second));
     QVERIFY(!waiter.lookAnswered(second));
-    const quint64 third = waiter.beginLook();
+    QCOMPARE(waiter.caughtUpNs(), qint64(1000)); // an answer too late proves nothing
+    const quint64 third = waiter.beginLook(3000);
     waiter.cancel(); // the task ended
     QVERIFY(!waiter.takeAnswer(third));
+    QCOMPARE(waiter.caughtUpNs(), qint64(1000));
 }
 
 QTEST_GUILESS_MAIN(TestMapWaiter)
