@@ -376,19 +376,6 @@ void LocalAnalyzer::rememberTemplates(const QImage& image, QPoint origin, const 
         d->templates.clear(); // a runaway map; templates come back with the next analysis
 }
 
-bool LocalAnalyzer::coveredByWindowAbove(const Zone& zone, const QList<platform::WindowInfo>& windows)
-{
-    if (zone.windowId == 0)
-        return false;
-    const auto own = std::find_if(windows.cbegin(), windows.cend(),
-                                  [&zone](const platform::WindowInfo& w) { return w.id == zone.windowId; });
-    if (own == windows.cend())
-        return false;
-    const QPoint centre = zone.bounds.center();
-    return std::any_of(own + 1, windows.cend(),
-                       [&centre](const platform::WindowInfo& w) { return w.geometry.contains(centre); });
-}
-
 LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, const QRect& region,
                                            const QList<Zone>& known, const AnalysisHints& hints)
 {
@@ -469,6 +456,8 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
             continue;
         Zone moved = t->zone;
         moved.bounds = QRect(origin + ctx.topLeft() + QPoint(at.x, at.y), t->pixels.size());
+        // A window above the zone's own where the template matched: a look-alike on that window (a faint
+        // disabled icon on a dialog's plain background), not the zone.
         if (!want.contains(moved.bounds.center()) || coveredByWindowAbove(moved, hints.windows))
             continue;
         kept << moved;

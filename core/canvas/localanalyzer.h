@@ -89,9 +89,6 @@ public:
     // Keeps the pixels of `zones` (which now have ids) for template matching.
     void rememberTemplates(const QImage& image, QPoint origin, const QList<Zone>& zones);
     void forgetTemplates(const QStringList& ids);
-    // Whether a window above the zone's own (`windows` bottom first) covers the zone's centre: a template of
-    // it matched there is a look-alike on that window (a faint disabled icon on a dialog's plain background).
-    static bool coveredByWindowAbove(const Zone& zone, const QList<platform::WindowInfo>& windows);
     int templateCount() const;
     void clearCaches();
 

@@ -215,7 +215,7 @@ std::optional<Zone> LocalPlanner::resolveOrDecide(const QString& name, const Zon
                                                   ZoneResolver::Purpose purpose,
                                                   std::optional<Decision>* decision)
 {
-    const ZoneResolver::Result r = ZoneResolver::resolve(name, map, purpose);
+    const ZoneResolver::Result r = ZoneResolver::resolve(name, map, purpose, m_windows);
     StepState& st = m_state[m_current];
     if (r.zone) {
         PlanStep& step = m_plan.steps[m_current];

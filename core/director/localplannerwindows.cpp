@@ -21,7 +21,7 @@ std::optional<platform::WindowInfo> LocalPlanner::windowFor(const QString& name,
         WindowTargets::resolve(name, m_windows, QCoreApplication::applicationPid());
     if (!window.match)
         return std::nullopt;
-    const ZoneResolver::Result zone = ZoneResolver::resolve(name, map, purpose);
+    const ZoneResolver::Result zone = ZoneResolver::resolve(name, map, purpose, m_windows);
     if (!WindowTargets::prefersWindow(zone, *window.match))
         return std::nullopt;
     const platform::WindowInfo& w = window.match->window;

@@ -182,7 +182,8 @@ double ZoneResolver::similarity(const QString& query, const QString& label)
     return std::min(best, 0.99);
 }
 
-ZoneResolver::Result ZoneResolver::resolve(const QString& name, const ZoneMap& map, Purpose purpose)
+ZoneResolver::Result ZoneResolver::resolve(const QString& name, const ZoneMap& map, Purpose purpose,
+                                           const QList<platform::WindowInfo>& windows)
 {
     Result r;
     const QString trimmed = name.trimmed();
@@ -204,7 +205,7 @@ ZoneResolver::Result ZoneResolver::resolve(const QString& name, const ZoneMap& m
     std::vector<Candidate> all;
     for (const Zone& z : map.zones()) {
         const double s = similarity(trimmed, z.label);
-        if (s <= 0)
+        if (s <= 0 || coveredByWindowAbove(z, windows))
             continue;
         // The type preference ranks matches; it never makes a poor label match good enough.
         all.push_back({z, s >= kMinScore ? s + typeBonus(z, purpose) : s});

@@ -47,7 +47,10 @@ public:
         std::optional<Zone> matchedZone;
     };
 
-    static Result resolve(const QString& name, const ZoneMap& map, Purpose purpose = Purpose::Click);
+    // `windows` (stacking order, bottom first; may be empty): a zone a window above its own covers is not
+    // seen, so no candidate (a toolbar button under a modal dialog is not the dialog's button of that name).
+    static Result resolve(const QString& name, const ZoneMap& map, Purpose purpose = Purpose::Click,
+                          const QList<platform::WindowInfo>& windows = {});
 
     // Label similarity in 0..1 (1: equal after normalisation).
     static double similarity(const QString& query, const QString& label);

@@ -4,6 +4,7 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -286,6 +287,19 @@ std::optional<Zone> zoneFromJson(const QJsonObject& o, QString* error)
     zone.accessibleRef = o.value(QLatin1String("accessible_ref")).toString();
     zone.accessiblePath = o.value(QLatin1String("accessible_path")).toString();
     return zone;
+}
+
+bool coveredByWindowAbove(const Zone& zone, const QList<platform::WindowInfo>& windows)
+{
+    if (zone.windowId == 0)
+        return false;
+    const auto own = std::find_if(windows.cbegin(), windows.cend(),
+                                  [&zone](const platform::WindowInfo& w) { return w.id == zone.windowId; });
+    if (own == windows.cend())
+        return false;
+    const QPoint centre = zone.bounds.center();
+    return std::any_of(own + 1, windows.cend(),
+                       [&centre](const platform::WindowInfo& w) { return w.geometry.contains(centre); });
 }
 
 } // namespace ciu

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "platform/types.h"
+
 #include <QFlags>
 #include <QJsonObject>
 #include <QList>
@@ -96,6 +98,11 @@ struct Zone
     QPoint center() const { return bounds.center(); }
     bool operator==(const Zone&) const = default;
 };
+
+// Whether a window above the zone's own lies over the zone's centre (`windows` in stacking order, bottom
+// first): what shows there is that window, not the zone. False when the zone's window is unknown or not
+// listed.
+bool coveredByWindowAbove(const Zone& zone, const QList<platform::WindowInfo>& windows);
 
 QString toString(ZoneType type);
 std::optional<ZoneType> zoneTypeFromString(const QString& name);

@@ -29,6 +29,7 @@ private slots:
     void resolve_data();
     void resolve();
     void ambiguous();
+    void zoneUnderAWindowAboveIsNoCandidate();
     void sameZoneSeenTwiceIsOne();
     void exactLabelWinsATie();
     void symbolNames();
@@ -424,6 +425,41 @@ void TestLocalPlanner::ambiguous()
     QVERIFY(r.error.contains(QStringLiteral("b button \"Ok\"")));
     QVERIFY(!r.error.contains(QStringLiteral("Cancel")));
     QVERIFY(r.error.contains(QStringLiteral("#")));
+}
+
+void TestLocalPlanner::zoneUnderAWindowAboveIsNoCandidate()
+{
+    // A Qt editor's toolbar "Save" (window 1) under its modal Save dialog (window 2) with its own "Save".
+    Zone toolbar =
+        zone(QStringLiteral("tool"), ZoneType::Button, QStringLiteral("Save"), QRect(362, 183, 33, 32));
+    toolbar.windowId = 1;
+    Zone dialog =
+        zone(QStringLiteral("dlg"), ZoneType::Button, QStringLiteral("Save"), QRect(863, 528, 80, 25));
+    dialog.windowId = 2;
+    const ZoneMap map(1, 0, QSize(1280, 800), {toolbar, dialog});
+    platform::WindowInfo editor;
+    editor.id = 1;
+    editor.geometry = QRect(290, 157, 700, 500);
+    platform::WindowInfo saveAs;
+    saveAs.id = 2;
+    saveAs.geometry = QRect(324, 180, 630, 415);
+    // Without the windows both are candidates.
+    QVERIFY(ZoneResolver::resolve(QStringLiteral("Save"), map).ambiguous);
+    const auto r =
+        ZoneResolver::resolve(QStringLiteral("Save"), map, ZoneResolver::Purpose::Click, {editor, saveAs});
+    QVERIFY2(r.zone, qPrintable(r.error));
+    QCOMPARE(r.zone->id, QStringLiteral("dlg"));
+    // The stacking decides, not the overlap: with the editor raised above the dialog, its button shows and
+    // the dialog's (centre under the editor) does not.
+    const auto raised =
+        ZoneResolver::resolve(QStringLiteral("Save"), map, ZoneResolver::Purpose::Click, {saveAs, editor});
+    QVERIFY2(raised.zone, qPrintable(raised.error));
+    QCOMPARE(raised.zone->id, QStringLiteral("tool"));
+    // A zone whose window is not listed (or unknown) stays a candidate.
+    toolbar.windowId = 0;
+    QVERIFY(ZoneResolver::resolve(QStringLiteral("Save"), ZoneMap(1, 0, QSize(1280, 800), {toolbar, dialog}),
+                                  ZoneResolver::Purpose::Click, {editor, saveAs})
+                .ambiguous);
 }
 
 void TestLocalPlanner::sameZoneSeenTwiceIsOne()
