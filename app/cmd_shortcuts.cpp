@@ -1,11 +1,13 @@
 // ciu-agent shortcuts: the keyboard shortcuts of the active (or a named) window, from its shipped app schema,
 // what was learned before, and what the accessibility tree shows now. The tree holds only showing nodes, so
 // the items of a closed menu are not in it: unless --dry-run, each menu of the window's menu bar is opened
-// in turn (a click on its title), read, and closed again (Escape). What was discovered is saved.
+// in turn (a click on its title), read, and closed again (Escape). A window the tree does not show has its
+// menus read by vision instead (app/shortcutsvision.cpp). What was discovered is saved.
 
 #include "app/commands.h"
 #include "app/commonoptions.h"
 #include "app/displaylock.h"
+#include "app/shortcutsvision.h"
 #include "core/canvas/accessibilityzones.h"
 #include "core/knowledge/shortcutdiscovery.h"
 #include "core/knowledge/shortcutstore.h"
@@ -167,7 +169,8 @@ int runShortcuts(const QStringList& arguments)
     parser.setApplicationDescription(QStringLiteral(
         "Lists the keyboard shortcuts of the active window (or of --window), from the program's app schema, "
         "what was learned before and its menus. Each menu of the window's menu bar is opened and closed "
-        "again to read its items (not with --dry-run). What was discovered is saved under "
+        "again to read its items (not with --dry-run), by vision when the window has no accessibility tree. "
+        "What was discovered is saved under "
         "$XDG_DATA_HOME/ciu-agent/shortcuts."));
     parser.addOptions({
         {QStringLiteral("window"),
@@ -229,6 +232,7 @@ int runShortcuts(const QStringList& arguments)
         return ExitFailure;
     }
     QList<Shortcut> discovered;
+    bool treeRead = false; // the window's menus were read from the accessibility tree
     const std::unique_ptr<platform::Accessibility> accessibility = platform::createAccessibility();
     if (!accessibility->isAvailable()) {
         printError(QStringLiteral("no accessibility tree (%1): only the known shortcuts")
@@ -248,12 +252,20 @@ int runShortcuts(const QStringList& arguments)
                            .arg(terminalText(window->title, true))
                            .arg(kFirstWalkTimeoutMs));
         else {
+            treeRead = true;
             discovered = shortcutsFromAccessibility(*first, windowRef);
             if (explore) {
                 platform.windows().activate(window->id);
                 discovered << exploreMenus(platform, *accessibility, windowRef);
             }
         }
+    }
+
+    // No tree for the window (a Tk, Xt or Motif program, or no accessibility bus): its menus read by vision.
+    if (!treeRead && explore) {
+        printError(
+            QStringLiteral("reading the menus of \"%1\" by vision").arg(terminalText(window->title, true)));
+        discovered << exploreMenusByVision(platform, *window);
     }
 
     AppSchema learned = *stored;

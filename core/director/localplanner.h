@@ -47,6 +47,11 @@ public:
     // store).
     using ShortcutVerified = std::function<void(const QString& application, const QString& action)>;
     void setShortcutVerified(ShortcutVerified verified) { m_verified = std::move(verified); }
+    // Told of the shortcuts read by vision in the rows of a menu `invoke` opened (an accelerator at a row's
+    // right, source Vision; not when the rows come from the accessibility tree). Default: merged into the
+    // store under XDG data, as `ciu-agent shortcuts` does with what it discovers.
+    using ShortcutsSeen = std::function<void(const QString& application, const QList<Shortcut>& shortcuts)>;
+    void setShortcutsSeen(ShortcutsSeen seen) { m_seen = std::move(seen); }
     // The top-level windows steps may name (`type "ls" into xterm`); decide() takes them from the world.
     void setWindows(const QList<platform::WindowInfo>& windows) { m_windows = windows; }
 
@@ -70,6 +75,7 @@ private:
         QString application;
         QStringList menuPath;
         QStringList clickedZones;
+        QStringList learnedMenus; // the open menus whose rows were read ("File")
         // select (localplannerselect.cpp): the map's zones before the drop-down was opened, the scrolls of
         // its open list so far (down, then up), the options in view before the last scroll and all seen, and
         // why the option cannot be chosen (the list is being closed).
@@ -96,6 +102,8 @@ private:
     Decision act(ProposedAction action);
     std::optional<Decision> invokeAction(int index, const ZoneMap& map);
     void invokeDone(int index); // an invoke through keys had its verified effect
+    // The shortcuts vision reads in the rows of the menu the invoke step opened (its path so far) on `map`.
+    void learnOpenMenu(StepState& st, const ZoneMap& map);
     std::optional<Decision> selectAction(int index, const ZoneMap& map);
     // Whether the report of `action` was the open list's scroll or its closing (the step's state is updated).
     bool selectReported(int index, const ProposedAction& action);
@@ -111,6 +119,7 @@ private:
     QStringList m_unverified; // steps that ran but whose effect was not seen, with what was seen
     ShortcutLookup m_shortcuts;
     ShortcutVerified m_verified;
+    ShortcutsSeen m_seen;
     QList<platform::WindowInfo> m_windows;
 };
 

@@ -1,8 +1,11 @@
-// The local planner's `invoke` command: a menu action by its known shortcut (verified by its effect like any
-// step), else (or when the keys showed no effect) through its menu path, one click per part.
+// The local planner's `invoke` command: a menu action by its known shortcut when its keys can be trusted
+// (verified before, or from a shipped schema or the user; verified by its effect like any step), else (or
+// when the keys showed no effect) through its menu path, one click per part; keys not yet trusted are tried
+// only when no menu path is known.
 
 #include "core/director/directorlog.h"
 #include "core/director/localplanner.h"
+#include "core/knowledge/shortcutdiscovery.h"
 #include "core/knowledge/shortcutstore.h"
 
 #include <QDateTime>
@@ -39,6 +42,13 @@ std::optional<AppSchema> storedShortcuts(const QString& application)
     return known;
 }
 
+// Keys that had their effect before, or that a person checked (a shipped schema, the user's entry).
+bool keysTrusted(const Shortcut& shortcut)
+{
+    return shortcut.isVerified() || shortcut.source == ShortcutSource::Schema ||
+           shortcut.source == ShortcutSource::User;
+}
+
 void markVerifiedInStore(const QString& application, const QString& action)
 {
     const ShortcutStore store;
@@ -54,6 +64,22 @@ void markVerifiedInStore(const QString& application, const QString& action)
     learned->markVerified(action, QDateTime::currentMSecsSinceEpoch());
     if (!store.save(*learned, &error))
         qCWarning(lcLocalPlanner) << "shortcut of" << action << "not marked verified:" << error;
+}
+
+void learnInStore(const QString& application, const QList<Shortcut>& shortcuts)
+{
+    const ShortcutStore store;
+    QString error;
+    auto learned = store.load(application, &error);
+    if (!learned) {
+        qCWarning(lcLocalPlanner) << "shortcuts read in a menu of" << application << "not kept:" << error;
+        return;
+    }
+    bool changed = false;
+    for (const Shortcut& s : shortcuts)
+        changed = learned->merge(s) || changed;
+    if (changed && !store.save(*learned, &error))
+        qCWarning(lcLocalPlanner) << "shortcuts read in a menu of" << application << "not kept:" << error;
 }
 
 } // namespace
@@ -86,6 +112,7 @@ std::optional<Decision> LocalPlanner::invokeAction(int index, const ZoneMap& map
         st.keys.clear();
         st.menuPath.clear();
         st.clickedZones.clear();
+        st.learnedMenus.clear();
         st.application = frontApplication(map);
         std::optional<AppSchema> known;
         if (!st.application.isEmpty())
@@ -102,8 +129,11 @@ std::optional<Decision> LocalPlanner::invokeAction(int index, const ZoneMap& map
             st.menuPath = named;
         else if (shortcut && !shortcut->menu.isEmpty())
             st.menuPath = menuParts(shortcut->menu);
-        // The keys first; a retry (the keys showed no effect) goes through the menus when they are known.
-        if (shortcut && !shortcut->keys.isEmpty() && (st.retries == 0 || st.menuPath.isEmpty())) {
+        // Keys that can be trusted first, and a retry (the keys showed no effect) through the menus when
+        // they are known; keys never seen working (read from the tree or the screen) only when no menu
+        // path is known.
+        const bool hasKeys = shortcut && !shortcut->keys.isEmpty();
+        if (hasKeys && (st.menuPath.isEmpty() || (keysTrusted(*shortcut) && st.retries == 0))) {
             st.keys = shortcut->keys;
             m_plan.steps[index].description =
                 QStringLiteral("Invoke \"%1\" with %2").arg(shortcut->action, shortcut->keys);
@@ -129,6 +159,8 @@ std::optional<Decision> LocalPlanner::invokeAction(int index, const ZoneMap& map
     }
     if (st.phase >= st.menuPath.size())
         return std::nullopt;
+    if (st.phase > 0)
+        learnOpenMenu(st, map);
     // The part of the path: among the zones not clicked before (the menu title stays on screen).
     QList<Zone> zones;
     for (const Zone& z : map.zones()) {
@@ -152,6 +184,32 @@ std::optional<Decision> LocalPlanner::invokeAction(int index, const ZoneMap& map
              : QStringLiteral("the menu \"%1\" open").arg(menuLabel(st.menuPath.at(st.phase)));
     p.undoable = false;
     return act(p);
+}
+
+void LocalPlanner::learnOpenMenu(StepState& st, const ZoneMap& map)
+{
+    QStringList opened;
+    for (const QString& part : st.menuPath.mid(0, st.phase))
+        opened << withoutMnemonic(part).trimmed();
+    const QString menu = opened.join(QStringLiteral(" > "));
+    if (st.application.isEmpty() || st.learnedMenus.contains(menu))
+        return;
+    // The rows vision read: the tree's give their key bindings to `ciu-agent shortcuts` instead.
+    QList<Zone> rows;
+    for (const Zone& z : map.zones()) {
+        if (z.source != ZoneSource::Accessibility && z.labelSource != LabelSource::Tree &&
+            !st.clickedZones.contains(z.id))
+            rows.append(z);
+    }
+    const QList<Shortcut> found = shortcutsFromMenuRows(rows, menu);
+    if (found.isEmpty())
+        return; // the menu may not be on this map yet
+    st.learnedMenus << menu;
+    qCDebug(lcLocalPlanner) << found.size() << "shortcuts read in the menu" << menu << "of" << st.application;
+    if (m_seen)
+        m_seen(st.application, found);
+    else
+        learnInStore(st.application, found);
 }
 
 void LocalPlanner::invokeDone(int index)

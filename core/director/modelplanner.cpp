@@ -2,6 +2,7 @@
 
 #include "core/director/directorlog.h"
 #include "core/director/safety/untrusted.h"
+#include "core/knowledge/shortcutstore.h"
 #include "core/providers/screenshotscaler.h"
 
 #include <QJsonArray>
@@ -106,6 +107,7 @@ bool ModelPlanner::begin(const QString& task, QString* error)
     m_script.reset();
     m_lastMap.reset();
     m_modelPlanned = false;
+    m_shortcutsTold.clear();
     m_first = true;
     emit planChanged();
     return true;
@@ -219,6 +221,11 @@ void ModelPlanner::send(const WorldState& world)
                 zones = QStringLiteral("zone map unchanged (v%1)").arg(world.map->version());
             blocks.append(ContentBlock::makeText(safety::wrapUntrusted(zones, QStringLiteral("zone_map"))));
             m_lastSentMap = world.map;
+            // The labels are the program's own (read from its menus): untrusted like the map.
+            const QString shortcuts = shortcutsToTell(*world.map);
+            if (!shortcuts.isEmpty())
+                blocks.append(ContentBlock::makeText(
+                    safety::wrapUntrusted(shortcuts, QStringLiteral("known_shortcuts"))));
         } else if (m_loop == DirectorOptions::Loop::Zones && m_first) {
             blocks.append(
                 ContentBlock::makeText(QStringLiteral("No zone map is available yet; use request_reanalysis "
@@ -262,6 +269,24 @@ void ModelPlanner::send(const WorldState& world)
     r.messages = m_messages;
     m_lastRequest = r;
     m_requestId = m_provider->send(r);
+}
+
+QString ModelPlanner::shortcutsToTell(const ZoneMap& map)
+{
+    const QString application = LocalPlanner::frontApplication(map);
+    if (application.isEmpty() || m_shortcutsTold.contains(application))
+        return {};
+    m_shortcutsTold.insert(application);
+    std::optional<AppSchema> known;
+    if (m_shortcuts) {
+        known = m_shortcuts(application);
+    } else {
+        QString error;
+        known = knownShortcuts(ShortcutStore(), application, &error);
+        if (!known)
+            qCWarning(lcModelPlanner) << "shortcuts of" << application << "not read:" << error;
+    }
+    return known ? describeShortcuts(*known) : QString();
 }
 
 void ModelPlanner::onFinished(quint64 requestId, const ProviderResponse& response)

@@ -6,6 +6,7 @@
 #include "core/providers/provider.h"
 
 #include <QHash>
+#include <QSet>
 
 #include <memory>
 
@@ -50,6 +51,14 @@ public:
     static QString describeZones(const ZoneMap& map, int maxZones = 250);
     // Lines for the zones added, removed or changed between two maps; empty when nothing changed.
     static QString describeDelta(const ZoneMap& before, const ZoneMap& after);
+    // The known shortcuts of a program as the model reads them, those with keys only, the verified and
+    // person-checked ones (a shipped schema, the user's) first: "Known shortcuts of Mousepad: Save As… =
+    // ctrl+shift+s (verified), Open… = ctrl+o". Empty when none has keys.
+    static QString describeShortcuts(const AppSchema& schema, int maxShortcuts = kMaxShortcutsTold);
+    static constexpr int kMaxShortcutsTold = 25;
+    // What is known of a program's shortcuts (default: knownShortcuts() of the store under XDG data); the
+    // model is told those of the program in front once per program and task. Passed on to run_steps.
+    void setShortcutLookup(LocalPlanner::ShortcutLookup lookup) { m_shortcuts = std::move(lookup); }
     // The zone-level tool definitions.
     static QList<director::ToolDefinition> zoneTools();
     // One zone as the model reads it: `z12 button "OK" [x,y,w,h] state in parent`.
@@ -113,6 +122,8 @@ private:
     Decision interpret(const director::ProviderResponse& response);
     void answer(const QString& toolUseId, const QString& text, bool isError, const QImage& image = {});
     QString systemPrompt(const WorldState& world) const;
+    // The known shortcuts of the program in front on `map` when the model was not told them yet, else empty.
+    QString shortcutsToTell(const ZoneMap& map);
     QJsonObject recordFor(const director::ProviderRequest& request,
                           const director::ProviderResponse& response) const;
     static qint64 estimateTokens(const director::ProviderRequest& request);
@@ -140,6 +151,8 @@ private:
     QList<platform::WindowInfo> m_windows; // of the last decide(): run_steps may name a window
     bool m_dryRun = true;
     bool m_modelPlanned = false; // the model recorded its own plan (update_plan)
+    LocalPlanner::ShortcutLookup m_shortcuts;
+    QSet<QString> m_shortcutsTold; // the programs whose known shortcuts the model was given
 };
 
 } // namespace ciu

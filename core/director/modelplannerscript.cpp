@@ -170,6 +170,8 @@ void ModelPlanner::startScript(Segment segment, const ZoneMapPtr& map)
     run.callId = segment.scriptCallId;
     run.runner = std::make_unique<LocalPlanner>();
     run.runner->setMaxResolveAttempts(kScriptResolveAttempts);
+    if (m_shortcuts)
+        run.runner->setShortcutLookup(m_shortcuts);
     run.runner->beginCommands(segment.commands, QStringLiteral("run_steps"));
     run.notes = QList<QStringList>(segment.commands.size());
     run.mapAtStart = map;

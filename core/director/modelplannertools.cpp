@@ -3,6 +3,8 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+
 // The model's side of the zone loop: the zone-level tool definitions, the zone map as text (whole and
 // deltas), the computer tool's input as an action, and the tool results built from action outcomes.
 
@@ -177,6 +179,36 @@ QList<ToolDefinition> ModelPlanner::zoneTools()
             schema({{QStringLiteral("explanation"), prop(QStringLiteral("string"), {})}},
                    {QStringLiteral("explanation")})),
     };
+}
+
+QString ModelPlanner::describeShortcuts(const AppSchema& schema, int maxShortcuts)
+{
+    // Verified first, then those a person checked, then the rest, each in the schema's order.
+    const auto rank = [](const Shortcut& s) {
+        if (s.isVerified())
+            return 0;
+        return s.source == ShortcutSource::Schema || s.source == ShortcutSource::User ? 1 : 2;
+    };
+    QList<Shortcut> withKeys;
+    for (const Shortcut& s : schema.shortcuts) {
+        if (!s.keys.isEmpty())
+            withKeys.append(s);
+    }
+    if (withKeys.isEmpty())
+        return {};
+    std::stable_sort(withKeys.begin(), withKeys.end(),
+                     [&](const Shortcut& a, const Shortcut& b) { return rank(a) < rank(b); });
+    QStringList items;
+    for (const Shortcut& s : std::as_const(withKeys)) {
+        if (items.size() >= maxShortcuts) {
+            items << QStringLiteral("… %1 more").arg(withKeys.size() - maxShortcuts);
+            break;
+        }
+        items << QStringLiteral("%1 = %2%3")
+                     .arg(s.action, s.keys, s.isVerified() ? QStringLiteral(" (verified)") : QString());
+    }
+    return QStringLiteral("Known shortcuts of %1: %2")
+        .arg(schema.application, items.join(QStringLiteral(", ")));
 }
 
 QString ModelPlanner::describeZones(const ZoneMap& map, int maxZones)

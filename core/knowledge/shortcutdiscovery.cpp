@@ -1,6 +1,9 @@
 #include "core/knowledge/shortcutdiscovery.h"
 
 #include <QHash>
+#include <QRegularExpression>
+
+#include <algorithm>
 
 namespace ciu {
 namespace {
@@ -11,6 +14,17 @@ bool isMenuItemRole(const QString& role)
 {
     return role == QLatin1String("menu item") || role == QLatin1String("check menu item") ||
            role == QLatin1String("radio menu item");
+}
+
+// What OCR often reads for "Ctrl" in the small fonts of menus ("Ctri+O", "Ctril+Q", "Ctr1+S"), as it is
+// written.
+QString withOcrModifiersFixed(const QString& text)
+{
+    static const QRegularExpression ctrl(QStringLiteral("\\bCtr[il1I|]{1,2}(?=\\s*\\+)"),
+                                         QRegularExpression::CaseInsensitiveOption);
+    QString fixed = text;
+    fixed.replace(ctrl, QStringLiteral("Ctrl"));
+    return fixed;
 }
 
 } // namespace
@@ -72,6 +86,20 @@ QList<platform::AccessibleNode> menuBarMenus(const platform::AccessibilitySnapsh
     return result;
 }
 
+QList<Zone> menuBarTitles(const QList<Zone>& zones, QRect client, int barHeight)
+{
+    const QRect bar(client.topLeft(), QSize(client.width(), std::min(barHeight, client.height())));
+    QList<Zone> result;
+    for (const Zone& z : zones) {
+        if (z.type == ZoneType::MenuItem && bar.contains(z.bounds.center()) &&
+            !withoutMnemonic(z.label).trimmed().isEmpty())
+            result.append(z);
+    }
+    std::stable_sort(result.begin(), result.end(),
+                     [](const Zone& a, const Zone& b) { return a.bounds.x() < b.bounds.x(); });
+    return result;
+}
+
 QList<Shortcut> shortcutsFromMenuRows(const QList<Zone>& zones, const QString& menuPath, QRect menuArea)
 {
     QList<Shortcut> result;
@@ -79,7 +107,7 @@ QList<Shortcut> shortcutsFromMenuRows(const QList<Zone>& zones, const QString& m
         const bool inArea = !menuArea.isNull() && menuArea.contains(z.bounds.center());
         if (z.type != ZoneType::MenuItem && !inArea)
             continue;
-        const auto row = parseMenuRowText(z.label);
+        const auto row = parseMenuRowText(withOcrModifiersFixed(z.label));
         if (!row || row->label.isEmpty())
             continue;
         Shortcut s;

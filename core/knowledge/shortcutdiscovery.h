@@ -24,8 +24,13 @@ QList<Shortcut> shortcutsFromAccessibility(const platform::AccessibilitySnapshot
 QList<platform::AccessibleNode> menuBarMenus(const platform::AccessibilitySnapshot& snapshot,
                                              const QString& windowRef);
 
+// The titles of a window's menu bar as vision read them (no tree): labelled menu-item zones whose centre lies
+// in the top `barHeight` pixels of the client area `client`, left to right.
+QList<Zone> menuBarTitles(const QList<Zone>& zones, QRect client, int barHeight = 40);
+
 // The shortcuts in the rows of an open menu read by vision: menu-item zones (or any zone inside `menuArea`
-// when it is not null) whose label ends in an accelerator; `menuPath` ("File") is put before each label.
+// when it is not null) whose label ends in an accelerator; `menuPath` ("File") is put before each label. What
+// OCR often reads for "Ctrl" in small menu fonts ("Ctri+O") is taken for it.
 QList<Shortcut> shortcutsFromMenuRows(const QList<Zone>& zones, const QString& menuPath, QRect menuArea = {});
 
 } // namespace ciu

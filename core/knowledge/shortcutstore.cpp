@@ -92,8 +92,16 @@ std::optional<AppSchema> knownShortcuts(const ShortcutStore& store, const QStrin
     if (!shippedError.isEmpty())
         qCWarning(lcShortcuts) << "shipped schema:" << shippedError;
     result.application = application;
-    for (const Shortcut& s : stored->shortcuts)
+    const AppSchema shipped = result;
+    for (Shortcut s : stored->shortcuts) {
+        // A discovery that only confirms the keys of a shipped shortcut keeps it a schema one: its keys were
+        // checked by a person (what `invoke` trusts).
+        const Shortcut* same = shipped.find(s.menu.isEmpty() ? s.action : s.menu);
+        if (same && same->keys == s.keys && same->matchKey() == s.matchKey() &&
+            (s.source == ShortcutSource::Atspi || s.source == ShortcutSource::Vision))
+            s.source = ShortcutSource::Schema;
         result.merge(s);
+    }
     result.zones.append(stored->zones);
     if (!stored->notes.isEmpty())
         result.notes = stored->notes;

@@ -36,8 +36,9 @@ private:
     QString m_directory;
 };
 
-// The shortcuts known for a program: its shipped schema, then the stored (learned) ones merged over it.
-// nullopt with `error` when the stored file is corrupt.
+// The shortcuts known for a program: its shipped schema, then the stored (learned) ones merged over it; a
+// learned one with the keys of the shipped one stays of source Schema. nullopt with `error` when the stored
+// file is corrupt.
 std::optional<AppSchema> knownShortcuts(const ShortcutStore& store, const QString& application,
                                         QString* error = nullptr);
 

@@ -3,7 +3,7 @@
 // `ciu-agent shortcuts` discovers the menus' shortcuts (the fixture's menu_opened events prove it opened the
 // menus; no menu_triggered proves it ran nothing) and saves them; `ciu-agent run 'invoke …'` runs a menu
 // action by its shortcut and by its menu path, proven by the fixture's own menu_triggered / menu_opened
-// events.
+// events: keys not yet seen working go through the menu when its path is known.
 
 #include "core/knowledge/shortcutstore.h"
 #include "tests/support/agentrun.h"
@@ -60,11 +60,14 @@ private slots:
     void invokeThroughShortcut();
     void invokeThroughMenuPath();
     void gtkProgramShortcutsDiscovered();
+    void tkProgramMenusReadByVision();
 
 private:
     AgentRun agent(const QStringList& args, const QProcessEnvironment& extra = {});
     bool hasEvent(const QString& event, const QString& key, const QString& value, int timeoutMs = 10'000);
     QString fixtureClass();
+    // The fixture's menu events since the last call ("menu_opened File", "menu_triggered Save As…").
+    QStringList menuEvents();
 
     std::unique_ptr<XvfbServer> m_xvfb;
     std::unique_ptr<FixtureApp> m_fixture;
@@ -223,31 +226,68 @@ void TestShortcutsE2e::corruptStoreIsKept()
     QVERIFY(m_fixture->pending().isEmpty());
 }
 
-void TestShortcutsE2e::invokeThroughShortcut()
+QStringList TestShortcutsE2e::menuEvents()
 {
-    // Learned first (as `shortcuts` does), then run by name: the keys, no menu opened.
-    const AgentRun learn = agent({QStringLiteral("shortcuts"), QStringLiteral("--json")});
-    QVERIFY2(learn.exitCode == 0, qPrintable(learn.failure()));
-    QVERIFY(m_fixture->sync());
-    m_fixture->clearPending();
-    const AgentRun r = agent({QStringLiteral("run"), QStringLiteral("invoke \"Save As…\""),
-                              QStringLiteral("--execute"), QStringLiteral("--json")});
-    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
-    QVERIFY(m_fixture->sync());
+    if (!m_fixture->sync())
+        return {QStringLiteral("no sync")};
     QStringList events;
     for (const QJsonObject& o : m_fixture->pending())
         events << o.value(QStringLiteral("event")).toString() + QLatin1Char(' ') +
                       o.value(QStringLiteral("item")).toString() + o.value(QStringLiteral("menu")).toString();
+    m_fixture->clearPending();
+    return events;
+}
+
+void TestShortcutsE2e::invokeThroughShortcut()
+{
+    // Learned from the tree first (as `shortcuts` does): keys never seen working, so the menu path is used.
+    const AgentRun learn = agent({QStringLiteral("shortcuts"), QStringLiteral("--json")});
+    QVERIFY2(learn.exitCode == 0, qPrintable(learn.failure()));
+    QVERIFY(m_fixture->sync());
+    m_fixture->clearPending();
+    const QStringList invoke{QStringLiteral("run"), QStringLiteral("invoke \"Save As…\""),
+                             QStringLiteral("--execute"), QStringLiteral("--json")};
+    AgentRun r = agent(invoke);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
+    QStringList events = menuEvents();
+    QVERIFY2(events.contains(QStringLiteral("menu_opened File")), qPrintable(events.join(QLatin1Char(','))));
+    QVERIFY2(events.contains(QStringLiteral("menu_triggered Save As…")),
+             qPrintable(events.join(QLatin1Char(','))));
+    const ShortcutStore store(m_data->filePath(QStringLiteral("ciu-agent/shortcuts")));
+    const QString application = fixtureClass();
+    auto stored = store.load(application);
+    QVERIFY(stored);
+    QVERIFY(!stored->find(QStringLiteral("Save As…"))->isVerified());
+
+    // The same keys with no menu path known: tried, and verified by their effect.
+    AppSchema keysOnly;
+    keysOnly.application = application;
+    keysOnly.shortcuts << Shortcut{
+        QStringLiteral("Save As…"), QStringLiteral("ctrl+shift+s"), {}, ShortcutSource::Atspi, 0};
+    QFile::remove(store.filePath(application));
+    QVERIFY(store.save(keysOnly));
+    r = agent(invoke);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
+    events = menuEvents();
     QVERIFY2(events.contains(QStringLiteral("menu_triggered Save As…")),
              qPrintable(events.join(QLatin1Char(','))));
     // By the keys: no menu was opened.
     QVERIFY2(events.filter(QStringLiteral("menu_opened")).isEmpty(),
              qPrintable(events.join(QLatin1Char(','))));
-    // The run had its effect: the shortcut is now verified.
-    const auto stored =
-        ShortcutStore(m_data->filePath(QStringLiteral("ciu-agent/shortcuts"))).load(fixtureClass());
+    stored = store.load(application);
     QVERIFY(stored);
     QVERIFY(stored->find(QStringLiteral("Save As…"))->isVerified());
+
+    // Verified keys are used first even where a menu path is known.
+    stored->shortcuts[0].menu = QStringLiteral("File > Save As…");
+    QVERIFY(store.save(*stored));
+    r = agent(invoke);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
+    events = menuEvents();
+    QVERIFY2(events.contains(QStringLiteral("menu_triggered Save As…")),
+             qPrintable(events.join(QLatin1Char(','))));
+    QVERIFY2(events.filter(QStringLiteral("menu_opened")).isEmpty(),
+             qPrintable(events.join(QLatin1Char(','))));
 }
 
 void TestShortcutsE2e::invokeThroughMenuPath()
@@ -310,6 +350,70 @@ void TestShortcutsE2e::gtkProgramShortcutsDiscovered()
     QCOMPARE(shortcutNamed(r.json, QStringLiteral("Preferences > Bold")),
              shortcutJson(QStringLiteral("Bold"), QStringLiteral("ctrl+shift+b"),
                           QStringLiteral("Preferences > Bold"), QStringLiteral("atspi")));
+}
+
+void TestShortcutsE2e::tkProgramMenusReadByVision()
+{
+    // A Tk program is not in the accessibility tree: its menus are opened and read by vision (the
+    // accelerators Tk draws at the right of the rows), and nothing in them is run.
+    m_fixture.reset();
+    QTemporaryDir dir;
+    QFile script(dir.filePath(QStringLiteral("menus.tcl")));
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write(R"(wm title . "Tk Menus"
+menu .mb
+. configure -menu .mb
+menu .mb.file -tearoff 0
+.mb add cascade -label File -menu .mb.file -underline 0
+.mb.file add command -label "Open..." -accelerator Ctrl+O -command {puts "ran Open"; flush stdout}
+.mb.file add command -label "Save As..." -accelerator Shift+Ctrl+S -command {puts "ran Save As"; flush stdout}
+.mb.file add command -label "Recent" -command {puts "ran Recent"; flush stdout}
+.mb.file add command -label "Quit" -accelerator Ctrl+Q -command {puts "ran Quit"; flush stdout}
+menu .mb.edit -tearoff 0
+.mb add cascade -label Edit -menu .mb.edit -underline 0
+.mb.edit add command -label "Find..." -accelerator Ctrl+F -command {puts "ran Find"; flush stdout}
+.mb.edit add command -label "Preferences" -command {puts "ran Preferences"; flush stdout}
+text .t -width 60 -height 20
+pack .t
+)");
+    script.close();
+    QProcess wish;
+    wish.setProcessEnvironment(m_xvfb->environment());
+    wish.start(QStringLiteral("wish"), {script.fileName()});
+    QVERIFY2(wish.waitForStarted(10'000), qPrintable(wish.errorString()));
+    const auto stop = qScopeGuard([&wish] {
+        wish.kill();
+        wish.waitForFinished(5000);
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            QProcess p;
+            p.setProcessEnvironment(m_xvfb->environment());
+            p.start(QStringLiteral("xdotool"), {QStringLiteral("search"), QStringLiteral("--onlyvisible"),
+                                                QStringLiteral("--name"), QStringLiteral("Tk Menus")});
+            p.waitForFinished(10'000);
+            return !p.readAllStandardOutput().trimmed().isEmpty();
+        }(),
+        20'000);
+    const AgentRun r = agent({QStringLiteral("shortcuts"), QStringLiteral("--json"),
+                              QStringLiteral("--window"), QStringLiteral("Tk Menus")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
+    QVERIFY2(r.err.contains(QStringLiteral("by vision")), qPrintable(r.err));
+    QCOMPARE(shortcutNamed(r.json, QStringLiteral("File > Open...")),
+             shortcutJson(QStringLiteral("Open..."), QStringLiteral("ctrl+o"),
+                          QStringLiteral("File > Open..."), QStringLiteral("vision")));
+    QCOMPARE(shortcutNamed(r.json, QStringLiteral("File > Save As...")),
+             shortcutJson(QStringLiteral("Save As..."), QStringLiteral("ctrl+shift+s"),
+                          QStringLiteral("File > Save As..."), QStringLiteral("vision")));
+    QCOMPARE(shortcutNamed(r.json, QStringLiteral("File > Quit")),
+             shortcutJson(QStringLiteral("Quit"), QStringLiteral("ctrl+q"), QStringLiteral("File > Quit"),
+                          QStringLiteral("vision")));
+    QCOMPARE(shortcutNamed(r.json, QStringLiteral("Edit > Find...")),
+             shortcutJson(QStringLiteral("Find..."), QStringLiteral("ctrl+f"),
+                          QStringLiteral("Edit > Find..."), QStringLiteral("vision")));
+    // Rows without an accelerator are no shortcuts read by vision; nothing was run.
+    QVERIFY(shortcutNamed(r.json, QStringLiteral("File > Recent")).isEmpty());
+    QCOMPARE(wish.readAllStandardOutput(), QByteArray());
 }
 
 QTEST_GUILESS_MAIN(TestShortcutsE2e)

@@ -225,6 +225,8 @@ private slots:
     void parseErrorFails();
     void model_toolUseChain();
     void model_unknownZoneIsError();
+    void model_knownShortcutsTold();
+    void model_knownShortcutsCapped();
     void model_offScreenRefused();
     void model_refusal();
     void model_maxTokens();
@@ -1181,6 +1183,91 @@ void TestDirector::model_unknownZoneIsError()
     QVERIFY(results[QStringLiteral("t1")].value(QStringLiteral("is_error")).toBool());
     QVERIFY2(resultText(results[QStringLiteral("t1")]).contains(QStringLiteral("z99")),
              qPrintable(resultText(results[QStringLiteral("t1")])));
+}
+
+void TestDirector::model_knownShortcutsTold()
+{
+    // The program in front has known shortcuts: the first request tells them (labels are the program's:
+    // untrusted), once; the next request does not repeat them.
+    FakeApiServer server;
+    QVERIFY(server.start());
+    server.enqueue(reply({use(QStringLiteral("t1"), QStringLiteral("click_zone"),
+                              {{QStringLiteral("zone_id"), QStringLiteral("z7")}})}));
+    server.enqueue(reply({complete(QStringLiteral("t2"))}));
+    QList<Zone> zones = formZones();
+    for (Zone& z : zones)
+        z.application = QStringLiteral("Mousepad");
+    Harness h(zones);
+    QStringList asked;
+    h.director.setBackendFactory(
+        [&server, &asked](const DirectorOptions&, QString*) -> std::unique_ptr<PlanBackend> {
+            director::ProviderConfig config;
+            config.baseUrl = server.baseUrl();
+            config.apiKey = QStringLiteral("sk-ant-test-key-never-logged");
+            config.defaultModel = QStringLiteral("claude-sonnet-4-5");
+            config.maxRetryDelayMs = 10;
+            auto planner = std::make_unique<ModelPlanner>(
+                director::createProvider(director::ProviderKind::Anthropic, config),
+                DirectorOptions::Loop::Zones);
+            planner->setShortcutLookup([&asked](const QString& application) {
+                asked << application;
+                AppSchema schema;
+                schema.application = application;
+                Shortcut open{QStringLiteral("Open…"), QStringLiteral("ctrl+o"),
+                              QStringLiteral("File > Open…"), ShortcutSource::Schema, 0};
+                Shortcut find{
+                    QStringLiteral("Find"), {}, QStringLiteral("Search > Find"), ShortcutSource::Atspi, 0};
+                Shortcut reload{QStringLiteral("Reload"), QStringLiteral("ctrl+r"),
+                                QStringLiteral("File > Reload"), ShortcutSource::Vision, 0};
+                Shortcut saveAs{QStringLiteral("Save As…"), QStringLiteral("ctrl+shift+s"),
+                                QStringLiteral("File > Save As…"), ShortcutSource::Atspi, 1000};
+                schema.shortcuts << open << find << reload << saveAs;
+                return std::optional<AppSchema>(schema);
+            });
+            return planner;
+        });
+    QVERIFY(h.run(QStringLiteral("Press OK.")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QCOMPARE(server.requestCount(), 2);
+    QCOMPARE(asked, QStringList{QStringLiteral("Mousepad")});
+    const auto texts = [&](int request) {
+        QStringList out;
+        const QJsonArray messages =
+            server.requests()[request].json.value(QStringLiteral("messages")).toArray();
+        for (const QJsonValue& b : messages.last().toObject().value(QStringLiteral("content")).toArray()) {
+            if (b.toObject().value(QStringLiteral("type")).toString() == QLatin1String("text"))
+                out << b.toObject().value(QStringLiteral("text")).toString();
+        }
+        return out;
+    };
+    const QString told = QStringLiteral(
+        "<untrusted_screen_text source=\"known_shortcuts\">\nKnown shortcuts of Mousepad: Save As… = "
+        "ctrl+shift+s (verified), Open… = ctrl+o, Reload = ctrl+r\n</untrusted_screen_text>");
+    QVERIFY2(texts(0).contains(told), qPrintable(texts(0).join(QLatin1Char('\n'))));
+    QVERIFY2(!texts(1).join(QLatin1Char('\n')).contains(QStringLiteral("known_shortcuts")),
+             qPrintable(texts(1).join(QLatin1Char('\n'))));
+}
+
+void TestDirector::model_knownShortcutsCapped()
+{
+    AppSchema schema;
+    schema.application = QStringLiteral("App");
+    for (int i = 1; i <= 30; ++i)
+        schema.shortcuts << Shortcut{QStringLiteral("Action %1").arg(i),
+                                     QStringLiteral("F%1").arg(i % 24 + 1),
+                                     {},
+                                     ShortcutSource::Atspi,
+                                     0};
+    QCOMPARE(ModelPlanner::describeShortcuts(schema, 2),
+             QStringLiteral("Known shortcuts of App: Action 1 = F2, Action 2 = F3, … 28 more"));
+    QCOMPARE(ModelPlanner::describeShortcuts(schema).count(QStringLiteral(" = F")),
+             ModelPlanner::kMaxShortcutsTold);
+    // Only keys are told: a program whose actions have menu paths only gets no line.
+    AppSchema menusOnly;
+    menusOnly.application = QStringLiteral("App");
+    menusOnly.shortcuts << Shortcut{
+        QStringLiteral("Find"), {}, QStringLiteral("Search > Find"), ShortcutSource::Atspi, 0};
+    QCOMPARE(ModelPlanner::describeShortcuts(menusOnly), QString());
 }
 
 void TestDirector::model_offScreenRefused()

@@ -5,10 +5,13 @@
 #include "core/director/localplanner.h"
 #include "core/director/modelplanner.h"
 #include "core/director/zoneresolver.h"
+#include "core/knowledge/shortcutstore.h"
 #include "tests/support/testzones.h"
 
 #include <QJsonObject>
+#include <QScopeGuard>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace ciu;
@@ -52,8 +55,14 @@ private slots:
     void missingZoneReanalyzesThenGivesUp();
     void failedActionRetriesThenFails();
     void dryRunOutcomesAdvance();
+    void invokeByShortcut_data();
     void invokeByShortcut();
     void invokeFallsBackToMenuPath();
+    void invokeUnverifiedKeysUseTheMenuPath_data();
+    void invokeUnverifiedKeysUseTheMenuPath();
+    void invokeUnverifiedKeysWithoutMenuPath();
+    void invokeLearnsMenuRowsReadByVision();
+    void invokeKeepsWhatItLearnsInTheStore();
     void invokeUnknownAction();
 };
 
@@ -941,27 +950,66 @@ ZoneMap menuMap(bool fileOpen)
     return ZoneMap(1, 0, QSize(1280, 800), zones);
 }
 
-AppSchema fixtureShortcuts()
+// The fixture's window with File open, its rows as read from the screen (accelerators at their right) or
+// from the tree (`rowSource`).
+ZoneMap readMenuMap(ZoneSource rowSource)
+{
+    QList<Zone> zones = menuMap(false).zones();
+    zones << zone(QStringLiteral("v1"), ZoneType::MenuItem, QStringLiteral("Save            Ctrl+S"),
+                  QRect(0, 22, 200, 20))
+          << zone(QStringLiteral("v2"), ZoneType::MenuItem, QStringLiteral("Save As...  Shift+Ctrl+S"),
+                  QRect(0, 44, 200, 20))
+          << zone(QStringLiteral("v3"), ZoneType::MenuItem, QStringLiteral("Recent Files"),
+                  QRect(0, 66, 200, 20))
+          << zone(QStringLiteral("v4"), ZoneType::Button, QStringLiteral("Reload  F5"),
+                  QRect(300, 300, 80, 24));
+    for (Zone& z : zones) {
+        z.application = QStringLiteral("Fixture");
+        if (z.id.startsWith(QLatin1Char('v')))
+            z.source = rowSource;
+    }
+    return ZoneMap(2, 0, QSize(1280, 800), zones);
+}
+
+// Save As… = ctrl+shift+s, under File unless `menu` is false.
+AppSchema fixtureShortcuts(ShortcutSource source = ShortcutSource::Schema, qint64 verifiedAtMs = 0,
+                           bool menu = true)
 {
     AppSchema schema;
     schema.application = QStringLiteral("Fixture");
     Shortcut s;
     s.action = QStringLiteral("Save As…");
     s.keys = QStringLiteral("ctrl+shift+s");
-    s.menu = QStringLiteral("File > Save As…");
+    if (menu)
+        s.menu = QStringLiteral("File > Save As…");
+    s.source = source;
+    s.verifiedAtMs = verifiedAtMs;
     schema.shortcuts << s;
     return schema;
 }
 
 } // namespace
 
+void TestLocalPlanner::invokeByShortcut_data()
+{
+    QTest::addColumn<int>("source");
+    QTest::addColumn<qint64>("verifiedAtMs");
+    // Keys that had their effect before, or that a person checked.
+    QTest::newRow("verified, from the tree") << int(ShortcutSource::Atspi) << qint64(1000);
+    QTest::newRow("verified, from the screen") << int(ShortcutSource::Vision) << qint64(1000);
+    QTest::newRow("shipped schema") << int(ShortcutSource::Schema) << qint64(0);
+    QTest::newRow("the user's") << int(ShortcutSource::User) << qint64(0);
+}
+
 void TestLocalPlanner::invokeByShortcut()
 {
+    QFETCH(int, source);
+    QFETCH(qint64, verifiedAtMs);
     LocalPlanner planner;
     QStringList asked;
     planner.setShortcutLookup([&](const QString& application) {
         asked << application;
-        return std::optional<AppSchema>(fixtureShortcuts());
+        return std::optional<AppSchema>(fixtureShortcuts(ShortcutSource(source), verifiedAtMs));
     });
     QStringList verified;
     planner.setShortcutVerified([&](const QString& application, const QString& action) {
@@ -1012,6 +1060,178 @@ void TestLocalPlanner::invokeFallsBackToMenuPath()
     QVERIFY(bare.begin(QStringLiteral("invoke \"Edit > Paste\""), &error));
     d = decideOnce(bare, menuMap(false));
     QCOMPARE(d.actions[0].action.zoneId, QStringLiteral("m2"));
+}
+
+void TestLocalPlanner::invokeUnverifiedKeysUseTheMenuPath_data()
+{
+    QTest::addColumn<int>("source");
+    QTest::newRow("from the tree") << int(ShortcutSource::Atspi);
+    QTest::newRow("from the screen") << int(ShortcutSource::Vision);
+}
+
+void TestLocalPlanner::invokeUnverifiedKeysUseTheMenuPath()
+{
+    // Keys read from the tree or the screen and never seen working: the menu path, no key pressed.
+    QFETCH(int, source);
+    LocalPlanner planner;
+    planner.setShortcutLookup(
+        [&](const QString&) { return std::optional<AppSchema>(fixtureShortcuts(ShortcutSource(source))); });
+    int verifiedCalls = 0;
+    planner.setShortcutVerified([&](const QString&, const QString&) { ++verifiedCalls; });
+    QString error;
+    QVERIFY(planner.begin(QStringLiteral("invoke \"Save As…\""), &error));
+    QList<Action::Type> types;
+    QStringList clicked;
+    for (const ZoneMap& map : {menuMap(false), menuMap(true)}) {
+        const Decision d = decideOnce(planner, map);
+        QCOMPARE(int(d.kind), int(Decision::Kind::Act));
+        types << d.actions[0].action.type;
+        clicked << d.actions[0].action.zoneId;
+        planner.report(d.actions[0], ok());
+    }
+    QVERIFY(types == (QList<Action::Type>{Action::Type::LeftClick, Action::Type::LeftClick}));
+    QCOMPARE(clicked, (QStringList{QStringLiteral("m1"), QStringLiteral("m5")}));
+    QCOMPARE(planner.plan().steps.at(0).description, QStringLiteral("Invoke File > Save As…"));
+    QCOMPARE(int(decideOnce(planner, menuMap(false)).kind), int(Decision::Kind::Complete));
+    QCOMPARE(verifiedCalls, 0);
+}
+
+void TestLocalPlanner::invokeUnverifiedKeysWithoutMenuPath()
+{
+    // No menu path known: the keys are tried, and once they had their effect they are verified.
+    LocalPlanner planner;
+    planner.setShortcutLookup([](const QString&) {
+        return std::optional<AppSchema>(fixtureShortcuts(ShortcutSource::Atspi, 0, false));
+    });
+    QStringList verified;
+    planner.setShortcutVerified([&](const QString& application, const QString& action) {
+        verified << application + QLatin1Char('/') + action;
+    });
+    QString error;
+    QVERIFY(planner.begin(QStringLiteral("invoke \"Save As…\""), &error));
+    Decision d = decideOnce(planner, menuMap(false));
+    QCOMPARE(int(d.kind), int(Decision::Kind::Act));
+    QCOMPARE(int(d.actions[0].action.type), int(Action::Type::Key));
+    QCOMPARE(d.actions[0].action.text, QStringLiteral("ctrl+shift+s"));
+    // No effect seen: with no menu to fall back on, the keys again.
+    ActionOutcome noEffect = ok();
+    noEffect.verificationFailed = true;
+    planner.report(d.actions[0], noEffect);
+    QVERIFY(verified.isEmpty());
+    d = decideOnce(planner, menuMap(false));
+    QCOMPARE(int(d.actions[0].action.type), int(Action::Type::Key));
+    QCOMPARE(d.actions[0].action.text, QStringLiteral("ctrl+shift+s"));
+    planner.report(d.actions[0], ok());
+    QCOMPARE(verified, QStringList{QStringLiteral("Fixture/Save As…")});
+    QCOMPARE(int(decideOnce(planner, menuMap(false)).kind), int(Decision::Kind::Complete));
+}
+
+void TestLocalPlanner::invokeLearnsMenuRowsReadByVision()
+{
+    LocalPlanner planner;
+    planner.setShortcutLookup([](const QString&) { return std::optional<AppSchema>(); });
+    QStringList seen;
+    QList<Shortcut> learned;
+    planner.setShortcutsSeen([&](const QString& application, const QList<Shortcut>& shortcuts) {
+        seen << application;
+        learned << shortcuts;
+    });
+    QString error;
+    QVERIFY(planner.begin(QStringLiteral("invoke \"File > Save As\""), &error));
+    Decision d = decideOnce(planner, menuMap(false));
+    QCOMPARE(d.actions[0].action.zoneId, QStringLiteral("m1"));
+    QVERIFY(seen.isEmpty()); // no menu open yet
+    planner.report(d.actions[0], ok());
+    d = decideOnce(planner, readMenuMap(ZoneSource::Local));
+    QCOMPARE(int(d.kind), int(Decision::Kind::Act));
+    QCOMPARE(d.actions[0].action.zoneId, QStringLiteral("v2"));
+    QCOMPARE(seen, QStringList{QStringLiteral("Fixture")});
+    QCOMPARE(learned.size(), 2); // the rows with an accelerator; not "Recent Files", not the button
+    Shortcut save;
+    save.action = QStringLiteral("Save");
+    save.keys = QStringLiteral("ctrl+s");
+    save.menu = QStringLiteral("File > Save");
+    save.source = ShortcutSource::Vision;
+    QCOMPARE(learned.at(0), save);
+    Shortcut saveAs = save;
+    saveAs.action = QStringLiteral("Save As...");
+    saveAs.keys = QStringLiteral("ctrl+shift+s");
+    saveAs.menu = QStringLiteral("File > Save As...");
+    QCOMPARE(learned.at(1), saveAs);
+    planner.report(d.actions[0], ok());
+    QCOMPARE(int(decideOnce(planner, menuMap(false)).kind), int(Decision::Kind::Complete));
+    QCOMPARE(seen.size(), 1);
+
+    // Rows from the accessibility tree are not read as vision's.
+    LocalPlanner tree;
+    tree.setShortcutLookup([](const QString&) { return std::optional<AppSchema>(); });
+    int treeSeen = 0;
+    tree.setShortcutsSeen([&](const QString&, const QList<Shortcut>&) { ++treeSeen; });
+    QVERIFY(tree.begin(QStringLiteral("invoke \"File > Save As\""), &error));
+    d = decideOnce(tree, menuMap(false));
+    tree.report(d.actions[0], ok());
+    d = decideOnce(tree, readMenuMap(ZoneSource::Accessibility));
+    QCOMPARE(d.actions[0].action.zoneId, QStringLiteral("v2"));
+    QCOMPARE(treeSeen, 0);
+}
+
+void TestLocalPlanner::invokeKeepsWhatItLearnsInTheStore()
+{
+    // The default hooks: the store under XDG data.
+    QTemporaryDir data;
+    QVERIFY(data.isValid());
+    const QByteArray oldData = qgetenv("XDG_DATA_HOME");
+    qputenv("XDG_DATA_HOME", data.path().toUtf8());
+    const auto restore = qScopeGuard([&] {
+        if (oldData.isNull())
+            qunsetenv("XDG_DATA_HOME");
+        else
+            qputenv("XDG_DATA_HOME", oldData);
+    });
+    const ShortcutStore store;
+    QCOMPARE(store.directory(), data.path() + QStringLiteral("/ciu-agent/shortcuts"));
+    QString error;
+
+    // A menu walked with vision's rows: what they show is kept, source vision, not verified.
+    LocalPlanner walk;
+    QVERIFY(walk.begin(QStringLiteral("invoke \"File > Save As\""), &error));
+    Decision d = decideOnce(walk, menuMap(false));
+    walk.report(d.actions[0], ok());
+    d = decideOnce(walk, readMenuMap(ZoneSource::Local));
+    walk.report(d.actions[0], ok());
+    auto stored = store.load(QStringLiteral("Fixture"), &error);
+    QVERIFY2(stored, qPrintable(error));
+    QCOMPARE(stored->shortcuts.size(), 2);
+    const Shortcut* saveAs = stored->find(QStringLiteral("Save As…"));
+    QVERIFY(saveAs);
+    QCOMPARE(saveAs->keys, QStringLiteral("ctrl+shift+s"));
+    QCOMPARE(toString(saveAs->source), toString(ShortcutSource::Vision));
+    QVERIFY(!saveAs->isVerified());
+
+    // Invoked by name next: keys not yet seen working, so the menu path again.
+    LocalPlanner byName;
+    QVERIFY(byName.begin(QStringLiteral("invoke \"Save As…\""), &error));
+    d = decideOnce(byName, menuMap(false));
+    QCOMPARE(int(d.actions[0].action.type), int(Action::Type::LeftClick));
+    QCOMPARE(d.actions[0].action.zoneId, QStringLiteral("m1"));
+
+    // Keys with no menu path are tried; their effect marks them verified in the store.
+    Shortcut quit;
+    quit.action = QStringLiteral("Quit");
+    quit.keys = QStringLiteral("ctrl+q");
+    quit.source = ShortcutSource::Atspi;
+    stored->merge(quit);
+    QVERIFY2(store.save(*stored, &error), qPrintable(error));
+    LocalPlanner byKeys;
+    QVERIFY(byKeys.begin(QStringLiteral("invoke Quit"), &error));
+    d = decideOnce(byKeys, menuMap(false));
+    QCOMPARE(int(d.actions[0].action.type), int(Action::Type::Key));
+    QCOMPARE(d.actions[0].action.text, QStringLiteral("ctrl+q"));
+    byKeys.report(d.actions[0], ok());
+    stored = store.load(QStringLiteral("Fixture"), &error);
+    QVERIFY2(stored, qPrintable(error));
+    QVERIFY(stored->find(QStringLiteral("Quit"))->isVerified());
+    QVERIFY(!stored->find(QStringLiteral("Save As"))->isVerified());
 }
 
 void TestLocalPlanner::invokeUnknownAction()

@@ -56,11 +56,13 @@ private Q_SLOTS:
     void normalizedAction();
     void discoveryFromTree();
     void discoveryFromMenuRows();
+    void menuBarTitlesReadByVision();
     void mergeRules();
     void storeRoundTrip();
     void storeCorruptFile_data();
     void storeCorruptFile();
     void shippedSchemas();
+    void discoveryConfirmingAShippedShortcut();
 };
 
 void TestShortcuts::canonicalKeys_data()
@@ -292,6 +294,46 @@ void TestShortcuts::discoveryFromMenuRows()
                                   QStringLiteral("File > Quit"), ShortcutSource::Vision));
     // Without an area only menu-item zones count.
     QCOMPARE(shortcutsFromMenuRows({save, button, rowAsStatic}, QStringLiteral("File")).size(), 1);
+    // "Ctrl" as OCR reads it in a Tk menu's small font (Tesseract 5, DejaVu Sans 9 px).
+    Zone misread = save;
+    misread.label = QStringLiteral("Save As... Shift+Ctri+S");
+    Zone misread2 = save;
+    misread2.label = QStringLiteral("Open... Ctr1+O");
+    Zone misread3 = save;
+    misread3.label = QStringLiteral("Quit Ctril+Q");
+    Zone word = save;
+    word.label = QStringLiteral("Ctri");
+    const QList<Shortcut> fixed =
+        shortcutsFromMenuRows({misread, misread2, misread3, word}, QStringLiteral("File"));
+    QCOMPARE(fixed.size(), 3);
+    QCOMPARE(fixed.at(0), shortcut(QStringLiteral("Save As..."), QStringLiteral("ctrl+shift+s"),
+                                   QStringLiteral("File > Save As..."), ShortcutSource::Vision));
+    QCOMPARE(fixed.at(1).keys, QStringLiteral("ctrl+o"));
+    QCOMPARE(fixed.at(2).keys, QStringLiteral("ctrl+q"));
+}
+
+void TestShortcuts::menuBarTitlesReadByVision()
+{
+    // A window's client area at (100, 200): titles along its top, left to right; not a row further down,
+    // not an unlabelled item, not another type of zone in the bar.
+    const auto item = [](const QString& label, QRect bounds, ZoneType type = ZoneType::MenuItem) {
+        Zone z;
+        z.type = type;
+        z.label = label;
+        z.bounds = bounds;
+        return z;
+    };
+    const QList<Zone> zones{item(QStringLiteral("_Edit"), QRect(140, 204, 36, 18)),
+                            item(QStringLiteral("File"), QRect(104, 204, 30, 18)),
+                            item(QStringLiteral("Open...   Ctrl+O"), QRect(104, 240, 160, 20)),
+                            item(QString(), QRect(180, 204, 20, 18)),
+                            item(QStringLiteral("Help"), QRect(300, 204, 36, 18), ZoneType::Button),
+                            item(QStringLiteral("Tools"), QRect(20, 204, 36, 18))};
+    QStringList titles;
+    for (const Zone& z : menuBarTitles(zones, QRect(100, 200, 600, 400)))
+        titles << z.label;
+    QCOMPARE(titles, (QStringList{QStringLiteral("File"), QStringLiteral("_Edit")}));
+    QCOMPARE(menuBarTitles(zones, QRect(100, 200, 600, 400), 60).size(), 3); // a taller bar holds the row
 }
 
 void TestShortcuts::mergeRules()
@@ -423,7 +465,8 @@ void TestShortcuts::shippedSchemas()
 {
     // Every shipped schema parses, and the stored shortcuts merge over it.
     const QStringList applications = shippedSchemaApplications();
-    QVERIFY(!applications.isEmpty());
+    QCOMPARE(applications, (QStringList{QStringLiteral("FeatherPad"), QStringLiteral("Mousepad"),
+                                        QStringLiteral("Xedit")}));
     for (const QString& application : applications) {
         QString error;
         const auto schema = shippedSchema(application, &error);
@@ -447,6 +490,34 @@ void TestShortcuts::shippedSchemas()
     QCOMPARE(known->shortcuts.size(), shippedSchema(application)->shortcuts.size());
     QCOMPARE(known->find(first.action)->keys, QStringLiteral("F12"));
     QCOMPARE(toString(known->find(first.action)->source), toString(ShortcutSource::User));
+}
+
+void TestShortcuts::discoveryConfirmingAShippedShortcut()
+{
+    // Mousepad's schema: Save As… = ctrl+shift+s, Print… = ctrl+p. The tree read the same keys for Save As…
+    // (still the schema's, trusted by `invoke`) and other keys for Print… (the tree's, not trusted).
+    QTemporaryDir dir;
+    const ShortcutStore store(dir.path());
+    const QString application = QStringLiteral("Mousepad");
+    AppSchema learned;
+    learned.application = application;
+    learned.shortcuts << shortcut(QStringLiteral("Save As..."), QStringLiteral("ctrl+shift+s"),
+                                  QStringLiteral("File > Save As..."), ShortcutSource::Atspi)
+                      << shortcut(QStringLiteral("Print..."), QStringLiteral("ctrl+shift+p"),
+                                  QStringLiteral("File > Print..."), ShortcutSource::Vision)
+                      << shortcut(QStringLiteral("New Window"), QStringLiteral("ctrl+shift+n"),
+                                  QStringLiteral("File > New Window"), ShortcutSource::Atspi);
+    QVERIFY(store.save(learned));
+    const auto known = knownShortcuts(store, application);
+    QVERIFY(known);
+    QCOMPARE(known->find(QStringLiteral("Save As"))->keys, QStringLiteral("ctrl+shift+s"));
+    QCOMPARE(toString(known->find(QStringLiteral("Save As"))->source), toString(ShortcutSource::Schema));
+    QCOMPARE(known->find(QStringLiteral("Print"))->keys, QStringLiteral("ctrl+shift+p"));
+    QCOMPARE(toString(known->find(QStringLiteral("Print"))->source), toString(ShortcutSource::Vision));
+    QCOMPARE(toString(known->find(QStringLiteral("New Window"))->source), toString(ShortcutSource::Atspi));
+    // The stored file keeps what was discovered.
+    QCOMPARE(toString(store.load(application)->find(QStringLiteral("Save As"))->source),
+             toString(ShortcutSource::Atspi));
 }
 
 QTEST_GUILESS_MAIN(TestShortcuts)
