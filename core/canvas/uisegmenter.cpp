@@ -282,11 +282,14 @@ bool findArrow(const Segmentation& s, const cv::Rect& box, cv::Rect* arrow)
         clipped(cv::Rect(box.x + box.width - side, box.y + 3, side - 3, box.height - 6), s.gray);
     if (area.width < 6 || area.height < 4)
         return false;
+    // The arrow stands out of the button's fill, darker on a light theme, lighter on a dark one.
+    constexpr int kArrowContrast = 60; // grey levels between the arrow's ink and the fill
     const int background = medianGray(s, area);
-    cv::Mat dark;
-    cv::threshold(s.gray(area), dark, std::max(0, background - 60), 255, cv::THRESH_BINARY_INV);
+    cv::Mat diff, ink;
+    cv::absdiff(s.gray(area), cv::Scalar(background), diff);
+    cv::threshold(diff, ink, kArrowContrast - 1, 255, cv::THRESH_BINARY);
     cv::Mat labels, stats, centroids;
-    const int n = cv::connectedComponentsWithStats(dark, labels, stats, centroids, 8, CV_32S);
+    const int n = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
     for (int i = 1; i < n; ++i) {
         const int w = stats.at<int>(i, cv::CC_STAT_WIDTH);
         const int h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
