@@ -399,9 +399,9 @@ QString cleanLabel(const QString& text)
     if (!s.isEmpty() && s.size() <= 3 &&
         std::none_of(s.cbegin(), s.cend(), [](QChar c) { return c.isLetterOrNumber() || c.isSpace(); }))
         return s;
-    // OCR noise at the ends: stray bars, quotes and dots that are borders or icons.
+    // OCR noise at the ends: stray bars, quotes (straight or curly) and dots that are borders or icons.
     static const QRegularExpression edges(
-        QStringLiteral("^[|!_~`'\",.;\\[\\]{}()<>=\\-—–]+\\s*|\\s*[|_~`'\",;\\[\\]{}()<>=\\-—–]+$"));
+        QStringLiteral("^[|!_~`'\"‘’“”,.;\\[\\]{}()<>=\\-—–]+\\s*|\\s*[|_~`'\"‘’“”,;\\[\\]{}()<>=\\-—–]+$"));
     s.remove(edges);
     if (s.endsWith(QLatin1Char(':')))
         s.chop(1);
