@@ -13,6 +13,12 @@ cv::Rect clipped(const cv::Rect& r, const cv::Mat& m)
     return r & cv::Rect(0, 0, m.cols, m.rows);
 }
 
+uchar medianOf(std::vector<uchar>& v)
+{
+    std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
 // Contour boxes: closed border lines give an outer contour and a hole, both rectangular. The outer
 // contour of a glyph is rejected because its hole (if any) is tiny.
 std::vector<Box> findBoxes(const cv::Mat& edges, const Params& p)
@@ -426,28 +432,83 @@ double darkShare(const Segmentation& s, const cv::Rect& r, int level)
     return double(cv::countNonZero(s.gray(c) < level)) / double(c.area());
 }
 
-bool blueBorder(const Segmentation& s, const cv::Rect& r)
+bool outlineColour(const Segmentation& s, const cv::Rect& r, double share, int tolerance, cv::Vec3b* colour)
 {
     const cv::Rect c = clipped(r, s.bgra);
-    if (c.width < 4 || c.height < 4)
-        return false;
-    int blue = 0;
-    int total = 0;
-    auto check = [&](int x, int y) {
+    if (c.width < 4 || c.height < 4 || c != r)
+        return false; // an outline cut by the image's edge is not one
+    std::vector<cv::Vec3b> pixels;
+    auto take = [&](int x, int y) {
         const cv::Vec4b px = s.bgra.at<cv::Vec4b>(y, x);
-        ++total;
-        if (px[0] > px[2] + 40 && px[0] > 120)
-            ++blue;
+        pixels.emplace_back(px[0], px[1], px[2]);
     };
-    for (int x = c.x; x < c.x + c.width; x += 2) {
-        check(x, c.y);
-        check(x, c.y + c.height - 1);
+    for (int x = c.x; x < c.x + c.width; ++x) {
+        take(x, c.y);
+        take(x, c.y + c.height - 1);
     }
-    for (int y = c.y; y < c.y + c.height; y += 2) {
-        check(c.x, y);
-        check(c.x + c.width - 1, y);
+    for (int y = c.y + 1; y < c.y + c.height - 1; ++y) {
+        take(c.x, y);
+        take(c.x + c.width - 1, y);
     }
-    return total > 0 && blue >= 0.6 * total;
+    cv::Vec3b median;
+    std::vector<uchar> channel(pixels.size());
+    for (int k = 0; k < 3; ++k) {
+        for (size_t i = 0; i < pixels.size(); ++i)
+            channel[i] = pixels[i][k];
+        median[k] = medianOf(channel);
+    }
+    const auto near = std::count_if(pixels.cbegin(), pixels.cend(), [&](const cv::Vec3b& px) {
+        return colourDistance(px, median) <= tolerance;
+    });
+    if (double(near) < share * double(pixels.size()))
+        return false;
+    if (colour)
+        *colour = median;
+    return true;
+}
+
+cv::Vec3b medianColour(const Segmentation& s, const cv::Rect& r)
+{
+    const cv::Rect c = clipped(r, s.bgra);
+    if (c.area() <= 0)
+        return {};
+    cv::Vec3b median;
+    std::vector<uchar> channel;
+    channel.reserve(size_t(c.area()));
+    for (int k = 0; k < 3; ++k) {
+        channel.clear();
+        for (int y = c.y; y < c.y + c.height; ++y) {
+            const cv::Vec4b* row = s.bgra.ptr<cv::Vec4b>(y);
+            for (int x = c.x; x < c.x + c.width; ++x)
+                channel.push_back(row[x][k]);
+        }
+        median[k] = medianOf(channel);
+    }
+    return median;
+}
+
+double flatShare(const Segmentation& s, const cv::Rect& r, int tolerance)
+{
+    const cv::Rect c = clipped(r, s.gray);
+    if (c.area() <= 0)
+        return 0;
+    const int median = medianGray(s, c);
+    cv::Mat diff;
+    cv::absdiff(s.gray(c), cv::Scalar(median), diff);
+    return double(cv::countNonZero(diff <= tolerance)) / double(c.area());
+}
+
+int colourDistance(const cv::Vec3b& a, const cv::Vec3b& b)
+{
+    int d = 0;
+    for (int k = 0; k < 3; ++k)
+        d = std::max(d, std::abs(int(a[k]) - int(b[k])));
+    return d;
+}
+
+int chroma(const cv::Vec3b& c)
+{
+    return std::max({c[0], c[1], c[2]}) - std::min({c[0], c[1], c[2]});
 }
 
 int medianGray(const Segmentation& s, const cv::Rect& r)
