@@ -189,9 +189,16 @@ std::vector<cv::Rect> findSliders(const cv::Mat& edges, const std::vector<Box>& 
         const cv::Rect r = cv::boundingRect(contours[i]);
         if (!isSlider(edges, r))
             continue;
+        // A slider is no box, and it never fills a button: a word with tall letters inside one ("toggle")
+        // has a slider's column profile.
+        constexpr int kButtonHeights = 3; // a box less than this many times the candidate's height,
+        constexpr int kButtonWidths = 2;  // and less than this many times its width, is a button around it
         bool isBox = false;
-        for (const Box& b : boxes)
-            isBox = isBox || iou(b.rect, r) > 0.7;
+        for (const Box& b : boxes) {
+            const bool around = (b.rect & r) == r && b.rect.height < kButtonHeights * r.height &&
+                                b.rect.width < kButtonWidths * r.width;
+            isBox = isBox || iou(b.rect, r) > 0.7 || around;
+        }
         if (!isBox)
             sliders.push_back(cv::Rect(r.x + 1, r.y + 1, r.width - 2, r.height - 2));
     }

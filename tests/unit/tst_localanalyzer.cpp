@@ -267,6 +267,8 @@ private slots:
     void terminalTextIsStatic();
     void darkThemeFieldIsATextField();
     void whiteButtonOnWhiteIsAButton();
+    void sliderShapedInkInAButtonIsNoSlider_data();
+    void sliderShapedInkInAButtonIsNoSlider();
     void focusRingOfAnyColour_data();
     void focusRingOfAnyColour();
 
@@ -732,6 +734,45 @@ void TestLocalAnalyzer::whiteButtonOnWhiteIsAButton()
     const Zone* button = findZone(result.zones, ZoneType::Button, QStringLiteral("Save changes"));
     QVERIFY2(button, qPrintable(dump(result.zones)));
     QCOMPARE(button->bounds, QRect(110, 120, 160, 26));
+}
+
+// Ink with a slider's column profile (a long low line with a few tall strokes: what a word of tall
+// letters in light grey leaves above the edge threshold) inside a button is the button's content, not a
+// slider; the same ink on the panel is one.
+void TestLocalAnalyzer::sliderShapedInkInAButtonIsNoSlider_data()
+{
+    QTest::addColumn<bool>("inButton");
+    QTest::newRow("in a button") << true;
+    QTest::newRow("on the panel") << false;
+}
+
+void TestLocalAnalyzer::sliderShapedInkInAButtonIsNoSlider()
+{
+    QFETCH(bool, inButton);
+    QImage image = themedImage(QColor(0xf6, 0xf5, 0xf4));
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        if (inButton)
+            themedBox(p, QRect(110, 60, 144, 34), QColor(0xcd, 0xc7, 0xc2), QColor(0xf6, 0xf5, 0xf4),
+                      Qt::black, QString(), Qt::AlignHCenter);
+        p.fillRect(QRect(140, 82, 84, 1), Qt::black);
+        for (int x = 150; x < 224; x += 16)
+            p.fillRect(QRect(x, 70, 1, 12), Qt::black);
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    int sliders = 0;
+    for (const Zone& z : result.zones)
+        sliders += z.type == ZoneType::Slider ? 1 : 0;
+    QVERIFY2(sliders == (inButton ? 0 : 1), qPrintable(dump(result.zones)));
+    if (inButton) {
+        bool button = false;
+        for (const Zone& z : result.zones)
+            button = button || (z.type == ZoneType::Button && z.bounds == QRect(110, 60, 144, 34));
+        QVERIFY2(button, qPrintable(dump(result.zones)));
+    }
 }
 
 // Three fields and a button with grey borders; the middle field's outline is drawn in `ring` (2 px).
