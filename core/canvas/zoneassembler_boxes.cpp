@@ -35,7 +35,7 @@ constexpr int kTitleIndent = 12;         // and its left is within this of the b
 // The view's base (baseInterior).
 constexpr int kBaseFlatTolerance = 8;  // grey levels around the interior's median that are its fill
 constexpr double kBaseFlatShare = 0.5; // share of the interior that is fill (the rest is text)
-constexpr int kBaseContrast = 4;       // grey levels a base is further from mid-grey than its panel
+constexpr int kBaseContrast = 3;       // grey levels a base is further from mid-grey than its panel
 constexpr int kBaseExtremeMargin = 2;  // a base this close to pure white or black needs no contrast,
 constexpr int kBaseExtremeSlack = 2;   // and may be this much less extreme than its panel
 constexpr int kBaseMinSides = 3;       // sides (of the four) on which the base stands out of the panel
