@@ -1,6 +1,6 @@
 #pragma once
 
-// Recognisers for keys and their glyphs (a calculator's or a keypad's keys): which boxes are shaped like
+// Recognisers for keys and their glyphs (a keypad's or a tool bar's keys): which boxes are shaped like
 // keys, and the simple symbols that Tesseract misreads or drops when they stand alone. Internal to
 // core/canvas.
 

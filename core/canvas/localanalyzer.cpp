@@ -197,7 +197,7 @@ struct LocalAnalyzer::Private
         stats.iconMs += ms(timer);
     }
 
-    // Keys (a calculator's, a tool bar's): a short centred label, often one glyph, which the line
+    // Keys (a keypad's, a tool bar's): a short centred label, often one glyph, which the line
     // segmentation misses ("-", ".") and Tesseract's line mode drops or misreads ("+", "1"). Each is
     // read from the key's interior alone: simple symbols by the shape of their ink, the rest in single
     // character or single line mode, upscaled. Replaces the key's own lines by one glyph item.

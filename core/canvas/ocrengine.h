@@ -19,7 +19,7 @@ public:
     {
         SingleLine = 1, // a button, a field, one text line
         SingleWord,
-        SingleChar, // one glyph (a calculator key's "+", "1", "."): Tesseract's PSM 10
+        SingleChar, // one glyph (a key's "+", "1", "."): Tesseract's PSM 10
         SparseText, // a panel with scattered labels
         Block,
     };

@@ -13,6 +13,12 @@ cv::Rect clipped(const cv::Rect& r, const cv::Mat& m)
     return r & cv::Rect(0, 0, m.cols, m.rows);
 }
 
+uchar medianOf(std::vector<uchar>& v)
+{
+    std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
 // Contour boxes: closed border lines give an outer contour and a hole, both rectangular. The outer
 // contour of a glyph is rejected because its hole (if any) is tiny.
 std::vector<Box> findBoxes(const cv::Mat& edges, const Params& p)
@@ -183,9 +189,16 @@ std::vector<cv::Rect> findSliders(const cv::Mat& edges, const std::vector<Box>& 
         const cv::Rect r = cv::boundingRect(contours[i]);
         if (!isSlider(edges, r))
             continue;
+        // A slider is no box, and it never fills a button: a word with tall letters inside one ("toggle")
+        // has a slider's column profile.
+        constexpr int kButtonHeights = 3; // a box less than this many times the candidate's height,
+        constexpr int kButtonWidths = 2;  // and less than this many times its width, is a button around it
         bool isBox = false;
-        for (const Box& b : boxes)
-            isBox = isBox || iou(b.rect, r) > 0.7;
+        for (const Box& b : boxes) {
+            const bool around = (b.rect & r) == r && b.rect.height < kButtonHeights * r.height &&
+                                b.rect.width < kButtonWidths * r.width;
+            isBox = isBox || iou(b.rect, r) > 0.7 || around;
+        }
         if (!isBox)
             sliders.push_back(cv::Rect(r.x + 1, r.y + 1, r.width - 2, r.height - 2));
     }
@@ -282,11 +295,14 @@ bool findArrow(const Segmentation& s, const cv::Rect& box, cv::Rect* arrow)
         clipped(cv::Rect(box.x + box.width - side, box.y + 3, side - 3, box.height - 6), s.gray);
     if (area.width < 6 || area.height < 4)
         return false;
+    // The arrow stands out of the button's fill, darker on a light theme, lighter on a dark one.
+    constexpr int kArrowContrast = 60; // grey levels between the arrow's ink and the fill
     const int background = medianGray(s, area);
-    cv::Mat dark;
-    cv::threshold(s.gray(area), dark, std::max(0, background - 60), 255, cv::THRESH_BINARY_INV);
+    cv::Mat diff, ink;
+    cv::absdiff(s.gray(area), cv::Scalar(background), diff);
+    cv::threshold(diff, ink, kArrowContrast - 1, 255, cv::THRESH_BINARY);
     cv::Mat labels, stats, centroids;
-    const int n = cv::connectedComponentsWithStats(dark, labels, stats, centroids, 8, CV_32S);
+    const int n = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
     for (int i = 1; i < n; ++i) {
         const int w = stats.at<int>(i, cv::CC_STAT_WIDTH);
         const int h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
@@ -423,28 +439,83 @@ double darkShare(const Segmentation& s, const cv::Rect& r, int level)
     return double(cv::countNonZero(s.gray(c) < level)) / double(c.area());
 }
 
-bool blueBorder(const Segmentation& s, const cv::Rect& r)
+bool outlineColour(const Segmentation& s, const cv::Rect& r, double share, int tolerance, cv::Vec3b* colour)
 {
     const cv::Rect c = clipped(r, s.bgra);
-    if (c.width < 4 || c.height < 4)
-        return false;
-    int blue = 0;
-    int total = 0;
-    auto check = [&](int x, int y) {
+    if (c.width < 4 || c.height < 4 || c != r)
+        return false; // an outline cut by the image's edge is not one
+    std::vector<cv::Vec3b> pixels;
+    auto take = [&](int x, int y) {
         const cv::Vec4b px = s.bgra.at<cv::Vec4b>(y, x);
-        ++total;
-        if (px[0] > px[2] + 40 && px[0] > 120)
-            ++blue;
+        pixels.emplace_back(px[0], px[1], px[2]);
     };
-    for (int x = c.x; x < c.x + c.width; x += 2) {
-        check(x, c.y);
-        check(x, c.y + c.height - 1);
+    for (int x = c.x; x < c.x + c.width; ++x) {
+        take(x, c.y);
+        take(x, c.y + c.height - 1);
     }
-    for (int y = c.y; y < c.y + c.height; y += 2) {
-        check(c.x, y);
-        check(c.x + c.width - 1, y);
+    for (int y = c.y + 1; y < c.y + c.height - 1; ++y) {
+        take(c.x, y);
+        take(c.x + c.width - 1, y);
     }
-    return total > 0 && blue >= 0.6 * total;
+    cv::Vec3b median;
+    std::vector<uchar> channel(pixels.size());
+    for (int k = 0; k < 3; ++k) {
+        for (size_t i = 0; i < pixels.size(); ++i)
+            channel[i] = pixels[i][k];
+        median[k] = medianOf(channel);
+    }
+    const auto near = std::count_if(pixels.cbegin(), pixels.cend(), [&](const cv::Vec3b& px) {
+        return colourDistance(px, median) <= tolerance;
+    });
+    if (double(near) < share * double(pixels.size()))
+        return false;
+    if (colour)
+        *colour = median;
+    return true;
+}
+
+cv::Vec3b medianColour(const Segmentation& s, const cv::Rect& r)
+{
+    const cv::Rect c = clipped(r, s.bgra);
+    if (c.area() <= 0)
+        return {};
+    cv::Vec3b median;
+    std::vector<uchar> channel;
+    channel.reserve(size_t(c.area()));
+    for (int k = 0; k < 3; ++k) {
+        channel.clear();
+        for (int y = c.y; y < c.y + c.height; ++y) {
+            const cv::Vec4b* row = s.bgra.ptr<cv::Vec4b>(y);
+            for (int x = c.x; x < c.x + c.width; ++x)
+                channel.push_back(row[x][k]);
+        }
+        median[k] = medianOf(channel);
+    }
+    return median;
+}
+
+double flatShare(const Segmentation& s, const cv::Rect& r, int tolerance)
+{
+    const cv::Rect c = clipped(r, s.gray);
+    if (c.area() <= 0)
+        return 0;
+    const int median = medianGray(s, c);
+    cv::Mat diff;
+    cv::absdiff(s.gray(c), cv::Scalar(median), diff);
+    return double(cv::countNonZero(diff <= tolerance)) / double(c.area());
+}
+
+int colourDistance(const cv::Vec3b& a, const cv::Vec3b& b)
+{
+    int d = 0;
+    for (int k = 0; k < 3; ++k)
+        d = std::max(d, std::abs(int(a[k]) - int(b[k])));
+    return d;
+}
+
+int chroma(const cv::Vec3b& c)
+{
+    return std::max({c[0], c[1], c[2]}) - std::min({c[0], c[1], c[2]});
 }
 
 int medianGray(const Segmentation& s, const cv::Rect& r)

@@ -46,13 +46,22 @@ cv::Rect cellAround(const Segmentation& s, const cv::Rect& text, int reach, int*
 // True when a horizontal edge line at row `y` (±2) runs through [x0, x1) with no gap wider than `maxGap`.
 bool horizontalEdgeAt(const Segmentation& s, int y, int x0, int x1, int maxGap);
 
-// Mean grey level in `r` (clipped), and mean saturation-weighted blue of the border ring of `r`.
+// Mean grey level in `r` (clipped), and its standard deviation.
 double meanGray(const Segmentation& s, const cv::Rect& r);
 double stdDevGray(const Segmentation& s, const cv::Rect& r);
 // Share of pixels in `r` darker than `level`.
 double darkShare(const Segmentation& s, const cv::Rect& r, int level);
-// True when the 1-2 px border of `r` is mostly a saturated blue (a focus frame).
-bool blueBorder(const Segmentation& s, const cv::Rect& r);
+// The colour (BGR) of the 1 px outline of `r` when it is drawn in one colour: true and *colour when at
+// least `share` of the outline's pixels are within `tolerance` (in every channel) of its per-channel median.
+bool outlineColour(const Segmentation& s, const cv::Rect& r, double share, int tolerance, cv::Vec3b* colour);
+// Per-channel median colour (BGR) of `r`: the fill of an area, whatever text or icon covers less than half.
+cv::Vec3b medianColour(const Segmentation& s, const cv::Rect& r);
+// Share of the pixels of `r` within `tolerance` grey levels of its median: 1 for a flat fill.
+double flatShare(const Segmentation& s, const cv::Rect& r, int tolerance);
+// Colour distance: the largest difference of one channel.
+int colourDistance(const cv::Vec3b& a, const cv::Vec3b& b);
+// How far a colour is from a grey: its largest channel minus its smallest.
+int chroma(const cv::Vec3b& c);
 // Median grey level of `r`: the background of a text line.
 int medianGray(const Segmentation& s, const cv::Rect& r);
 

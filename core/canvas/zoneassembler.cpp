@@ -46,16 +46,17 @@ bool sameRow(const cv::Rect& a, const cv::Rect& b)
     return std::abs(ca - cb) <= std::max(a.height, b.height) / 2;
 }
 
-// Median grey of a 3 px ring just outside `r`.
-int ringGray(const Segmentation& s, const cv::Rect& r)
+std::vector<int> sideGrays(const Segmentation& s, const cv::Rect& r)
 {
-    const int top = seg::medianGray(s, cv::Rect(r.x, r.y - 4, r.width, 3));
-    const int bottom = seg::medianGray(s, cv::Rect(r.x, r.y + r.height + 1, r.width, 3));
-    const int left = seg::medianGray(s, cv::Rect(r.x - 4, r.y, 3, r.height));
-    const int right = seg::medianGray(s, cv::Rect(r.x + r.width + 1, r.y, 3, r.height));
-    std::array<int, 4> v{top, bottom, left, right};
-    std::sort(v.begin(), v.end());
-    return (v[1] + v[2]) / 2;
+    const cv::Rect image(0, 0, s.gray.cols, s.gray.rows);
+    std::vector<int> sides;
+    for (const cv::Rect& strip :
+         {cv::Rect(r.x, r.y - 4, r.width, 3), cv::Rect(r.x, r.y + r.height + 1, r.width, 3),
+          cv::Rect(r.x - 4, r.y, 3, r.height), cv::Rect(r.x + r.width + 1, r.y, 3, r.height)}) {
+        if ((strip & image) == strip)
+            sides.push_back(seg::medianGray(s, strip));
+    }
+    return sides;
 }
 
 bool readableText(const TextItem& t)
@@ -399,9 +400,9 @@ QString cleanLabel(const QString& text)
     if (!s.isEmpty() && s.size() <= 3 &&
         std::none_of(s.cbegin(), s.cend(), [](QChar c) { return c.isLetterOrNumber() || c.isSpace(); }))
         return s;
-    // OCR noise at the ends: stray bars, quotes and dots that are borders or icons.
+    // OCR noise at the ends: stray bars, quotes (straight or curly) and dots that are borders or icons.
     static const QRegularExpression edges(
-        QStringLiteral("^[|!_~`'\",.;\\[\\]{}()<>=\\-—–]+\\s*|\\s*[|_~`'\",;\\[\\]{}()<>=\\-—–]+$"));
+        QStringLiteral("^[|!_~`'\"‘’“”,.;\\[\\]{}()<>=\\-—–]+\\s*|\\s*[|_~`'\"‘’“”,;\\[\\]{}()<>=\\-—–]+$"));
     s.remove(edges);
     if (s.endsWith(QLatin1Char(':')))
         s.chop(1);

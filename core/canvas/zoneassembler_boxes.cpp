@@ -9,6 +9,54 @@
 #include <opencv2/imgproc.hpp>
 
 namespace ciu::canvas::detail::assembly {
+namespace {
+
+// The cues of the box classification, in pixels unless named otherwise. None names or fits one program
+// or one theme: grey levels are compared with the surroundings, never taken as such.
+constexpr int kIndicatorMaxSide = 26;      // a check box's or radio button's indicator is a square this small
+constexpr int kIndicatorMaxSkew = 3;       // whose width and height differ by at most this
+constexpr int kIndicatorLabelGap = 12;     // its label starts at most this far to its right
+constexpr int kIndicatorMarkInset = 3;     // the mark is looked for this far inside the indicator
+constexpr double kIndicatorMarkedDev = 25; // grey deviation inside an indicator holding a mark
+constexpr int kInteriorInset = 2; // a box's interior starts this far inside its outline (border, bevel)
+constexpr int kSingleLineMaxHeight = 48; // taller boxes hold more than a line (lists, text areas, panes)
+constexpr int kBarMinAspect = 12;        // a box this many times wider than tall is a bar (title, status)
+constexpr int kEmptyBandAspect = 4;      // an empty box wider than this many heights (plus the slack) is a
+constexpr int kEmptyBandSlack = 40;      // band between lines (a tab bar's rest), not a button
+constexpr int kMaxMenuWidth = 520;       // popup menus are narrower than this
+constexpr int kMinFieldWidth = 60;       // a multi-line field or display is at least this wide
+constexpr int kMaxDisplayLines = 4;      // a display shows at most this many lines
+constexpr int kListMinRows = 4;          // a view's base with this many stacked rows is a list
+constexpr int kMenuMinRows = 2;          // a popup menu's rows
+constexpr int kTitleAbove = 10;          // a group box's title ends at most this far above its top border,
+constexpr int kTitleBelow = 4;           // starts at most this far below it,
+constexpr int kTitleIndent = 12;         // and its left is within this of the box's left
+
+// The view's base (baseInterior).
+constexpr int kBaseFlatTolerance = 8;  // grey levels around the interior's median that are its fill
+constexpr double kBaseFlatShare = 0.5; // share of the interior that is fill (the rest is text)
+constexpr int kBaseContrast = 3;       // grey levels a base is further from mid-grey than its panel
+constexpr int kBaseExtremeMargin = 2;  // a base this close to pure white or black needs no contrast,
+constexpr int kBaseExtremeSlack = 2;   // and may be this much less extreme than its panel
+constexpr int kBaseMinSides = 3;       // sides (of the four) on which the base stands out of the panel
+
+// The focus ring (focusRing, findUsualBorder).
+constexpr double kRingShare = 0.6;      // share of an outline in one colour for it to be a ring
+constexpr int kRingTolerance = 40;      // per-channel spread within one ring (anti-aliased corners)
+constexpr int kFocusMinChroma = 60;     // a focus ring is a colour, any hue, not a grey
+constexpr int kFocusMinDistance = 60;   // that far from the usual border and from the box's fill
+constexpr int kUsualBorderMinBoxes = 3; // outlines needed to tell the usual border colour
+
+// Keys, push buttons and displays (centredText, displayText, inKeyGrid).
+constexpr double kCentredMaxWidth = 0.8; // a centred label leaves room on both sides
+constexpr int kCentredSlack = 4;         // its centre is within max(this, the box's width / the divisor)
+constexpr int kCentredSlackDivisor = 8;  // of the box's centre
+constexpr int kDisplayRightMargin = 24;  // a display's first line ends at most this far from its right edge
+constexpr int kKeyGridSizeSlack = 6;     // keys of one grid differ in width and height by at most this
+constexpr int kKeyGridMaxGap = 10;       // and sit at most this far apart,
+constexpr int kKeyGridOverlap = 2;       // or overlap by at most this (shared borders)
+
+} // namespace
 
 bool Assembler::isStackedList(const std::vector<int>& lines, int minRows) const
 {
@@ -79,27 +127,85 @@ void Assembler::menuBarItems(const std::vector<int>& lines, const cv::Rect& bar)
     }
 }
 
+bool Assembler::baseInterior(const cv::Rect& r) const
+{
+    const cv::Rect in = inset(r, kInteriorInset);
+    if (seg::flatShare(m_s, in, kBaseFlatTolerance) < kBaseFlatShare)
+        return false;
+    // Distances from mid-grey, doubled to stay in integers (0: mid-grey, 255: white or black).
+    const auto depth = [](int grey) { return std::abs(2 * grey - 255); };
+    const int interior = seg::medianGray(m_s, in);
+    const bool extreme = depth(interior) >= 255 - 2 * kBaseExtremeMargin;
+    const std::vector<int> sides = sideGrays(m_s, r);
+    int standsOut = 0;
+    for (const int side : sides) {
+        const bool sameSide = (2 * interior > 255) == (2 * side > 255);
+        // Deeper than the panel on that side, or a pure white (black) base on a panel as light (dark).
+        standsOut += (sameSide && depth(interior) - depth(side) >= 2 * kBaseContrast) ||
+                             (extreme && depth(interior) + 2 * kBaseExtremeSlack >= depth(side))
+                         ? 1
+                         : 0;
+    }
+    // Surrounded by the panel: a strip between different areas (a menu bar under a title bar) is not.
+    return standsOut >= std::min(int(sides.size()), kBaseMinSides);
+}
+
+void Assembler::findUsualBorder()
+{
+    std::vector<cv::Vec3b> outlines;
+    for (const seg::Box& b : m_s.boxes) {
+        cv::Vec3b c;
+        if (seg::outlineColour(m_s, b.rect, kRingShare, kRingTolerance, &c))
+            outlines.push_back(c);
+    }
+    m_usualBorder.reset();
+    if (int(outlines.size()) < kUsualBorderMinBoxes)
+        return;
+    cv::Vec3b usual;
+    for (int k = 0; k < 3; ++k) {
+        std::vector<uchar> channel;
+        for (const cv::Vec3b& c : outlines)
+            channel.push_back(c[k]);
+        std::nth_element(channel.begin(), channel.begin() + long(channel.size() / 2), channel.end());
+        usual[k] = channel[channel.size() / 2];
+    }
+    m_usualBorder = usual;
+}
+
+bool Assembler::focusRing(const cv::Rect& r) const
+{
+    const cv::Vec3b fill = seg::medianColour(m_s, inset(r, kInteriorInset));
+    for (const cv::Rect& outline : {r, inset(r, 1)}) {
+        cv::Vec3b ring;
+        if (!seg::outlineColour(m_s, outline, kRingShare, kRingTolerance, &ring) ||
+            seg::chroma(ring) < kFocusMinChroma || seg::colourDistance(ring, fill) < kFocusMinDistance)
+            continue; // no ring, a grey one, or the box's own fill (a selected row, a checked box)
+        if (!m_usualBorder || seg::colourDistance(ring, *m_usualBorder) >= kFocusMinDistance)
+            return true;
+    }
+    return false;
+}
+
 void Assembler::classifyBoxes()
 {
+    findUsualBorder();
     for (size_t bi = 0; bi < m_s.boxes.size(); ++bi) {
         const seg::Box& box = m_s.boxes[bi];
         const cv::Rect& r = box.rect;
         std::vector<int> lines = linesOwnedBy(int(bi));
         Element e;
         e.rect = r;
-        const bool small = r.width <= 26 && r.height <= 26 && std::abs(r.width - r.height) <= 3;
-        const cv::Rect in = inset(r, 2);
-        const int interior = seg::medianGray(m_s, in);
-        const int ring = ringGray(m_s, r);
-        // Entry fields are white on a (slightly) darker window.
-        const bool white = interior >= 253 && interior + 2 >= ring;
-        if (seg::blueBorder(m_s, r) || seg::blueBorder(m_s, inset(r, 1)))
+        const bool small = r.width <= kIndicatorMaxSide && r.height <= kIndicatorMaxSide &&
+                           std::abs(r.width - r.height) <= kIndicatorMaxSkew;
+        // Entry fields and lists show the view's base, which stands out of the window's panel.
+        const bool base = baseInterior(r);
+        if (focusRing(r))
             e.state |= ZoneStateFlag::Focused;
 
         if (small) {
             if (partOfScrollBarOrSlider(r) || insideKey(int(bi)))
                 continue;
-            const int label = lineRightOf(r, 12);
+            const int label = lineRightOf(r, kIndicatorLabelGap);
             if (label >= 0) {
                 m_usedText.insert(label);
                 const TextItem& t = texts()[size_t(label)];
@@ -108,7 +214,7 @@ void Assembler::classifyBoxes()
                 // the toolkit's click area is indicator and label line.
                 e.rect = unite(r, cv::Rect(t.rect.x - 2, t.rect.y - 4, t.rect.width + 4, t.rect.height + 8));
                 e.label = cleanLabel(t.text);
-                const bool marked = seg::stdDevGray(m_s, inset(r, 3)) > 25;
+                const bool marked = seg::stdDevGray(m_s, inset(r, kIndicatorMarkInset)) > kIndicatorMarkedDev;
                 e.state |= marked ? ZoneStateFlag::Checked : ZoneStateFlag::Unchecked;
                 e.confidence = 0.55 + 0.4 * t.confidence / 100.0;
                 e.events = {QStringLiteral("click"), QStringLiteral("toggle")};
@@ -124,8 +230,8 @@ void Assembler::classifyBoxes()
 
         cv::Rect arrow;
         const bool children = hasChildBoxes(int(bi));
-        const bool singleLine = r.height <= 48 && !children;
-        // A key with a centred label has no arrow (the last letter of "EXC" is not one).
+        const bool singleLine = r.height <= kSingleLineMaxHeight && !children;
+        // A key-shaped box with a centred label has no arrow: a glyph at its right end is the label's.
         const bool centredKey = singleLine && keyShaped(m_s, int(bi)) && centredText(lines, r);
         if (singleLine && !centredKey && findArrow(m_s, r, &arrow)) {
             // The arrow is not text.
@@ -135,21 +241,21 @@ void Assembler::classifyBoxes()
             e.confidence = 0.6 + 0.3 * meanConfidence(lines) / 100.0;
             e.events = {QStringLiteral("click"), QStringLiteral("opens_menu")};
             e.state |= ZoneStateFlag::Collapsed;
-        } else if (singleLine && !white && isMenuBar(lines, r)) {
+        } else if (singleLine && !base && isMenuBar(lines, r)) {
             menuBarItems(lines, r);
             continue;
-        } else if (singleLine && !white && r.width >= 12 * r.height) {
+        } else if (singleLine && !base && r.width >= kBarMinAspect * r.height) {
             // A bar with text (title bar, status bar): its text is static.
             for (const int i : lines)
                 texts()[size_t(i)].owner = -1;
             continue;
         } else if (singleLine) {
             e.label = textOf(lines);
-            // A white key with a short centred label (a calculator's "7") is a button; entry fields
-            // are wide, their text starts at the left.
-            const bool key =
-                keyShaped(m_s, int(bi)) && (e.label.isEmpty() ? inKeyGrid(r) : centredText(lines, r));
-            if (white && !key) {
+            // A short centred label makes a push button or a key, whatever the box's colour; an empty
+            // cell of a grid of keys is a key too. Entry fields' text starts at the left.
+            const bool button =
+                centredText(lines, r) || (e.label.isEmpty() && keyShaped(m_s, int(bi)) && inKeyGrid(r));
+            if (base && !button) {
                 e.type = ZoneType::TextField;
                 e.events = {QStringLiteral("click"), QStringLiteral("type")};
                 e.confidence = 0.65 + 0.2 * (lines.empty() ? 0.5 : meanConfidence(lines) / 100.0);
@@ -161,34 +267,35 @@ void Assembler::classifyBoxes()
                 e.type = ZoneType::Button;
                 e.events = {QStringLiteral("click")};
                 e.confidence = e.label.isEmpty() ? 0.45 : 0.6 + 0.3 * meanConfidence(lines) / 100.0;
-                if (e.label.isEmpty() && r.width > 4 * r.height + 40)
+                if (e.label.isEmpty() && r.width > kEmptyBandAspect * r.height + kEmptyBandSlack)
                     continue; // an empty band between lines (a tab bar's rest), not a button
             }
-        } else if (m_in.menuPopup && !m_hasScrollBar[bi] && !children && r.width <= 520 &&
-                   isStackedList(lines, 2)) {
-            // A popup menu (often white like a list): one item per row.
+        } else if (m_in.menuPopup && !m_hasScrollBar[bi] && !children && r.width <= kMaxMenuWidth &&
+                   isStackedList(lines, kMenuMinRows)) {
+            // A popup menu (often the base colour, like a list): one item per row.
             menuItems(lines, r);
             m_menus.push_back(r);
             continue;
-        } else if (m_hasScrollBar[bi] || (white && !children && isStackedList(lines, 4))) {
+        } else if (m_hasScrollBar[bi] || (base && !children && isStackedList(lines, kListMinRows))) {
             e.type = ZoneType::ScrollArea;
             e.events = {QStringLiteral("scroll"), QStringLiteral("click")};
             e.confidence = m_hasScrollBar[bi] ? 0.75 : 0.55;
             e.container = true;
             listItems(lines, r);
-        } else if (white && !children && r.width >= 60 && lines.size() <= 4 && displayText(lines, r)) {
-            // A read-only display (a calculator's): right-aligned text, no caret to type at.
+        } else if (base && !children && r.width >= kMinFieldWidth && int(lines.size()) <= kMaxDisplayLines &&
+                   displayText(lines, r)) {
+            // A read-only display: right-aligned text in a text box, no caret to type at.
             e.type = ZoneType::Static;
             e.label = textOf(lines);
             e.confidence = 0.5 + 0.3 * meanConfidence(lines) / 100.0;
-        } else if (white && !children && r.width >= 60) {
+        } else if (base && !children && r.width >= kMinFieldWidth) {
             e.type = ZoneType::TextField;
             e.events = {QStringLiteral("click"), QStringLiteral("type")};
             e.label = lines.size() <= 2 ? textOf(lines) : QString();
             e.confidence = 0.6;
             e.container = false;
-        } else if ((m_in.menuPopup || isStackedList(lines, 2)) && r.width <= 520 && !children &&
-                   lines.size() >= 2) {
+        } else if ((m_in.menuPopup || isStackedList(lines, kMenuMinRows)) && r.width <= kMaxMenuWidth &&
+                   !children && lines.size() >= 2) {
             menuItems(lines, r);
             e.container = true;
             e.type = ZoneType::Static;
@@ -205,7 +312,8 @@ void Assembler::classifyBoxes()
                 if (t.owner != -1 || m_usedText.count(int(i)) || !readableText(t))
                     continue;
                 const int bottom = t.rect.y + t.rect.height;
-                if (bottom >= r.y - 10 && t.rect.y <= r.y + 4 && std::abs(t.rect.x - r.x) <= 12) {
+                if (bottom >= r.y - kTitleAbove && t.rect.y <= r.y + kTitleBelow &&
+                    std::abs(t.rect.x - r.x) <= kTitleIndent) {
                     e.label = cleanLabel(t.text);
                     m_usedText.insert(int(i));
                     break;
@@ -228,10 +336,10 @@ bool Assembler::centredText(const std::vector<int>& lines, const cv::Rect& box) 
         if (readableText(texts()[size_t(i)]))
             all = all.area() ? unite(all, texts()[size_t(i)].rect) : texts()[size_t(i)].rect;
     }
-    if (all.area() <= 0 || all.width > 0.8 * box.width)
+    if (all.area() <= 0 || all.width > kCentredMaxWidth * box.width)
         return false;
     const int dx = std::abs((all.x + all.width / 2) - (box.x + box.width / 2));
-    return dx <= std::max(4, box.width / 8);
+    return dx <= std::max(kCentredSlack, box.width / kCentredSlackDivisor);
 }
 
 bool Assembler::displayText(const std::vector<int>& lines, const cv::Rect& box) const
@@ -247,7 +355,7 @@ bool Assembler::displayText(const std::vector<int>& lines, const cv::Rect& box) 
         return false;
     const cv::Rect& t = texts()[size_t(first)].rect;
     const int right = box.x + box.width - (t.x + t.width);
-    return right <= 24 && t.x - box.x > box.width / 2;
+    return right <= kDisplayRightMargin && t.x - box.x > box.width / 2;
 }
 
 bool Assembler::insideKey(int box) const
@@ -265,12 +373,14 @@ bool Assembler::inKeyGrid(const cv::Rect& cell) const
 {
     for (const seg::Box& b : m_s.boxes) {
         const cv::Rect& o = b.rect;
-        if (std::abs(o.height - cell.height) > 6 || std::abs(o.width - cell.width) > 6 ||
+        if (std::abs(o.height - cell.height) > kKeyGridSizeSlack ||
+            std::abs(o.width - cell.width) > kKeyGridSizeSlack ||
             std::min(o.x + o.width, cell.x + cell.width) - std::max(o.x, cell.x) < cell.width / 2)
             continue;
         const int below = o.y - (cell.y + cell.height);
         const int above = cell.y - (o.y + o.height);
-        if ((below >= -2 && below <= 10) || (above >= -2 && above <= 10))
+        if ((below >= -kKeyGridOverlap && below <= kKeyGridMaxGap) ||
+            (above >= -kKeyGridOverlap && above <= kKeyGridMaxGap))
             return true;
     }
     return false;

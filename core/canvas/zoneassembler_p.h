@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -22,7 +23,9 @@ cv::Rect unite(const cv::Rect& a, const cv::Rect& b);
 bool centreInside(const cv::Rect& outer, const cv::Rect& inner);
 bool contains(const cv::Rect& outer, const cv::Rect& inner, int slack = 0);
 bool sameRow(const cv::Rect& a, const cv::Rect& b);
-int ringGray(const Segmentation& s, const cv::Rect& r);
+// Median grey of each 3 px strip just outside the four sides of `r` (top, bottom, left, right), the sides
+// that lie outside the image left out.
+std::vector<int> sideGrays(const Segmentation& s, const cv::Rect& r);
 bool readableText(const TextItem& t);
 bool looksLikePassword(const QString& text);
 
@@ -75,13 +78,26 @@ private:
     void menuBarItems(const std::vector<int>& lines, const cv::Rect& bar);
     void classifyBoxes();
 
+    // A view's base (an entry field's, a list's): the interior of `r` is flat apart from its text and, on
+    // three of its four sides, contrasts with the panel away from mid-grey (lighter on a light panel,
+    // darker on a dark one) or is pure white or black like the panel. Theme-independent: no grey level
+    // is a field's.
+    bool baseInterior(const cv::Rect& r) const;
+
+    // The colour most boxes' outlines share (the theme's border colour), when enough boxes have one.
+    void findUsualBorder();
+
+    // A focus ring around `r`: its outline (or the one just inside) is one colour, any hue, that differs
+    // clearly from the usual border and from the box's fill.
+    bool focusRing(const cv::Rect& r) const;
+
     // The readable lines of a box sit around its centre (a key's or a push button's label).
     bool centredText(const std::vector<int>& lines, const cv::Rect& box) const;
 
     // A display: its first text row is right-aligned, well away from the left edge.
     bool displayText(const std::vector<int>& lines, const cv::Rect& box) const;
 
-    // A glyph found as a box inside a key ("O" of "STO").
+    // A glyph found as a box inside a key (the "O" of a word label).
     bool insideKey(int box) const;
 
     // A cell in a grid of keys: a box of its size right below or above it (tabs have none).
@@ -112,6 +128,7 @@ private:
     const Segmentation& m_s;
     std::vector<Element> m_out;
     std::vector<bool> m_hasScrollBar;
+    std::optional<cv::Vec3b> m_usualBorder;
     std::vector<cv::Rect> m_menus;
     std::set<int> m_usedText;
 };

@@ -1,5 +1,6 @@
 // LocalAnalyzer (Tier 1) on synthetic screens painted with QPainter and a real font: element types,
-// labels from OCR, "Name:" labels, check box state, template re-finding, regions and error paths.
+// labels from OCR, "Name:" labels, check box state, template re-finding, regions and error paths, and the
+// theme-independent cues (dark-theme fields, focus rings of any colour).
 
 #include "core/canvas/localanalyzer.h"
 
@@ -8,6 +9,8 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QTest>
+
+#include <cstdlib>
 
 using namespace ciu;
 using canvas::LocalAnalyzer;
@@ -162,6 +165,34 @@ QImage keypad()
     return image;
 }
 
+// A themed box: a 1 px border (`ring` px of it for a focus ring) around a fill, with a label drawn in
+// `ink`, left-aligned like a field's or centred like a button's.
+void themedBox(QPainter& p, const QRect& r, const QColor& border, const QColor& fill, const QColor& ink,
+               const QString& text, Qt::Alignment align, int ring = 1)
+{
+    p.setPen(Qt::NoPen);
+    p.setBrush(border);
+    p.drawRect(r);
+    p.setBrush(fill);
+    p.drawRect(r.adjusted(ring, ring, -ring, -ring));
+    p.setPen(ink);
+    p.drawText(r.adjusted(6, 0, -6, 0), Qt::AlignVCenter | align, text);
+}
+
+QImage themedImage(const QColor& panel)
+{
+    QImage image(480, 260, QImage::Format_RGB32);
+    image.fill(panel);
+    return image;
+}
+
+void preparePainter(QPainter& p)
+{
+    p.setFont(uiFont());
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setRenderHint(QPainter::TextAntialiasing, true);
+}
+
 const Zone* findZone(const QList<Zone>& zones, ZoneType type, const QString& label)
 {
     for (const Zone& z : zones) {
@@ -169,6 +200,13 @@ const Zone* findZone(const QList<Zone>& zones, ZoneType type, const QString& lab
             return &z;
     }
     return nullptr;
+}
+
+// Each edge of `a` within a pixel of `b`'s.
+bool withinPixel(const QRect& a, const QRect& b)
+{
+    return std::abs(a.left() - b.left()) <= 1 && std::abs(a.right() - b.right()) <= 1 &&
+           std::abs(a.top() - b.top()) <= 1 && std::abs(a.bottom() - b.bottom()) <= 1;
 }
 
 QString dump(const QList<Zone>& zones)
@@ -227,6 +265,12 @@ private slots:
     void excludedAreasAreMasked();
     void keypadKeysAreButtonsWithGlyphLabels();
     void terminalTextIsStatic();
+    void darkThemeFieldIsATextField();
+    void whiteButtonOnWhiteIsAButton();
+    void sliderShapedInkInAButtonIsNoSlider_data();
+    void sliderShapedInkInAButtonIsNoSlider();
+    void focusRingOfAnyColour_data();
+    void focusRingOfAnyColour();
 
 private:
     QList<Zone> m_zones;
@@ -634,6 +678,159 @@ void TestLocalAnalyzer::terminalTextIsStatic()
     const auto popup = analyzer.analyze(image, QPoint(0, 0), client, {}, hints);
     for (const Zone& z : popup.zones)
         QVERIFY2(z.type != ZoneType::MenuItem, qPrintable(dump(popup.zones)));
+}
+
+// Adwaita-dark's colours: a field is darker than the window, with light text; a button is lighter.
+void TestLocalAnalyzer::darkThemeFieldIsATextField()
+{
+    QImage image = themedImage(QColor(0x35, 0x35, 0x35));
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        const QColor border(0x1b, 0x1b, 0x1b);
+        const QColor ink(0xee, 0xee, 0xec);
+        p.setPen(ink);
+        p.drawText(QRect(40, 60, 60, 26), Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("City:"));
+        themedBox(p, QRect(110, 60, 260, 26), border, QColor(0x2d, 0x2d, 0x2d), ink, QStringLiteral("Berlin"),
+                  Qt::AlignLeft);
+        themedBox(p, QRect(110, 120, 100, 26), border, QColor(0x48, 0x48, 0x48), ink,
+                  QStringLiteral("Submit"), Qt::AlignHCenter);
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    const Zone* field = findZone(result.zones, ZoneType::TextField, QStringLiteral("Berlin"));
+    QVERIFY2(field, qPrintable(dump(result.zones)));
+    // The border is as dark as the field's fill is (18 grey levels): the edge band is one pixel thinner
+    // on that side, and the box may take the line's outer pixel for its own.
+    QVERIFY2(withinPixel(field->bounds, QRect(110, 60, 260, 26)), qPrintable(dump(result.zones)));
+    QVERIFY(!field->state.testFlag(ZoneStateFlag::Focused));
+    const Zone* button = findZone(result.zones, ZoneType::Button, QStringLiteral("Submit"));
+    QVERIFY2(button, qPrintable(dump(result.zones)));
+    QVERIFY2(withinPixel(button->bounds, QRect(110, 120, 100, 26)), qPrintable(dump(result.zones)));
+    for (const Zone& z : result.zones)
+        QVERIFY2(z.type != ZoneType::TextField || z.bounds == field->bounds, qPrintable(dump(result.zones)));
+}
+
+// A high-contrast theme paints buttons like fields (white, black border, on white): the centred label
+// makes the button, whatever its shape; the field's text starts at the left.
+void TestLocalAnalyzer::whiteButtonOnWhiteIsAButton()
+{
+    QImage image = themedImage(Qt::white);
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        themedBox(p, QRect(110, 60, 260, 26), Qt::black, Qt::white, Qt::black, QStringLiteral("Berlin"),
+                  Qt::AlignLeft);
+        themedBox(p, QRect(110, 120, 160, 26), Qt::black, Qt::white, Qt::black,
+                  QStringLiteral("Save changes"), Qt::AlignHCenter);
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    const Zone* field = findZone(result.zones, ZoneType::TextField, QStringLiteral("Berlin"));
+    QVERIFY2(field, qPrintable(dump(result.zones)));
+    QCOMPARE(field->bounds, QRect(110, 60, 260, 26));
+    const Zone* button = findZone(result.zones, ZoneType::Button, QStringLiteral("Save changes"));
+    QVERIFY2(button, qPrintable(dump(result.zones)));
+    QCOMPARE(button->bounds, QRect(110, 120, 160, 26));
+}
+
+// Ink with a slider's column profile (a long low line with a few tall strokes: what a word of tall
+// letters in light grey leaves above the edge threshold) inside a button is the button's content, not a
+// slider; the same ink on the panel is one.
+void TestLocalAnalyzer::sliderShapedInkInAButtonIsNoSlider_data()
+{
+    QTest::addColumn<bool>("inButton");
+    QTest::newRow("in a button") << true;
+    QTest::newRow("on the panel") << false;
+}
+
+void TestLocalAnalyzer::sliderShapedInkInAButtonIsNoSlider()
+{
+    QFETCH(bool, inButton);
+    QImage image = themedImage(QColor(0xf6, 0xf5, 0xf4));
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        if (inButton)
+            themedBox(p, QRect(110, 60, 144, 34), QColor(0xcd, 0xc7, 0xc2), QColor(0xf6, 0xf5, 0xf4),
+                      Qt::black, QString(), Qt::AlignHCenter);
+        p.fillRect(QRect(140, 82, 84, 1), Qt::black);
+        for (int x = 150; x < 224; x += 16)
+            p.fillRect(QRect(x, 70, 1, 12), Qt::black);
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    int sliders = 0;
+    for (const Zone& z : result.zones)
+        sliders += z.type == ZoneType::Slider ? 1 : 0;
+    QVERIFY2(sliders == (inButton ? 0 : 1), qPrintable(dump(result.zones)));
+    if (inButton) {
+        bool button = false;
+        for (const Zone& z : result.zones)
+            button = button || (z.type == ZoneType::Button && z.bounds == QRect(110, 60, 144, 34));
+        QVERIFY2(button, qPrintable(dump(result.zones)));
+    }
+}
+
+// Three fields and a button with grey borders; the middle field's outline is drawn in `ring` (2 px).
+// A ring of a colour, any hue, is focus; a grey one, or the box's own fill colour, is not.
+void TestLocalAnalyzer::focusRingOfAnyColour_data()
+{
+    QTest::addColumn<QColor>("ring");
+    QTest::addColumn<QColor>("fill");
+    QTest::addColumn<bool>("focused");
+    const QColor white(Qt::white);
+    QTest::newRow("orange") << QColor(0xf5, 0x79, 0x00) << white << true;
+    QTest::newRow("blue") << QColor(0x35, 0x84, 0xe4) << white << true;
+    QTest::newRow("green") << QColor(0x4e, 0x9a, 0x06) << white << true;
+    QTest::newRow("dark grey") << QColor(0x40, 0x40, 0x40) << white << false;
+    QTest::newRow("the usual grey") << QColor(0x9a, 0x9a, 0x9a) << white << false;
+    QTest::newRow("blue on blue (a selected row)")
+        << QColor(0x35, 0x84, 0xe4) << QColor(0x35, 0x84, 0xe4) << false;
+}
+
+void TestLocalAnalyzer::focusRingOfAnyColour()
+{
+    QFETCH(QColor, ring);
+    QFETCH(QColor, fill);
+    QFETCH(bool, focused);
+    QImage image = themedImage(QColor(0xef, 0xef, 0xef));
+    const QColor grey(0x9a, 0x9a, 0x9a);
+    const QStringList names{QStringLiteral("London"), QStringLiteral("Berlin"), QStringLiteral("Vienna")};
+    const QColor ink = fill == Qt::white ? QColor(Qt::black) : QColor(Qt::white);
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        for (int i = 0; i < names.size(); ++i) {
+            const bool middle = i == 1;
+            themedBox(p, QRect(110, 30 + 50 * i, 260, 26), middle ? ring : grey, middle ? fill : Qt::white,
+                      middle ? ink : Qt::black, names.at(i), Qt::AlignLeft, middle ? 2 : 1);
+        }
+        themedBox(p, QRect(110, 200, 100, 26), grey, QColor(0xe6, 0xe6, 0xe6), Qt::black,
+                  QStringLiteral("Submit"), Qt::AlignHCenter);
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    int found = 0;
+    for (const Zone& z : result.zones) {
+        if (!z.isInteractive())
+            continue;
+        ++found;
+        const bool expected = focused && z.bounds == QRect(110, 80, 260, 26);
+        QVERIFY2(z.state.testFlag(ZoneStateFlag::Focused) == expected,
+                 qPrintable(QStringLiteral("%1 %2,%3\n%4")
+                                .arg(z.label)
+                                .arg(z.bounds.x())
+                                .arg(z.bounds.y())
+                                .arg(dump(result.zones))));
+    }
+    QVERIFY2(found >= 4, qPrintable(dump(result.zones)));
+    QVERIFY2(findZone(result.zones, ZoneType::TextField, QStringLiteral("London")),
+             qPrintable(dump(result.zones)));
 }
 
 QTEST_MAIN(TestLocalAnalyzer)
