@@ -27,6 +27,8 @@ packages=(
   # programs of other toolkits the verified-outcomes test drives (tests/e2e/tst_outcomes_e2e): GTK 3 dialogs
   # (zenity) and Tk (wish); xterm (Xt) is below
   zenity tk
+  # a Qt 6 program of the vision corpus's held-out set, for the held-out guard (bench/corpus/heldout-guard.sh)
+  linguist-qt6
   # video
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev ffmpeg
   # running and testing under a virtual X server
