@@ -155,8 +155,8 @@ private:
     void afterRecovery(const ActionResult& result); // of the pending recovery move
     void verify(ActionFlight flight, const ActionResult& result);
     // Reads the field `flight` typed into back (ReadBack::readSettled) with the current map and a second
-    // look.
-    void readFieldTextSettled(const ActionFlight& flight,
+    // look; `frameAfter`: the frame the brush saw the typing change (0: none).
+    void readFieldTextSettled(const ActionFlight& flight, quint64 frameAfter,
                               std::function<void(const std::optional<QString>&)> done);
     // Before a verification concludes that the effect of `proposed` did not show: asks the canvas for a
     // second look and calls `then` once it answered, a map meeting `met` (if given) came, or the

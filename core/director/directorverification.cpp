@@ -77,7 +77,7 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
         setPhase(Phase::Verifying, kind == Expectation::Kind::ShowsText
                                        ? QStringLiteral("reading the chosen option back")
                                        : QStringLiteral("reading the typed text back"));
-        readFieldTextSettled(flight,
+        readFieldTextSettled(flight, result.frameAfter,
                              [complete](const std::optional<QString>& text) mutable { complete(text); });
         return;
     }
@@ -235,10 +235,11 @@ void Director::onLookedAgain(quint64 token, const ZoneMapPtr& map)
     m_maps.check();
 }
 
-void Director::readFieldTextSettled(const ActionFlight& flight,
+void Director::readFieldTextSettled(const ActionFlight& flight, quint64 frameAfter,
                                     std::function<void(const std::optional<QString>&)> done)
 {
     ReadBack::Settling settling;
+    settling.frameAfter = frameAfter;
     settling.context = this;
     settling.settleTimeoutMs = m_options.settleTimeoutMs;
     settling.currentMap = [this] { return m_map.get(); };

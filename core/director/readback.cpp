@@ -70,16 +70,17 @@ void ReadBack::readSettled(const ActionFlight& flight, Settling settling,
     };
     auto attempt = std::make_shared<std::function<void()>>();
     // The attempt knows itself weakly (no cycle): the frame waiter and the timer keep it alive.
-    *attempt = [this, state, proposed, field, generation, finish, currentMap = settling.currentMap,
-                self = std::weak_ptr(attempt)]() {
+    *attempt = [this, state, flight, proposed, field, generation, finish, currentMap = settling.currentMap,
+                frameAfter = settling.frameAfter, self = std::weak_ptr(attempt)]() {
         if (state->finished || generation != m_generation)
             return;
         const ZoneMap* map = currentMap();
         const bool window = proposed.expect.kind == Expectation::Kind::WindowShowsText;
         bool treeText = false;
-        const std::optional<QString> text = window  ? readWindowText(proposed.expect, map, &treeText)
-                                            : field ? readFieldText(*field, map)
-                                                    : std::nullopt;
+        const std::optional<QString> text =
+            window  ? readWindowText(proposed.expect, map, &treeText, flight.mapBefore.get())
+            : field ? readFieldText(*field, map)
+                    : std::nullopt;
         if (!text) { // nothing to read (a password, no frame, not a text field, an unknown window)
             finish(std::nullopt);
             return;
@@ -94,7 +95,9 @@ void ReadBack::readSettled(const ActionFlight& flight, Settling settling,
                 ? ActionVerifier::showsText(proposed.expect, proposed.focusZoneId, *text, &why)
                 : ActionVerifier::fieldTextMatches(proposed.expect, proposed.focusZoneId, *text, &why);
         // The tree's text is the program's own: it needs no new frame. A reading of pixels does.
-        if (shows && (m_lastFrame.index > state->frameAtStart || treeText)) {
+        const bool frameShowsAction =
+            m_lastFrame.index > state->frameAtStart || (frameAfter > 0 && m_lastFrame.index >= frameAfter);
+        if (shows && (frameShowsAction || treeText)) {
             finish(text);
             return;
         }
@@ -149,7 +152,7 @@ std::optional<QString> ReadBack::readFieldText(const Zone& field, const ZoneMap*
 }
 
 std::optional<QString> ReadBack::readWindowText(const Expectation& expectation, const ZoneMap* map,
-                                                bool* fromTree)
+                                                bool* fromTree, const ZoneMap* before)
 {
     *fromTree = false;
     const auto window =
@@ -183,7 +186,11 @@ std::optional<QString> ReadBack::readWindowText(const Expectation& expectation, 
         for (const Zone& z : map->zones()) {
             if (z.type != ZoneType::TextField || z.isPassword || !window->geometry.intersects(z.bounds))
                 continue;
-            if (const auto text = readFrameText(z.bounds, z.bounds.height() > 40); text && !text->isEmpty())
+            QRect box = z.bounds;
+            if (const Zone* was = before ? before->find(z.id) : nullptr;
+                was && was->type == ZoneType::TextField)
+                box = box.united(was->bounds);
+            if (const auto text = readFrameText(box, box.height() > 40); text && !text->isEmpty())
                 read << *text;
         }
         QString why;

@@ -48,7 +48,10 @@ public:
     // What the window `expectation.windowId` shows: the text of its tree zones in `map`, else OCR of its area
     // in the latest frame; nullopt when the window is not known or nothing can be read. `fromTree`: the text
     // is the tree's (it showed the expected text), not a reading of pixels.
-    std::optional<QString> readWindowText(const Expectation& expectation, const ZoneMap* map, bool* fromTree);
+    // `before`: the map before the typing; a field's text is read from the field as it was there too
+    // (vision may since have split the typed text off the field as static text beside it).
+    std::optional<QString> readWindowText(const Expectation& expectation, const ZoneMap* map, bool* fromTree,
+                                          const ZoneMap* before = nullptr);
     // OCR of `box` (root coordinates) in the latest frame (dark backgrounds inverted); nullopt: no frame,
     // too small, or no OCR engine.
     std::optional<QString> readFrameText(const QRect& box, bool block);
@@ -63,6 +66,8 @@ public:
         std::function<const ZoneMap*()> currentMap; // the zone map as it is now (null: none yet)
         // Asks for a second look (a fresh frame, the canvas caught up) and calls `then` once it is over.
         std::function<void(std::function<void()> then)> secondLook;
+        // The frame in which the brush saw the action's change (0: none): a frame from then on shows it.
+        quint64 frameAfter = 0;
     };
     // Reads the field `flight` typed into (or the window it expects text in) from each new frame until it
     // holds the expected text or the settle time is over, then after a second look once more; `done` gets
