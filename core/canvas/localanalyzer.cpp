@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <opencv2/imgproc.hpp>
 
 namespace ciu::canvas {
@@ -66,6 +67,100 @@ bool samePixels(const QImage& a, const QImage& frame, const QRect& at)
 double ms(const QElapsedTimer& t)
 {
     return double(t.nsecsElapsed()) / 1e6;
+}
+
+// Tool bars (toolBarCells): flat buttons drawn as an icon alone, side by side at a regular pitch. Only the
+// icon's ink is seen (often only part of it), but the button spans its share of the row: as wide as the
+// pitch, and as tall unless the next row of icons is closer.
+constexpr int kToolIconMaxSide = 28;  // an icon button found by its ink is at most this big
+constexpr int kToolRowSlack = 3;      // the centres of one row's icons differ by at most this vertically
+constexpr double kToolMinPitch = 1.4; // neighbours at least this many icon sides apart (centre to centre):
+                                      // closer ones are one block (keys), left as they are
+constexpr int kToolMaxPitch = 48;     // and at most this many pixels: further ones are no neighbours
+constexpr int kToolRowMinButtons = 2; // icons side by side that make a tool bar
+
+// Grows the icon-sized buttons of tool bar rows to their cells (see the constants above). Icon-sized
+// buttons inside a grown one (the parts of its icon found as boxes of their own) are no buttons.
+void toolBarCells(QList<Zone>& zones)
+{
+    const auto iconSized = [&](qsizetype i) {
+        const QRect& b = zones.at(i).bounds;
+        return zones.at(i).type == ZoneType::Button && b.width() <= kToolIconMaxSide &&
+               b.height() <= kToolIconMaxSide;
+    };
+    std::vector<qsizetype> icons;
+    std::vector<qsizetype> container(size_t(zones.size()), -1); // the icon button a part lies in
+    for (qsizetype i = 0; i < zones.size(); ++i) {
+        if (!iconSized(i))
+            continue;
+        for (qsizetype j = 0; j < zones.size() && container[size_t(i)] < 0; ++j) {
+            if (j != i && iconSized(j) && zones.at(j).bounds != zones.at(i).bounds &&
+                zones.at(j).bounds.contains(zones.at(i).bounds))
+                container[size_t(i)] = j;
+        }
+        if (container[size_t(i)] < 0)
+            icons.push_back(i);
+    }
+    // Centres doubled, to stay in integers (QRect::center() rounds).
+    const auto cx2 = [&](qsizetype i) { return 2 * zones.at(i).bounds.x() + zones.at(i).bounds.width(); };
+    const auto cy2 = [&](qsizetype i) { return 2 * zones.at(i).bounds.y() + zones.at(i).bounds.height(); };
+    const auto side = [&](qsizetype i) {
+        return std::max(zones.at(i).bounds.width(), zones.at(i).bounds.height());
+    };
+    std::sort(icons.begin(), icons.end(), [&](qsizetype a, qsizetype b) { return cx2(a) < cx2(b); });
+    std::vector<QRect> grown(size_t(zones.size()));
+    std::vector<bool> used(icons.size(), false);
+    for (size_t k = 0; k < icons.size(); ++k) {
+        if (used[k])
+            continue;
+        // The row: the next icon to the right on the same line, each a neighbour of the last.
+        std::vector<qsizetype> row{icons[k]};
+        used[k] = true;
+        bool block = false;
+        for (size_t m = k + 1; m < icons.size(); ++m) {
+            if (used[m] || std::abs(cy2(icons[m]) - cy2(row.back())) > 2 * kToolRowSlack)
+                continue;
+            const int pitch2 = cx2(icons[m]) - cx2(row.back());
+            if (pitch2 > 2 * kToolMaxPitch)
+                break;
+            block = block || pitch2 < 2 * kToolMinPitch * std::max(side(row.back()), side(icons[m]));
+            row.push_back(icons[m]);
+            used[m] = true;
+        }
+        if (block || int(row.size()) < kToolRowMinButtons)
+            continue;
+        for (size_t m = 0; m < row.size(); ++m) {
+            const qsizetype i = row[m];
+            int width2 = std::numeric_limits<int>::max();
+            if (m > 0)
+                width2 = std::min(width2, cx2(i) - cx2(row[m - 1]));
+            if (m + 1 < row.size())
+                width2 = std::min(width2, cx2(row[m + 1]) - cx2(i));
+            // The nearest icon above or below limits the height the same way.
+            int height2 = width2;
+            for (const qsizetype j : icons) {
+                if (std::abs(cx2(j) - cx2(i)) < width2 && std::abs(cy2(j) - cy2(i)) > 2 * kToolRowSlack)
+                    height2 = std::min(height2, std::abs(cy2(j) - cy2(i)));
+            }
+            if (height2 < 2 * kToolMinPitch * side(i))
+                continue;
+            const int w = width2 / 2 - 1; // the pitch less a pixel between cells
+            const int h = height2 / 2 - 1;
+            grown[size_t(i)] = QRect((cx2(i) - w) / 2, (cy2(i) - h) / 2, w, h);
+        }
+    }
+    QList<Zone> kept;
+    for (qsizetype i = 0; i < zones.size(); ++i) {
+        Zone z = zones.at(i);
+        if (!grown[size_t(i)].isNull()) {
+            qCDebug(lcCanvas) << "tool bar cell" << z.bounds << "->" << grown[size_t(i)];
+            z.bounds = grown[size_t(i)];
+        } else if (container[size_t(i)] >= 0 && !grown[size_t(container[size_t(i)])].isNull()) {
+            continue;
+        }
+        kept << z;
+    }
+    zones = kept;
 }
 
 } // namespace
@@ -534,6 +629,7 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
     for (detail::TextItem& t : framedTexts)
         t.rect += cv::Point(ctx.x(), ctx.y());
     d->nameIcons(frame, found, framedTexts, result.stats);
+    toolBarCells(found);
     const QRect ctxRoot = ctx.translated(origin);
     const QRect inner =
         QRect(ctxRoot.left() + (ctx.left() > 0 ? 1 : 0), ctxRoot.top() + (ctx.top() > 0 ? 1 : 0),

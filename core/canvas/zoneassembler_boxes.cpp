@@ -56,6 +56,16 @@ constexpr int kKeyGridSizeSlack = 6;     // keys of one grid differ in width and
 constexpr int kKeyGridMaxGap = 10;       // and sit at most this far apart,
 constexpr int kKeyGridOverlap = 2;       // or overlap by at most this (shared borders)
 
+// Tab bars drawn as a strip along a page (tabStrip, tabItems): the strip's tabs have no outline of their own
+// (flat tabs, the current one marked by a line or a shade), so they are told by where the strip sits.
+constexpr int kTabStripAlign = 3;     // the strip's ends are within this of the page's (it spans the side)
+constexpr int kTabStripTouch = 2;     // and its edge within this of the page's (a shared border)
+constexpr int kTabStripPageRatio = 2; // the page is at least this many times as deep as the strip
+constexpr int kTabMinGap = 8;         // labels of a horizontal strip sit at least this far apart
+constexpr int kTabMinCount = 2;       // labels a strip needs to be a tab bar
+constexpr int kTabPadX = 4;           // a tab is its label grown by this sideways
+constexpr int kTabPadY = 8;           // and this above and below, within the strip
+
 } // namespace
 
 bool Assembler::isStackedList(const std::vector<int>& lines, int minRows) const
@@ -202,6 +212,11 @@ void Assembler::classifyBoxes()
         if (focusRing(r))
             e.state |= ZoneStateFlag::Focused;
 
+        if (!small && !base && tabStrip(int(bi), lines)) {
+            tabItems(lines, r);
+            continue;
+        }
+
         if (small) {
             if (partOfScrollBarOrSlider(r) || insideKey(int(bi)))
                 continue;
@@ -326,6 +341,77 @@ void Assembler::classifyBoxes()
                 continue; // frames and panes without a title are not zones
         }
         m_out.push_back(e);
+    }
+}
+
+bool Assembler::tabStrip(int box, const std::vector<int>& lines) const
+{
+    const cv::Rect& r = m_s.boxes[size_t(box)].rect;
+    std::vector<cv::Rect> labels;
+    for (const int i : lines) {
+        if (readableText(texts()[size_t(i)]))
+            labels.push_back(texts()[size_t(i)].rect);
+    }
+    if (int(labels.size()) < kTabMinCount || hasChildBoxes(box))
+        return false;
+    const auto near = [](int a, int b, int slack) { return std::abs(a - b) <= slack; };
+    bool alongTop = false;  // a strip above or below a page
+    bool alongSide = false; // a strip left or right of a page
+    for (size_t j = 0; j < m_s.boxes.size(); ++j) {
+        const cv::Rect& p = m_s.boxes[j].rect;
+        if (int(j) == box || p.area() <= r.area())
+            continue;
+        const bool spansWidth =
+            near(r.x, p.x, kTabStripAlign) && near(r.x + r.width, p.x + p.width, kTabStripAlign);
+        const bool spansHeight =
+            near(r.y, p.y, kTabStripAlign) && near(r.y + r.height, p.y + p.height, kTabStripAlign);
+        const bool touchesTop =
+            near(r.y + r.height, p.y, kTabStripTouch) || near(p.y + p.height, r.y, kTabStripTouch);
+        const bool touchesSide =
+            near(r.x + r.width, p.x, kTabStripTouch) || near(p.x + p.width, r.x, kTabStripTouch);
+        alongTop = alongTop || (spansWidth && touchesTop && p.height >= kTabStripPageRatio * r.height);
+        alongSide = alongSide || (spansHeight && touchesSide && p.width >= kTabStripPageRatio * r.width);
+    }
+    if (alongTop) {
+        // One row of labels, apart from each other.
+        std::sort(labels.begin(), labels.end(),
+                  [](const cv::Rect& a, const cv::Rect& b) { return a.x < b.x; });
+        for (size_t i = 1; i < labels.size(); ++i) {
+            if (!sameRow(labels.front(), labels[i]) ||
+                labels[i].x - (labels[i - 1].x + labels[i - 1].width) < kTabMinGap)
+                return false;
+        }
+        return true;
+    }
+    if (alongSide) {
+        // One label a row.
+        std::sort(labels.begin(), labels.end(),
+                  [](const cv::Rect& a, const cv::Rect& b) { return a.y < b.y; });
+        for (size_t i = 1; i < labels.size(); ++i) {
+            if (sameRow(labels[i - 1], labels[i]))
+                return false;
+        }
+        return true;
+    }
+    return false;
+}
+
+void Assembler::tabItems(const std::vector<int>& lines, const cv::Rect& strip)
+{
+    for (const int i : lines) {
+        const TextItem& t = texts()[size_t(i)];
+        if (!readableText(t))
+            continue;
+        Element e;
+        e.rect = cv::Rect(t.rect.x - kTabPadX, t.rect.y - kTabPadY, t.rect.width + 2 * kTabPadX,
+                          t.rect.height + 2 * kTabPadY) &
+                 strip;
+        e.type = ZoneType::Tab;
+        e.label = cleanLabel(t.text);
+        e.confidence = 0.5 + 0.3 * t.confidence / 100.0;
+        e.events = {QStringLiteral("click")};
+        m_out.push_back(e);
+        m_usedText.insert(i);
     }
 }
 

@@ -104,6 +104,14 @@ private:
     bool inKeyGrid(const cv::Rect& cell) const;
 
     bool hasChildBoxes(int box) const;
+
+    // A tab bar drawn as a strip along a page: a box without children that spans one side of a larger
+    // box (the page) and touches it, its readable labels in one row apart from each other (above or below
+    // the page) or one a row (beside it).
+    bool tabStrip(int box, const std::vector<int>& lines) const;
+
+    // One tab a readable label of the strip: the label with the toolkit's padding, within the strip.
+    void tabItems(const std::vector<int>& lines, const cv::Rect& strip);
     void listItems(const std::vector<int>& lines, const cv::Rect& list);
     void menuItems(const std::vector<int>& lines, const cv::Rect& menu);
     void sliders();

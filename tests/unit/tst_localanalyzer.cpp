@@ -271,6 +271,10 @@ private slots:
     void sliderShapedInkInAButtonIsNoSlider();
     void focusRingOfAnyColour_data();
     void focusRingOfAnyColour();
+    void flatLowContrastButtonIsAButton();
+    void tabStripAlongAPageHoldsTabs_data();
+    void tabStripAlongAPageHoldsTabs();
+    void toolBarIconsSpanTheirCells();
 
 private:
     QList<Zone> m_zones;
@@ -831,6 +835,129 @@ void TestLocalAnalyzer::focusRingOfAnyColour()
     QVERIFY2(found >= 4, qPrintable(dump(result.zones)));
     QVERIFY2(findZone(result.zones, ZoneType::TextField, QStringLiteral("London")),
              qPrintable(dump(result.zones)));
+}
+
+// An Adwaita-like flat button: a border only 20 grey levels darker than the panel around a subtle
+// gradient, its label centred.
+void TestLocalAnalyzer::flatLowContrastButtonIsAButton()
+{
+    const QColor panel(0xf6, 0xf5, 0xf4);
+    QImage image = themedImage(panel);
+    const QRect r(110, 100, 140, 34);
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        QLinearGradient g(r.topLeft(), r.bottomLeft());
+        g.setColorAt(0, QColor(0xf6, 0xf5, 0xf4));
+        g.setColorAt(1, QColor(0xed, 0xeb, 0xe9));
+        p.setPen(QColor(0xe2, 0xe1, 0xe0));
+        p.setBrush(g);
+        p.drawRect(r.adjusted(0, 0, -1, -1));
+        p.setPen(QColor(0x2e, 0x34, 0x36));
+        p.drawText(r, Qt::AlignCenter, QStringLiteral("Apply"));
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    const Zone* button = findZone(result.zones, ZoneType::Button, QStringLiteral("Apply"));
+    QVERIFY2(button, qPrintable(dump(result.zones)));
+    // Where the gradient's lower half meets the border the inner edge band is missing: the box may take
+    // the border's own pixels as its hole's edge, one pixel out.
+    QVERIFY2(withinPixel(button->bounds, r), qPrintable(dump(result.zones)));
+}
+
+// Flat tabs (no outline of their own) in a strip that spans one side of the page and shares its border:
+// one tab per label, whichever side the strip is on. The same strip away from any page holds no tabs.
+void TestLocalAnalyzer::tabStripAlongAPageHoldsTabs_data()
+{
+    QTest::addColumn<QRect>("strip");
+    QTest::addColumn<QRect>("page");
+    QTest::addColumn<bool>("vertical");
+    QTest::addColumn<int>("tabs");
+    QTest::newRow("above") << QRect(20, 30, 300, 32) << QRect(20, 61, 300, 150) << false << 3;
+    QTest::newRow("below") << QRect(20, 180, 300, 32) << QRect(20, 30, 300, 151) << false << 3;
+    QTest::newRow("left") << QRect(20, 30, 80, 180) << QRect(99, 30, 300, 180) << true << 3;
+    QTest::newRow("no page") << QRect(20, 30, 300, 32) << QRect() << false << 0;
+}
+
+void TestLocalAnalyzer::tabStripAlongAPageHoldsTabs()
+{
+    QFETCH(QRect, strip);
+    QFETCH(QRect, page);
+    QFETCH(bool, vertical);
+    QFETCH(int, tabs);
+    QImage image = themedImage(QColor(0xf6, 0xf5, 0xf4));
+    const QStringList names{QStringLiteral("Alpha"), QStringLiteral("Beta"), QStringLiteral("Gamma")};
+    QList<QRect> labels;
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        const QColor border(0xcd, 0xc7, 0xc2);
+        if (!page.isNull()) {
+            p.setPen(border);
+            p.setBrush(Qt::white);
+            p.drawRect(page.adjusted(0, 0, -1, -1));
+        }
+        p.setPen(border);
+        p.setBrush(QColor(0xe1, 0xde, 0xdb));
+        p.drawRect(strip.adjusted(0, 0, -1, -1));
+        p.setPen(QColor(0x2e, 0x34, 0x36));
+        for (int i = 0; i < names.size(); ++i) {
+            const QRect label = vertical
+                                    ? QRect(strip.x() + 12, strip.y() + 12 + 44 * i, 56, 30)
+                                    : QRect(strip.x() + 16 + 80 * i, strip.y() + 1, 60, strip.height() - 2);
+            p.drawText(label, Qt::AlignCenter, names.at(i));
+            labels << label;
+        }
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    int found = 0;
+    for (const Zone& z : result.zones)
+        found += z.type == ZoneType::Tab ? 1 : 0;
+    QVERIFY2(found == tabs, qPrintable(dump(result.zones)));
+    for (int i = 0; i < tabs; ++i) {
+        const Zone* tab = findZone(result.zones, ZoneType::Tab, names.at(i));
+        QVERIFY2(tab, qPrintable(dump(result.zones)));
+        QVERIFY2(strip.contains(tab->bounds) && labels.at(i).contains(tab->bounds.center()),
+                 qPrintable(dump(result.zones)));
+    }
+}
+
+// Flat tool bar buttons show only an icon; the button spans its share of the row (the pitch, less a
+// pixel), centred on the icon.
+void TestLocalAnalyzer::toolBarIconsSpanTheirCells()
+{
+    QImage image = themedImage(QColor(0xef, 0xef, 0xef));
+    QList<QRect> icons;
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        for (int i = 0; i < 4; ++i) {
+            const QRect icon(40 + 34 * i, 40, 18, 18);
+            p.setPen(QColor(0x40, 0x40, 0x40));
+            p.setBrush(Qt::white);
+            p.drawRect(icon.adjusted(0, 0, -1, -1));
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(0x30, 0x60, 0xa0));
+            p.drawRect(icon.adjusted(6, 6, -6, -6));
+            icons << icon;
+        }
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    for (const QRect& icon : std::as_const(icons)) {
+        const Zone* cell = nullptr;
+        for (const Zone& z : result.zones)
+            cell = z.type == ZoneType::Button && z.bounds.contains(icon.center()) ? &z : cell;
+        QVERIFY2(cell, qPrintable(dump(result.zones)));
+        QCOMPARE(cell->bounds.size(), QSize(33, 33));
+        QVERIFY2(cell->bounds.contains(icon) &&
+                     (cell->bounds.center() - icon.center()).manhattanLength() <= 2,
+                 qPrintable(dump(result.zones)));
+    }
 }
 
 QTEST_MAIN(TestLocalAnalyzer)
