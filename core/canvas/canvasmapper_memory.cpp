@@ -82,6 +82,12 @@ void CanvasMapper::recallWindows(const QList<quint64>& windowIds, const QString&
             RecalledWindow recalled{w->geometry, {}};
             for (const QRect& r : match.changed)
                 recalled.changed << r.translated(w->geometry.topLeft());
+            // What memory does not keep (values, checked, selected): those zones get their Tier 1 look too.
+            for (const Zone& z : std::as_const(zones)) {
+                if (z.type == ZoneType::TextField || z.type == ZoneType::Dropdown ||
+                    z.type == ZoneType::CheckBox || z.type == ZoneType::Slider || z.type == ZoneType::Tab)
+                    recalled.changed << z.bounds;
+            }
             m_recalled << recalled;
         }
         // What the map already knows stays as it is: memory only adds.
