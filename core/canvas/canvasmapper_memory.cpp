@@ -3,7 +3,8 @@
 // When the recall is confirmed well (ZoneMemory::match(): at least 80 % of the remembered zones pass their
 // pixel check and the window's thumbnail is within half the "close" distance) and nothing covers the window,
 // the full analysis that would follow skips it: its map is the remembered zones, and only what differs (the
-// zones that failed, the thumbnail cells that moved) gets a Tier 1 look. Otherwise the full analysis runs,
+// zones that failed, the thumbnail cells that moved) and the zones whose value or state memory does not keep
+// (fields, boxes, sliders, tabs) get a Tier 1 look. Otherwise the full analysis runs,
 // keeps their ids where it finds them and drops the rest. After a full analysis (and the first tree), the
 // windows nothing covers are remembered.
 
