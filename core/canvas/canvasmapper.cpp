@@ -93,8 +93,11 @@ void CanvasMapper::onFrame(const Frame& frame)
         for (const platform::WindowInfo& w : std::as_const(m_windowList))
             shown << w.id;
         recallWindows(shown, first.reason); // windows mapped before: their zones at once
-        emitDecision(first, frame.tNs);
-        execute(first, FrameDiff{});
+        for (const TierDecision& d : sparedByMemory(first)) {
+            emitDecision(d, frame.tNs);
+            execute(d, FrameDiff{});
+        }
+        m_recalled.clear();
         if (m_a11ySnapshot)
             applyAccessibility({}); // the tree came before the first frame
     }
@@ -305,15 +308,18 @@ void CanvasMapper::process(const FrameDiff& rawDiff)
         execute(settled, effective);
     }
     if (effective.isEmpty() && !context.activeWindowChanged && context.newWindows.isEmpty()) {
+        m_recalled.clear();
         publish();
         return;
     }
     const QList<TierDecision> decisions = m_policy.decide(effective, context);
     bool wholeScreen = false;
-    QList<QRect> handled; // analysed, or explained (a hover)
+    QList<QRect> handled; // analysed, or explained (a hover, a window recalled well)
     for (const TierDecision& d : decisions) {
-        emitDecision(d, tNs);
-        execute(d, effective);
+        for (const TierDecision& step : sparedByMemory(d)) {
+            emitDecision(step, tNs);
+            execute(step, effective);
+        }
         if (d.action == TierDecision::Action::Local || d.action == TierDecision::Action::Hover)
             handled << d.regions;
         if (d.action == TierDecision::Action::Full) {
@@ -321,6 +327,7 @@ void CanvasMapper::process(const FrameDiff& rawDiff)
             handled << d.regions;
         }
     }
+    m_recalled.clear();
     // Changes no decision took up (below the threshold of an immediate analysis): left until the screen
     // settles. Animations have their own wait; a caret's blink is no change worth analysing.
     if (wholeScreen) {

@@ -62,14 +62,17 @@ public:
     void setAccessibility(std::unique_ptr<platform::Accessibility> accessibility);
     const platform::Accessibility* accessibility() const { return m_accessibility; }
     // The zone memory (canvasmapper_memory.cpp): windows mapped before get their remembered zones at once
-    // (marked remembered: isRemembered(), each confirmed by its pixels), then the analysis confirms or drops
-    // them; windows are remembered after full analyses. Null (the default): no memory.
+    // (marked remembered: isRemembered(), each confirmed by its pixels). A recall confirmed well
+    // (ZoneMemory::match(): most zones confirmed, the window's image close to the remembered one) spares the
+    // window the full analysis: only the parts that differ get a Tier 1 look. Otherwise the analysis follows
+    // and confirms or drops them. Windows are remembered after full analyses. Null (the default): no memory.
     void setZoneMemory(std::unique_ptr<ZoneMemory> memory);
     struct MemoryStats
     {
         int recalls = 0;       // windows whose remembered layout was found
         int zonesRecalled = 0; // zones put on the map from memory
         int zonesDropped = 0;  // remembered zones whose pixels no longer matched
+        int spared = 0;        // windows whose full analysis a recall confirmed well made unnecessary
         int remembers = 0;     // windows remembered (written or unchanged)
         int errors = 0;        // unreadable or corrupt memory files, failed writes
     };
@@ -151,7 +154,11 @@ private:
     // Zone memory (canvasmapper_memory.cpp).
     void recallWindows(const QList<quint64>& windowIds, const QString& reason);
     void rememberWindows();
+    // `decision` with the windows recalled well in this step taken out of a full analysis: a "recalled"
+    // decision (tier 0) for them, a Tier 1 look at what differs in them, the full analysis of the rest.
+    QList<TierDecision> sparedByMemory(const TierDecision& decision);
     const platform::WindowInfo* memoryWindow(quint64 id) const; // a window memory may use, or null
+    bool covered(quint64 windowId) const; // another window (above it) overlaps it, or it is not listed
     void memoryError(const QString& program, const QString& message);
     // `vision` (zones of `region`) fused with the tree's zones there: what a vision pass stores.
     QList<Zone> withTreeZones(const QRect& region, const QList<Zone>& vision) const;
@@ -200,6 +207,12 @@ private:
     MemoryStats m_memoryStats;
     QSet<QString> m_memoryErrorsReported;
     bool m_rememberedTree = false; // windows remembered once the tree's zones came
+    struct RecalledWindow
+    {
+        QRect geometry;
+        QList<QRect> changed; // root coordinates: what differs from the remembered window
+    };
+    QList<RecalledWindow> m_recalled; // recalled well in the current step (recallWindows() to its end)
 };
 
 } // namespace ciu::canvas

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
+#include <QSet>
 
 #include <algorithm>
 #include <bit>
@@ -411,6 +412,45 @@ QList<Zone> ZoneMemory::confirmedZones(const RememberedLayout& layout, const QIm
     if (dropped)
         *dropped = lost;
     return result;
+}
+
+ZoneMemory::RecallMatch ZoneMemory::match(const RememberedLayout& layout, const QImage& window,
+                                          const QList<Zone>& confirmed) const
+{
+    RecallMatch m;
+    m.remembered = int(layout.zones.size());
+    QSet<QString> kept;
+    for (const Zone& z : confirmed)
+        kept.insert(z.id);
+    const QRect inWindow(QPoint(0, 0), window.size());
+    for (const Zone& z : layout.zones) {
+        if (kept.contains(z.id))
+            ++m.confirmed;
+        else if (const QRect r = z.bounds & inWindow; !r.isEmpty())
+            m.changed << r;
+    }
+    const QByteArray now = zonesignature::thumbnail(window);
+    m.thumbnailDistance = zonesignature::thumbnailDistance(layout.thumbnail, now);
+    if (now.size() == layout.thumbnail.size()) {
+        // Cell (x, y) of the thumbnail: the window's columns x·w/side .. (x+1)·w/side, rows likewise.
+        const int side = zonesignature::kThumbnailSide;
+        for (int y = 0; y < side; ++y) {
+            for (int x = 0; x < side; ++x) {
+                const int i = y * side + x;
+                if (std::abs(int(quint8(now.at(i))) - int(quint8(layout.thumbnail.at(i)))) <=
+                    m_options.changedCellLevels)
+                    continue;
+                const QRect cell(
+                    QPoint(x * window.width() / side, y * window.height() / side),
+                    QPoint((x + 1) * window.width() / side - 1, (y + 1) * window.height() / side - 1));
+                if (!cell.isEmpty())
+                    m.changed << cell;
+            }
+        }
+    }
+    m.confirmedWell = m.remembered > 0 && m.confirmed >= m_options.wellConfirmedShare * m.remembered &&
+                      m.thumbnailDistance <= m_options.wellMaxThumbnailDistance;
+    return m;
 }
 
 QStringList ZoneMemory::programs() const

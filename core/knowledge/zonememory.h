@@ -14,6 +14,7 @@
 #include <QImage>
 #include <QJsonObject>
 #include <QList>
+#include <QRect>
 #include <QSize>
 #include <QString>
 
@@ -73,6 +74,21 @@ public:
         double maxThumbnailDistance = 0.06; // layout "close": mean grey difference at most this
         int sizeTolerancePx = 4;            // and the window size within this
         int maxSignatureDistance = 10;      // a zone's pixels "the same": at most this many bits differ
+        // A recall "confirmed well" (match()): its map may stand without a full analysis of the window.
+        double wellConfirmedShare = 0.8; // at least this share of the remembered zones pass the pixel check
+        double wellMaxThumbnailDistance =
+            0.03;                   // and the window's thumbnail at most this far (half of "close")
+        int changedCellLevels = 24; // a thumbnail cell differs: more than this many grey levels
+    };
+
+    // How well a recalled layout fits the window as it is now, and where it differs.
+    struct RecallMatch
+    {
+        int confirmed = 0;              // remembered zones that passed their pixel check
+        int remembered = 0;             // zones of the layout
+        double thumbnailDistance = 1.0; // the window's thumbnail against the remembered one
+        QList<QRect> changed;           // window-relative: dropped zones and thumbnail cells that differ
+        bool confirmedWell = false;     // the criterion of Options (wellConfirmedShare, ...) met
     };
 
     ZoneMemory();
@@ -104,6 +120,12 @@ public:
     // Memory. `dropped` counts the others.
     QList<Zone> confirmedZones(const RememberedLayout& layout, const QImage& window, QPoint windowOrigin,
                                int* dropped = nullptr) const;
+    // How well `layout` fits `window`, `confirmed` being what confirmedZones() kept (ids count). Confirmed
+    // well when the layout has zones, at least wellConfirmedShare of them were confirmed and the thumbnail is
+    // within wellMaxThumbnailDistance: the window's map is then the remembered zones, and only `changed`
+    // (the zones that failed their check, the thumbnail cells whose grey level moved) needs a look.
+    RecallMatch match(const RememberedLayout& layout, const QImage& window,
+                      const QList<Zone>& confirmed) const;
 
     // Settings: what is stored, and removing it.
     QStringList programs() const;

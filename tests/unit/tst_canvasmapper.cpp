@@ -2,6 +2,7 @@
 // animation, user corrections, minimum confidence, and Tier 2 through the fake API server.
 
 #include "core/canvas/canvasmapper.h"
+#include "core/knowledge/zonememory.h"
 #include "core/model/geometry.h"
 #include "core/providers/anthropicprovider.h"
 #include "tests/support/fakeapiserver.h"
@@ -10,6 +11,7 @@
 #include <QJsonArray>
 #include <QPainter>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace ciu;
@@ -106,6 +108,9 @@ private slots:
     void suppressedRegionsDropDetections();
     void smallChangesLeaveNoStaleZones();
     void lookAgainAlwaysAnswers();
+    void rememberedWindowSparesTheFullAnalysis();
+    void rememberedWindowWithAChangedPart();
+    void rememberedWindowThatChangedIsAnalysed();
 };
 
 void TestCanvasMapper::firstFrameBuildsTheMap()
@@ -709,6 +714,174 @@ void TestCanvasMapper::lookAgainAlwaysAnswers()
     QVERIFY(byLabel(*moved, QStringLiteral("Help"))->bounds.contains(newHelp + QPoint(50, 13)));
     QVERIFY(!moved->zoneAt(oldHelp + QPoint(50, 13)));
     QVERIFY(statusZone(*moved));
+}
+
+namespace {
+
+// The test frame as one program's window, filling the screen.
+platform::WindowInfo programWindow()
+{
+    platform::WindowInfo w = window(7, QRect(0, 0, 640, 400));
+    w.windowClass = QStringLiteral("ciu-test-app");
+    return w;
+}
+
+// A mapper with the zone memory in `dir` and the program's window reported.
+std::unique_ptr<CanvasMapper> memoryMapper(const QString& dir)
+{
+    auto mapper = std::make_unique<CanvasMapper>();
+    mapper->setZoneMemory(std::make_unique<ZoneMemory>(dir));
+    mapper->onWindows({programWindow()}, programWindow());
+    return mapper;
+}
+
+// Session 1: the window mapped by a full analysis, and remembered.
+ZoneMapPtr rememberFirstFrame(const QString& dir)
+{
+    auto mapper = memoryMapper(dir);
+    mapper->onFrame(frame(1));
+    if (mapper->memoryStats().remembers != 1 || mapper->memoryStats().recalls != 0)
+        return nullptr;
+    return mapper->currentMap();
+}
+
+QVariantMap memoryEvent(const QSignalSpy& events)
+{
+    for (const SpatialEvent& e : ofKind(events, SpatialEvent::Kind::Analysis)) {
+        if (e.data.value(QStringLiteral("source")).toString() == QLatin1String("memory"))
+            return e.data;
+    }
+    return {};
+}
+
+QRect regionOf(const QVariantMap& data)
+{
+    const QVariantMap r = data.value(QStringLiteral("region")).toMap();
+    return {r.value(QStringLiteral("x")).toInt(), r.value(QStringLiteral("y")).toInt(),
+            r.value(QStringLiteral("width")).toInt(), r.value(QStringLiteral("height")).toInt()};
+}
+
+} // namespace
+
+// A remembered window that comes back unchanged: its map is the remembered zones, with their ids and labels,
+// and no full analysis runs (the screen is that window); only the field, whose value memory does not keep,
+// gets a Tier 1 look.
+void TestCanvasMapper::rememberedWindowSparesTheFullAnalysis()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const ZoneMapPtr first = rememberFirstFrame(dir.path());
+    QVERIFY(first);
+    QVERIFY(first->size() >= 4);
+
+    auto mapper = memoryMapper(dir.path());
+    QSignalSpy events(mapper.get(), &CanvasMapper::eventOccurred);
+    mapper->onFrame(frame(1));
+    QCOMPARE(decisionReasons(events),
+             (QStringList{QStringLiteral("recalled"), QStringLiteral("recalled_changed")}));
+    const SpatialEvent decision = ofKind(events, SpatialEvent::Kind::TierDecision).first();
+    QCOMPARE(decision.data.value(QStringLiteral("action")).toString(), QStringLiteral("ignore"));
+    QCOMPARE(regionOf(decision.data), QRect(0, 0, 640, 400));
+    const auto analyses = ofKind(events, SpatialEvent::Kind::Analysis);
+    QCOMPARE(analyses.size(), 2); // the memory's, and the field's look
+    QCOMPARE(analyses.last().data.value(QStringLiteral("reason")).toString(),
+             QStringLiteral("recalled_changed"));
+    QCOMPARE(analyses.last().data.value(QStringLiteral("full_screen")).toBool(), false);
+    QCOMPARE(regionOf(analyses.last().data), QRect(36, 36, 308, 32)); // the field and the analysis margin
+    const QVariantMap recalled = memoryEvent(events);
+    QCOMPARE(recalled.value(QStringLiteral("recalled")).toBool(), true);
+    QCOMPARE(recalled.value(QStringLiteral("confirmed")).toInt(), int(first->size()));
+    QCOMPARE(recalled.value(QStringLiteral("zones")).toInt(), int(first->size()));
+    QCOMPARE(recalled.value(QStringLiteral("changed_regions")).toInt(), 0);
+    QCOMPARE(mapper->memoryStats().spared, 1);
+    QCOMPARE(mapper->memoryStats().zonesRecalled, int(first->size()));
+
+    const ZoneMapPtr map = mapper->currentMap();
+    QCOMPARE(map->size(), first->size());
+    for (const Zone& z : first->zones()) {
+        const Zone* again = map->find(z.id);
+        QVERIFY2(again, qPrintable(z.id));
+        QCOMPARE(again->label, z.label);
+        QCOMPARE(again->bounds, z.bounds);
+        QVERIFY(again->type == z.type);
+        QCOMPARE(isRemembered(*again), z.type != ZoneType::TextField); // the field was looked at again
+    }
+}
+
+// A remembered window with a new element in a part that was empty: every remembered zone is confirmed, the
+// part that differs (the thumbnail's cells there) gets a Tier 1 look, nothing else is analysed.
+void TestCanvasMapper::rememberedWindowWithAChangedPart()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const ZoneMapPtr first = rememberFirstFrame(dir.path());
+    QVERIFY(first);
+
+    Frame changed = frame(1);
+    {
+        // On the thumbnail's grid (cells of 40 × 25 pixels): cells (10..12, 6).
+        QPainter p(&changed.image);
+        QFont font(QStringLiteral("DejaVu Sans"));
+        font.setPixelSize(12);
+        p.setFont(font);
+        button(p, QRect(400, 150, 120, 25), QStringLiteral("Export"), QColor(0x80, 0x80, 0x80));
+    }
+    auto mapper = memoryMapper(dir.path());
+    QSignalSpy events(mapper.get(), &CanvasMapper::eventOccurred);
+    mapper->onFrame(changed);
+    QCOMPARE(decisionReasons(events),
+             (QStringList{QStringLiteral("recalled"), QStringLiteral("recalled_changed")}));
+    const QVariantMap recalled = memoryEvent(events);
+    QCOMPARE(recalled.value(QStringLiteral("recalled")).toBool(), true);
+    QCOMPARE(recalled.value(QStringLiteral("confirmed")).toInt(), int(first->size()));
+    QCOMPARE(recalled.value(QStringLiteral("changed_regions")).toInt(), 3);
+    const auto analyses = ofKind(events, SpatialEvent::Kind::Analysis);
+    QCOMPARE(analyses.size(), 3); // the memory's, the field's look (its value), the new element's
+    QCOMPARE(regionOf(analyses.last().data), QRect(36, 36, 308, 32));
+    const QVariantMap look = analyses.at(1).data;
+    QCOMPARE(look.value(QStringLiteral("tier")).toInt(), 1);
+    QCOMPARE(look.value(QStringLiteral("reason")).toString(), QStringLiteral("recalled_changed"));
+    QCOMPARE(look.value(QStringLiteral("full_screen")).toBool(), false);
+    QCOMPARE(regionOf(look), QRect(396, 146, 128, 33)); // the three cells and the analysis margin
+
+    const ZoneMapPtr map = mapper->currentMap();
+    QVERIFY2(byLabel(*map, QStringLiteral("Export")), "the new element was analysed");
+    for (const Zone& z : first->zones()) {
+        const Zone* again = map->find(z.id);
+        QVERIFY2(again, qPrintable(z.id));
+        QCOMPARE(again->label, z.label);
+    }
+}
+
+// A remembered window that changed beyond the criterion (the buttons moved down: their pixels no longer
+// match): the remembered zones that still match are published, and the full analysis runs as before.
+void TestCanvasMapper::rememberedWindowThatChangedIsAnalysed()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const ZoneMapPtr first = rememberFirstFrame(dir.path());
+    QVERIFY(first);
+
+    Frame moved = frame(1);
+    moved.image.fill(QColor(0xf0, 0xf0, 0xf0));
+    {
+        QPainter p(&moved.image);
+        p.drawImage(QPoint(0, 6), frame(1).image);
+    }
+    auto mapper = memoryMapper(dir.path());
+    QSignalSpy events(mapper.get(), &CanvasMapper::eventOccurred);
+    mapper->onFrame(moved);
+    QCOMPARE(mapper->memoryStats().recalls, 1);
+    QCOMPARE(mapper->memoryStats().spared, 0);
+    QCOMPARE(decisionReasons(events), QStringList{QStringLiteral("first_frame")});
+    const QVariantMap recalled = memoryEvent(events);
+    QCOMPARE(recalled.value(QStringLiteral("recalled")).toBool(), false);
+    QVERIFY(recalled.value(QStringLiteral("confirmed")).toInt() < 0.8 * first->size());
+    const auto analyses = ofKind(events, SpatialEvent::Kind::Analysis);
+    QCOMPARE(analyses.size(), 2);
+    QCOMPARE(analyses.last().data.value(QStringLiteral("tier")).toInt(), 1);
+    QVERIFY(analyses.last().data.value(QStringLiteral("full_screen")).toBool());
+    QVERIFY(byLabel(*mapper->currentMap(), QStringLiteral("Submit")));
 }
 
 QTEST_MAIN(TestCanvasMapper)

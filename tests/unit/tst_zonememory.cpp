@@ -162,6 +162,7 @@ private slots:
     void strictParsing();
     void layoutMatching();
     void pixelCheck();
+    void recallConfirmedWell();
     void forgetAndClear();
 };
 
@@ -489,6 +490,35 @@ void TestZoneMemory::pixelCheck()
     QCOMPARE(some.size(), 3);
     for (const Zone& z : some)
         QVERIFY(z.label != QLatin1String("Submit"));
+}
+
+void TestZoneMemory::recallConfirmedWell()
+{
+    QTemporaryDir dir;
+    ZoneMemory memory(dir.path());
+    const QRect geometry(0, 0, 400, 300);
+    QVERIFY(memory.remember(kProgram, geometry, windowImage(geometry.size()), windowZones({})));
+    const auto layout = memory.recall(kProgram, windowImage(geometry.size()));
+    QVERIFY(layout);
+    // The same pixels: every zone confirmed, the same thumbnail, nothing differs.
+    const QImage same = windowImage(geometry.size());
+    const ZoneMemory::RecallMatch all = memory.match(*layout, same, memory.confirmedZones(*layout, same, {}));
+    QCOMPARE(all.remembered, 4);
+    QCOMPARE(all.confirmed, 4);
+    QCOMPARE(all.thumbnailDistance, 0.0);
+    QVERIFY(all.changed.isEmpty());
+    QVERIFY(all.confirmedWell);
+    // One button of four looks different: 3 of 4 is below 80 %, and the button is what differs.
+    QImage changed = windowImage(geometry.size());
+    QPainter p(&changed);
+    p.fillRect(QRect(300, 250, 80, 30), QColor(0xee, 0xee, 0xee));
+    p.end();
+    const ZoneMemory::RecallMatch some =
+        memory.match(*layout, changed, memory.confirmedZones(*layout, changed, {}));
+    QCOMPARE(some.confirmed, 3);
+    QVERIFY(!some.confirmedWell);
+    QVERIFY(!some.changed.isEmpty());
+    QCOMPARE(some.changed.first(), QRect(300, 250, 80, 30));
 }
 
 void TestZoneMemory::forgetAndClear()
