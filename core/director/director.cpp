@@ -336,7 +336,7 @@ void Director::onDecided(const Decision& decision)
         const QString why =
             QStringLiteral("the screen was not analysed after the last action (the canvas did not answer "
                            "within %1 s)")
-                .arg(kFreshLookRounds * m_options.reanalysisTimeoutMs / 1000.0);
+                .arg(freshLookTimeoutMs() / 1000.0);
         if (decision.kind == Decision::Kind::Act) {
             finish(
                 TaskOutcome::Result::Failed,

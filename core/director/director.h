@@ -136,6 +136,7 @@ private:
     using MapPredicate = MapWaiter::Predicate;
     // A fresh look before a decision waits for the canvas up to this many re-analysis times.
     static constexpr int kFreshLookRounds = 3;
+    int freshLookTimeoutMs() const { return kFreshLookRounds * m_options.reanalysisTimeoutMs; }
 
     static const char* phaseName(Phase phase);
     static std::optional<DirectorState> outwardState(Phase phase);

@@ -203,26 +203,25 @@ void Director::takeFreshLook()
     const MapPredicate current = [this, token, actedNs](const ZoneMap& m) {
         return m_maps.lookAnswered(token) || m.tNs() >= actedNs;
     };
-    m_maps.wait(current, kFreshLookRounds * m_options.reanalysisTimeoutMs,
-                [this, token, askedNs, versionBefore](bool arrived) {
-                    m_maps.endLook(token);
-                    const QString endedBy = m_maps.lookAnswered(token) ? QStringLiteral("answer")
-                                            : arrived                  ? QStringLiteral("map")
-                                                                       : QStringLiteral("timeout");
-                    record(QStringLiteral("fresh_look"),
-                           {{QStringLiteral("ended_by"), endedBy},
-                            {QStringLiteral("waited_ms"), double((m_clock.nowNs() - askedNs) / 1'000'000)},
-                            {QStringLiteral("map_version_before"), double(versionBefore)},
-                            {QStringLiteral("map_version"), double(m_map ? m_map->version() : 0)}});
-                    if (!arrived) {
-                        m_mapOutdated = true;
-                        emitError(QStringLiteral("map_outdated"),
-                                  QStringLiteral("the canvas did not analyse the screen after the last "
-                                                 "action within %1 ms")
-                                      .arg(kFreshLookRounds * m_options.reanalysisTimeoutMs));
-                    }
-                    scheduleProceed();
-                });
+    m_maps.wait(current, freshLookTimeoutMs(), [this, token, askedNs, versionBefore](bool arrived) {
+        m_maps.endLook(token);
+        const QString endedBy = m_maps.lookAnswered(token) ? QStringLiteral("answer")
+                                : arrived                  ? QStringLiteral("map")
+                                                           : QStringLiteral("timeout");
+        record(QStringLiteral("fresh_look"),
+               {{QStringLiteral("ended_by"), endedBy},
+                {QStringLiteral("waited_ms"), double((m_clock.nowNs() - askedNs) / 1'000'000)},
+                {QStringLiteral("map_version_before"), double(versionBefore)},
+                {QStringLiteral("map_version"), double(m_map ? m_map->version() : 0)}});
+        if (!arrived) {
+            m_mapOutdated = true;
+            emitError(QStringLiteral("map_outdated"),
+                      QStringLiteral("the canvas did not analyse the screen after the last "
+                                     "action within %1 ms")
+                          .arg(freshLookTimeoutMs()));
+        }
+        scheduleProceed();
+    });
 }
 
 void Director::onLookedAgain(quint64 token, const ZoneMapPtr& map)

@@ -70,15 +70,16 @@ void ReadBack::readSettled(const ActionFlight& flight, Settling settling,
     };
     auto attempt = std::make_shared<std::function<void()>>();
     // The attempt knows itself weakly (no cycle): the frame waiter and the timer keep it alive.
-    *attempt = [this, state, flight, proposed, field, generation, finish, currentMap = settling.currentMap,
-                frameAfter = settling.frameAfter, self = std::weak_ptr(attempt)]() {
+    *attempt = [this, state, before = flight.mapBefore, proposed, field, generation, finish,
+                currentMap = settling.currentMap, frameAfter = settling.frameAfter,
+                self = std::weak_ptr(attempt)]() {
         if (state->finished || generation != m_generation)
             return;
         const ZoneMap* map = currentMap();
         const bool window = proposed.expect.kind == Expectation::Kind::WindowShowsText;
         bool treeText = false;
         const std::optional<QString> text =
-            window  ? readWindowText(proposed.expect, map, &treeText, flight.mapBefore.get())
+            window  ? readWindowText(proposed.expect, map, &treeText, before.get())
             : field ? readFieldText(*field, map)
                     : std::nullopt;
         if (!text) { // nothing to read (a password, no frame, not a text field, an unknown window)
