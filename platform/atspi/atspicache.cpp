@@ -96,6 +96,12 @@ QString AtspiCache::walk(AtspiAccessible* object, const QString& parentRef, cons
     node.depth = depth;
     node.application = app.name;
     node.pid = app.pid;
+    if (depth == 0) {
+        m_walkWindowRef = node.ref;
+        m_walkWindowBounds = node.bounds;
+    } else {
+        checkPlacement(node);
+    }
     ReadStatus childStatus;
     node.childCount = m_reader.childCount(object, childStatus);
     if (childStatus.timedOut) {
@@ -146,6 +152,8 @@ QString AtspiCache::walk(AtspiAccessible* object, const QString& parentRef, cons
     } else {
         m_entries.insert(ref, std::move(entry));
     }
+    if (depth == 0)
+        m_walkWindowRef.clear(); // stored: its entry has the bounds from now on
     return ref;
 }
 
@@ -255,6 +263,64 @@ void AtspiCache::reread(const QString& ref)
     cached.bounds = node.bounds;
     cached.keyBinding = node.keyBinding;
     cached.labelledBy = node.labelledBy;
+    if (cached.depth > 0)
+        checkPlacement(cached);
+}
+
+void AtspiCache::checkPlacement(const AccessibleNode& node)
+{
+    // Enough for a misreporting program's nodes, small enough that the re-reads stay cheap.
+    constexpr int kMaxMisplaced = 64;
+    // Re-reads of one node, one a retry tick (at least 500 ms apart): a program has settled by then.
+    constexpr int kRereads = 12;
+    QRect window;
+    if (node.windowRef == m_walkWindowRef)
+        window = m_walkWindowBounds;
+    else if (const auto it = m_entries.constFind(node.windowRef); it != m_entries.cend())
+        window = it->node.bounds;
+    if (window.isEmpty() || node.bounds.isEmpty() || window.intersects(node.bounds)) {
+        m_misplaced.remove(node.ref);
+        return;
+    }
+    if (!m_misplaced.contains(node.ref) && m_misplaced.size() < kMaxMisplaced) {
+        qCDebug(lcAtspi).noquote() << "node" << node.ref << node.role << node.name << "at" << node.bounds
+                                   << "lies outside its window at" << window << ": read again later";
+        m_misplaced.insert(node.ref, kRereads);
+    }
+}
+
+QStringList AtspiCache::recheckMisplaced()
+{
+    applyGone();
+    for (auto it = m_misplaced.begin(); it != m_misplaced.end();) {
+        const auto entry = m_entries.find(it.key());
+        if (entry == m_entries.end() || isSlow(entry->busName) || --it.value() < 0) {
+            it = m_misplaced.erase(it);
+            continue;
+        }
+        AccessibleNode node;
+        atspi_accessible_clear_cache(entry->object);
+        const ReadStatus status = m_reader.readNode(entry->object, node);
+        if (!status.ok || status.timedOut || status.defunct) {
+            ++it; // asked again at the next tick; events say whether it went
+            continue;
+        }
+        if (node.bounds != entry->node.bounds) {
+            qCDebug(lcAtspi).noquote() << "misplaced node" << it.key() << "now at" << node.bounds;
+            entry->node.bounds = node.bounds;
+            entry->node.states = node.states;
+            m_changedWindows.insert(entry->node.windowRef);
+            ++m_stats.nodeUpdates;
+        }
+        const auto window = m_entries.constFind(entry->node.windowRef);
+        if (window != m_entries.cend() && window->node.bounds.intersects(node.bounds))
+            it = m_misplaced.erase(it);
+        else
+            ++it;
+    }
+    QStringList changed(m_changedWindows.cbegin(), m_changedWindows.cend());
+    m_changedWindows.clear();
+    return changed;
 }
 
 void AtspiCache::locate(AtspiAccessible* object, QString* cachedAncestor, AtspiAccessible** window,

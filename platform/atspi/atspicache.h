@@ -47,6 +47,12 @@ public:
     // its main loop runs again); those that answered are read again. Returns the windows that changed.
     QStringList retrySlow();
     bool hasSlow() const { return !m_slow.isEmpty(); }
+    // Nodes whose bounds lay outside their own window when read: a program may report a position from
+    // before its window was placed (Qt: a menu bar's items, mapped while the window was still at 0,0) and
+    // send no event once it knows better. Each is read again, a few times at most; returns the windows
+    // whose nodes moved.
+    QStringList recheckMisplaced();
+    bool hasMisplaced() const { return !m_misplaced.isEmpty(); }
     // Called on the AT-SPI thread when a slow application answered its probe or a gone one was noticed.
     void setWakeUp(std::function<void()> wakeUp) { m_wakeUp = std::move(wakeUp); }
     // Asked during a walk: true ends it at once (the process is shutting down).
@@ -106,6 +112,8 @@ private:
     void syncApplications();
     void rewalk(const QString& ref);
     void reread(const QString& ref);
+    // Notes `node` (a window's descendant just read) as misplaced when its bounds lie outside its window.
+    void checkPlacement(const AccessibleNode& node);
     // The application of an object not in the cache and its top-level window; climbs the parents up to
     // the first cached ancestor (returned in *cachedAncestor) or the application.
     void locate(AtspiAccessible* object, QString* cachedAncestor, AtspiAccessible** window, Application* app,
@@ -133,6 +141,9 @@ private:
     QHash<QString, Slow> m_slow;                // by bus name
     QHash<QString, Pending> m_pending;          // by ref
     QSet<QString> m_changedWindows;
+    QHash<QString, int> m_misplaced; // ref -> re-reads left
+    QString m_walkWindowRef;         // the top-level window of the walk under way, and its bounds (its
+    QRect m_walkWindowBounds;        // entry is stored after its children)
     QHash<QString, QString> m_names; // application names by bus name, for messages about a busy one
     QSet<QString> m_gone;            // bus names that left the bus (unique names are never reused)
     QStringList m_goneQueue;         // noted, not applied yet

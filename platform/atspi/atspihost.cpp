@@ -305,11 +305,17 @@ int AtspiHost::onIdle(void* data)
 int AtspiHost::onRetry(void* data)
 {
     auto* self = static_cast<AtspiHost*>(data);
+    QStringList changed;
+    if (self->m_cache->hasMisplaced())
+        changed = self->m_cache->recheckMisplaced();
     if (self->m_cache->hasSlow()) {
-        const QStringList changed = self->m_cache->retrySlow();
-        if (!changed.isEmpty())
-            self->publish(changed);
+        for (const QString& w : self->m_cache->retrySlow()) {
+            if (!changed.contains(w))
+                changed << w;
+        }
     }
+    if (!changed.isEmpty())
+        self->publish(changed);
     return G_SOURCE_CONTINUE;
 }
 

@@ -1,5 +1,7 @@
 #include "fixturewindow.h"
 
+#include <QAccessible>
+#include <QAccessibleWidget>
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
@@ -105,6 +107,37 @@ QString labelOf(QWidget* w)
 
 } // namespace
 
+namespace {
+
+// The "drifting" button's accessible: reports its bounds shifted by an offset that changes without any
+// accessibility event, as a program does that maps its widgets before the window manager placed its window.
+QPoint g_driftOffset;
+
+class DriftingAccessible final : public QAccessibleWidget
+{
+public:
+    explicit DriftingAccessible(QWidget* w)
+        : QAccessibleWidget(w, QAccessible::Button)
+    {
+    }
+    QRect rect() const override { return QAccessibleWidget::rect().translated(g_driftOffset); }
+    QString text(QAccessible::Text t) const override
+    {
+        if (t == QAccessible::Name)
+            return static_cast<QPushButton*>(widget())->text();
+        return QAccessibleWidget::text(t);
+    }
+};
+
+QAccessibleInterface* driftingFactory(const QString&, QObject* object)
+{
+    if (object && object->objectName() == QLatin1String("drifting") && qobject_cast<QPushButton*>(object))
+        return new DriftingAccessible(static_cast<QWidget*>(object));
+    return nullptr;
+}
+
+} // namespace
+
 FixtureWindow::FixtureWindow(bool toolBar)
 {
     setWindowTitle(QStringLiteral("CIU Fixture"));
@@ -122,6 +155,7 @@ FixtureWindow::FixtureWindow(bool toolBar)
     setCentralWidget(tabs);
     statusBar()->showMessage(QStringLiteral("Ready"));
     resize(900, 640);
+    QAccessible::installFactory(&driftingFactory);
     qApp->installEventFilter(this);
     // Qt learns of another client's clipboard asynchronously (an XFixes event) and until then answers
     // get-clipboard from what it cached of the previous owner: tests wait for this line before asking.
@@ -487,6 +521,27 @@ void FixtureWindow::runCommand(const QString& line)
             emitEvent(QStringLiteral("enabled"),
                       {{QStringLiteral("name"), parts.at(1)}, {QStringLiteral("enabled"), w->isEnabled()}});
         }
+    } else if (cmd == QLatin1String("add-drifting") && parts.size() == 3) {
+        // add-drifting DX DY: a "Drifting" button in the status bar whose accessible bounds are off by DX,DY
+        // until settle-drifting, which corrects them without an accessibility event.
+        g_driftOffset = QPoint(parts.at(1).toInt(), parts.at(2).toInt());
+        auto* button = findChild<QPushButton*>(QStringLiteral("drifting"));
+        if (!button) {
+            button = new QPushButton(QStringLiteral("Drifting"));
+            button->setObjectName(QStringLiteral("drifting"));
+            // An interface made before it had its name is the standard one: made again, by the factory.
+            if (QAccessibleInterface* standard = QAccessible::queryAccessibleInterface(button))
+                QAccessible::deleteAccessibleInterface(QAccessible::uniqueId(standard));
+            statusBar()->addPermanentWidget(button);
+        }
+        QTimer::singleShot(300, this, [this, button] {
+            emitEvent(QStringLiteral("drifting_added"),
+                      {{QStringLiteral("rect"),
+                        rectJson(QRect(button->mapToGlobal(QPoint(0, 0)), button->size()))}});
+        });
+    } else if (cmd == QLatin1String("settle-drifting")) {
+        g_driftOffset = QPoint();
+        emitEvent(QStringLiteral("drifting_settled"));
     } else if (cmd == QLatin1String("open-dialog")) {
         openDialog();
     } else if (cmd == QLatin1String("open-window")) {
