@@ -1,6 +1,7 @@
 #include "app/runsupport.h"
 
 #include "app/commonoptions.h"
+#include "core/director/secretmask.h"
 #include "core/model/secrets.h"
 
 #include <QCoreApplication>
@@ -182,7 +183,7 @@ TaskRunResult runTask(const TaskRun& run)
     });
     QObject::connect(&engine, &Engine::ready, &loop, [&] {
         result.started = true;
-        progress(tMs(), QStringLiteral("pipeline ready; task: %1").arg(run.task));
+        progress(tMs(), QStringLiteral("pipeline ready; task: %1").arg(maskedTask(run.task)));
         engine.runTask(run.task, options);
     });
     Director* director = nullptr;

@@ -87,6 +87,12 @@ Plan Director::plan() const
     Plan p = m_backend ? m_backend->plan() : Plan();
     if (!m_backend)
         p.task = m_task;
+    p.task = m_secrets.masked(p.task);
+    for (PlanStep& step : p.steps) {
+        step.description = m_secrets.masked(step.description);
+        step.zoneLabel = m_secrets.masked(step.zoneLabel);
+        step.verb = m_secrets.masked(step.verb);
+    }
     if (m_phase == Phase::Finished) {
         switch (m_result) {
         case TaskOutcome::Result::Completed:
@@ -119,6 +125,7 @@ void Director::startTask(const QString& task, const DirectorOptions& options)
     ++m_generation;
     m_readBack.cancel();
     m_task = task;
+    m_secrets = SecretMask(secretsOfTask(task));
     m_options = options;
     m_speed = SpeedPolicy(options.speed);
     m_iterations = safety::IterationBudget(options.maxIterations);
@@ -139,7 +146,7 @@ void Director::startTask(const QString& task, const DirectorOptions& options)
     m_events.clearSinceDecision();
     m_result = TaskOutcome::Result::Failed;
     m_backend.reset();
-    setPhase(Phase::Starting, task);
+    setPhase(Phase::Starting, m_secrets.masked(task));
     record(QStringLiteral("task_started"),
            {{QStringLiteral("task"), task}, {QStringLiteral("options"), options.toJson()}});
 
@@ -319,6 +326,7 @@ void Director::onDecided(const Decision& decision)
         return;
     setPhase(Phase::Ready);
     const bool outdated = std::exchange(m_mapOutdated, false);
+    noteSecrets(decision.actions);
     QJsonArray actions;
     for (const ProposedAction& p : decision.actions)
         actions.append(proposedJson(p));
@@ -499,7 +507,7 @@ void Director::finish(TaskOutcome::Result result, const QString& message)
 
     TaskOutcome o;
     o.result = result;
-    o.message = message;
+    o.message = m_secrets.masked(message);
     o.plan = plan();
     o.usage = m_usage;
     o.dryRun = m_options.dryRun;
@@ -517,13 +525,13 @@ void Director::finish(TaskOutcome::Result result, const QString& message)
     record(QStringLiteral("finished"), summary);
     // A user's stop is what they asked for, not an error.
     if (result == TaskOutcome::Result::Completed || result == TaskOutcome::Result::Stopped)
-        emitInfo(QStringLiteral("finished"), QStringLiteral("%1: %2").arg(toString(result), message));
+        emitInfo(QStringLiteral("finished"), QStringLiteral("%1: %2").arg(toString(result), o.message));
     else
-        emitError(QStringLiteral("finished"), QStringLiteral("%1: %2").arg(toString(result), message));
+        emitError(QStringLiteral("finished"), QStringLiteral("%1: %2").arg(toString(result), o.message));
     emitPlan();
     emit usageUpdated(m_usage);
-    qCDebug(lcDirector) << "state" << toString(DirectorState::Finished) << message;
-    emit statusChanged(DirectorState::Finished, message); // even when `message` is empty
+    qCDebug(lcDirector) << "state" << toString(DirectorState::Finished) << o.message;
+    emit statusChanged(DirectorState::Finished, o.message); // even when the message is empty
     emit finished(o);
 }
 
@@ -534,6 +542,12 @@ void Director::emitEvent(SpatialEvent::Kind kind, const QVariantMap& data, const
     e.tNs = m_clock.nowNs();
     e.zoneId = zoneId;
     e.data = data;
+    if (!m_secrets.isEmpty()) {
+        for (QVariant& v : e.data) {
+            if (v.typeId() == QMetaType::QString)
+                v = m_secrets.masked(v.toString());
+        }
+    }
     e.data.insert(QStringLiteral("source"), QStringLiteral("director"));
     emit eventOccurred(e);
 }
@@ -541,16 +555,16 @@ void Director::emitEvent(SpatialEvent::Kind kind, const QVariantMap& data, const
 void Director::emitInfo(const QString& what, const QString& message, QVariantMap data)
 {
     data.insert(QStringLiteral("what"), what);
-    data.insert(QStringLiteral("message"), message);
-    qCInfo(lcDirector).noquote() << what << message;
+    data.insert(QStringLiteral("message"), m_secrets.masked(message));
+    qCInfo(lcDirector).noquote() << what << m_secrets.masked(message);
     emitEvent(SpatialEvent::Kind::Info, data);
 }
 
 void Director::emitError(const QString& what, const QString& message, QVariantMap data)
 {
     data.insert(QStringLiteral("what"), what);
-    data.insert(QStringLiteral("message"), message);
-    qCWarning(lcDirector).noquote() << what << message;
+    data.insert(QStringLiteral("message"), m_secrets.masked(message));
+    qCWarning(lcDirector).noquote() << what << m_secrets.masked(message);
     emitEvent(SpatialEvent::Kind::Error, data);
 }
 
@@ -558,7 +572,7 @@ void Director::record(const QString& type, QJsonObject r)
 {
     r.insert(QStringLiteral("t_ns"), double(m_clock.nowNs()));
     r.insert(QStringLiteral("type"), type);
-    emit decisionRecorded(r);
+    emit decisionRecorded(m_secrets.masked(r));
 }
 
 void Director::escalate(const QString& reason)

@@ -9,6 +9,7 @@
 #include "core/director/recentevents.h"
 #include "core/director/recovery.h"
 #include "core/director/safety/limits.h"
+#include "core/director/secretmask.h"
 #include "core/director/tasklearning.h"
 #include "core/model/action.h"
 #include "core/model/frame.h"
@@ -148,6 +149,9 @@ private:
     void proceed();
     void requestDecision();
     void onDecided(const ciu::Decision& decision);
+    // Learns the secrets among the texts a decision types (a password field as target, a text that looks
+    // like a key), before the decision is recorded.
+    void noteSecrets(const QList<ProposedAction>& actions);
     void executeNext();
     void runLocal(const ProposedAction& proposed);
     void dispatch(ActionFlight flight);
@@ -202,6 +206,9 @@ private:
     DirectorState m_state = DirectorState::Idle; // the outward state last reported
     std::unique_ptr<PlanBackend> m_backend;
     QString m_task;
+    // The secrets this task types (its script's, and every text the guard marked secret since): masked in
+    // every record, event, message and plan the Director gives out.
+    SecretMask m_secrets;
     SpeedPolicy m_speed;
     safety::IterationBudget m_iterations;
     safety::CostBudget m_cost;

@@ -11,6 +11,21 @@ namespace ciu {
 
 using directordetail::proposedJson;
 
+void Director::noteSecrets(const QList<ProposedAction>& actions)
+{
+    for (const ProposedAction& p : actions) {
+        if (p.action.text.isEmpty() ||
+            (p.action.type != Action::Type::TypeText && p.action.type != Action::Type::Paste))
+            continue;
+        safety::GuardOptions guardOptions;
+        guardOptions.limits.screenSize = m_map ? m_map->screenSize() : m_readBack.lastFrame().image.size();
+        guardOptions.minConfidence = m_options.minConfidence;
+        guardOptions.focusedZoneId = p.focusZoneId.isEmpty() ? m_focusedZoneId : p.focusZoneId;
+        if (p.action.secretText || safety::checkAction(p.action, m_map.get(), guardOptions).secretText)
+            m_secrets.add(p.action.text);
+    }
+}
+
 void Director::executeNext()
 {
     if (m_queue.isEmpty()) {
@@ -31,6 +46,7 @@ void Director::executeNext()
         // A password or key: masked in every message, event, record and dialog from here on.
         p.action.secretText = true;
         m_queue.first().action.secretText = true;
+        m_secrets.add(p.action.text);
     }
     switch (verdict.kind) {
     case safety::GuardVerdict::Kind::Invalid: {

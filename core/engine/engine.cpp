@@ -4,6 +4,7 @@
 #include "core/canvas/canvasmapper.h"
 #include "core/capture/captureengine.h"
 #include "core/capture/windowtracker.h"
+#include "core/director/secretmask.h"
 #include "core/engine/backends.h"
 #include "core/engine/enginelog.h"
 #include "core/engine/sandboxdisplay.h"
@@ -300,7 +301,8 @@ void Engine::runTask(const QString& task, const DirectorOptions& options)
         return;
     if (m_recorder)
         QMetaObject::invokeMethod(
-            m_recorder, [r = m_recorder, task] { r->setTask(task); }, Qt::QueuedConnection);
+            m_recorder, [r = m_recorder, task = maskedTask(task)] { r->setTask(task); },
+            Qt::QueuedConnection);
     QMetaObject::invokeMethod(
         m_brush, [b = m_brush, active = !options.dryRun] { b->setRunActive(active); }, Qt::QueuedConnection);
     QMetaObject::invokeMethod(

@@ -94,9 +94,13 @@ bool Action::isClick() const
 }
 
 namespace {
-// Shown instead of a secret text; always the same length, so it does not tell the secret's length either.
 const QString kMaskedText = QStringLiteral("••••••");
 } // namespace
+
+QString Action::maskedText()
+{
+    return kMaskedText;
+}
 
 QJsonObject Action::toJson() const
 {

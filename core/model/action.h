@@ -60,6 +60,9 @@ struct Action
     // The text is a secret (typed into a password or credential field): describe() and toJson() show it
     // masked, so it reaches no log, event, dialog or recording. The brush still types `text`.
     bool secretText = false;
+    // What is shown instead of a secret text; always the same length, so it does not tell the secret's
+    // length.
+    static QString maskedText();
 
     bool needsPointer() const;
     bool isClick() const;

@@ -9,6 +9,7 @@
 
 #include "core/director/director.h"
 #include "core/director/modelplanner.h"
+#include "core/director/secretmask.h"
 #include "core/director/sequencelibrary.h"
 #include "core/director/zoneresolver.h"
 #include "core/model/metatypes.h"
@@ -217,6 +218,8 @@ private slots:
     void highRiskRefusedHeadless();
     void highRiskConfirmed();
     void highRiskDeclined();
+    void secretTypedIsMaskedEverywhere_data();
+    void secretTypedIsMaskedEverywhere();
     void iterationLimitNeverExceeded();
     void pauseStepResume();
     void stopEndsTheTask();
@@ -923,6 +926,78 @@ void TestDirector::highRiskDeclined()
     QCOMPARE(int(h.outcome->result), int(TaskOutcome::Result::Failed));
     QVERIFY2(h.outcome->message.contains(QStringLiteral("declined")), qPrintable(h.outcome->message));
     QVERIFY(h.requested.isEmpty());
+}
+
+void TestDirector::secretTypedIsMaskedEverywhere_data()
+{
+    QTest::addColumn<QString>("label");
+    QTest::addColumn<bool>("passwordField");
+    QTest::addColumn<bool>("knownFromTheStart");
+    // The script names a credential field: the text is secret before the field is seen, the task included.
+    QTest::newRow("named like a credential") << QStringLiteral("PIN") << false << true;
+    // The field is a password field: secret from the decision that types into it on.
+    QTest::newRow("a password field") << QStringLiteral("Code") << true << false;
+}
+
+void TestDirector::secretTypedIsMaskedEverywhere()
+{
+    QFETCH(QString, label);
+    QFETCH(bool, passwordField);
+    QFETCH(bool, knownFromTheStart);
+    const QString secret = QStringLiteral("2468x");
+    QList<Zone> zones = formZones();
+    Zone field = zone(QStringLiteral("z20"), ZoneType::TextField, label, QRect(90, 300, 300, 24));
+    field.isPassword = passwordField;
+    zones << field;
+    Harness h(zones);
+    h.options.confirmation = safety::ConfirmationMode::Ask;
+    QStringList asked;
+    QObject::connect(&h.director, &Director::confirmationRequested, &h,
+                     [&h, &asked](quint64 id, const Action& a, const QString& reason) {
+                         asked << a.describe() + QLatin1Char(' ') + reason;
+                         QTimer::singleShot(0, &h, [&h, id] { h.director.answerConfirmation(id, true); });
+                     });
+    QStringList statuses;
+    QObject::connect(&h.director, &Director::statusChanged, &h,
+                     [&statuses](DirectorState, const QString& detail) { statuses << detail; });
+    QStringList plans;
+    QObject::connect(&h.director, &Director::planUpdated, &h,
+                     [&plans](const Plan& p) { plans << p.toText(); });
+    const QString task = QStringLiteral("type \"%1\" into %2; click OK").arg(secret, label);
+    QVERIFY(h.run(task));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    // The brush typed the text itself.
+    const bool typed = std::any_of(h.requested.cbegin(), h.requested.cend(), [&](const Action& a) {
+        return a.type == Action::Type::TypeText && a.text == secret;
+    });
+    QVERIFY(typed);
+    // Nothing the Director gave out holds it, but the task as recorded before the field was seen.
+    const auto holds = [&secret](const QString& text) { return text.contains(secret); };
+    int recordsHolding = 0;
+    for (const QJsonObject& r : std::as_const(h.records)) {
+        if (holds(QString::fromUtf8(QJsonDocument(r).toJson(QJsonDocument::Compact))))
+            ++recordsHolding;
+    }
+    QCOMPARE(recordsHolding, knownFromTheStart ? 0 : 1);
+    if (!knownFromTheStart) {
+        const auto started = std::find_if(h.records.cbegin(), h.records.cend(), [&](const QJsonObject& r) {
+            return r.value(QStringLiteral("type")).toString() == QLatin1String("task_started");
+        });
+        QVERIFY(started != h.records.cend());
+        QCOMPARE(started->value(QStringLiteral("task")).toString(), task);
+    }
+    for (const SpatialEvent& e : std::as_const(h.events)) {
+        for (const QVariant& v : e.data)
+            QVERIFY2(!holds(v.toString()), qPrintable(v.toString()));
+    }
+    for (const QString& s : std::as_const(asked) + statuses)
+        QVERIFY2(!holds(s) || (!knownFromTheStart && s == task), qPrintable(s));
+    QVERIFY(!holds(plans.last()));
+    QVERIFY(!holds(h.outcome->plan.task));
+    QVERIFY(!holds(QString::fromUtf8(QJsonDocument(h.outcome->toJson()).toJson())));
+    QCOMPARE(h.outcome->plan.task,
+             QStringLiteral("type \"%1\" into %2; click OK").arg(Action::maskedText(), label));
+    QCOMPARE(maskedTask(task), knownFromTheStart ? h.outcome->plan.task : task);
 }
 
 void TestDirector::iterationLimitNeverExceeded()

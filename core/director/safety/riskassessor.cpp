@@ -204,6 +204,14 @@ QString RiskAssessor::systemWindow(const QString& titleOrClass)
     return QStringLiteral("targets a system window (%1)").arg(titleOrClass.trimmed());
 }
 
+bool RiskAssessor::isCredentialLabel(const QString& label)
+{
+    static const QRegularExpression credential(
+        QStringLiteral("pass(word|phrase|code)?|pin\\b|secret|token|api key|credit card|cvv"),
+        QRegularExpression::CaseInsensitiveOption);
+    return credential.match(label).hasMatch();
+}
+
 bool RiskAssessor::looksLikeSecret(const QString& text)
 {
     static const QList<QRegularExpression> secrets = {
@@ -260,12 +268,7 @@ Risk RiskAssessor::assess(const Action& action, const RiskContext& context)
         const bool typing = action.type == Action::Type::TypeText || action.type == Action::Type::Paste;
         if (z->isPassword && (typing || action.isClick()))
             add(Risk::Category::Credential, QStringLiteral("enters a password field (\"%1\")").arg(z->label));
-        else if (typing && z->type == ZoneType::TextField &&
-                 QRegularExpression(
-                     QStringLiteral("pass(word|phrase|code)?|pin\\b|secret|token|api key|credit card|cvv"),
-                     QRegularExpression::CaseInsensitiveOption)
-                     .match(z->label)
-                     .hasMatch())
+        else if (typing && z->type == ZoneType::TextField && isCredentialLabel(z->label))
             add(Risk::Category::Credential,
                 QStringLiteral("enters a credential field (\"%1\")").arg(z->label));
         if (action.isClick() || action.type == Action::Type::LeftMouseUp) {

@@ -52,6 +52,8 @@ public:
     static QString destructiveLabel(const QString& label);    // empty: none
     static QString systemWindow(const QString& titleOrClass); // empty: none
     static bool looksLikeSecret(const QString& text);
+    // A field label that asks for a credential ("Password", "PIN", "API key"): what is typed there is secret.
+    static bool isCredentialLabel(const QString& label);
 };
 
 } // namespace ciu::safety
