@@ -307,8 +307,8 @@ void TestOutcomesE2e::gtkFormWithCombo()
                                               "\"Last name\"; select Japan in Country; click OK"));
     // zenity's own answer decides, and the agent's word must match it. Completed: each field once, the
     // combo on the option asked for. Not completed (the canvas sometimes drops the open list's rows from
-    // the tree a moment after they appear; the option is then typed into the list, which GTK ignores): a
-    // non-zero exit, and the form (submitted by the test if the agent stopped before OK) never holds what
+    // the tree a moment after they appear; the option is then not found in the list and the step fails):
+    // a non-zero exit, and the form (submitted by the test if the agent stopped before OK) never holds what
     // was asked. Never "completed" with the wrong country.
     if (r.json.value(QStringLiteral("outcome")).toString() == QLatin1String("completed")) {
         QVERIFY2(outputAtExit() == QStringLiteral("Ada|Lovelace|Japan"), qPrintable(evidence(r)));
