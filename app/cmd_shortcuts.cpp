@@ -53,20 +53,6 @@ waitForSnapshot(platform::Accessibility& accessibility, int timeoutMs,
     return result;
 }
 
-// The window --window names: a title containing the text or a WM_CLASS part equal to it (case-insensitive),
-// the topmost first.
-std::optional<platform::WindowInfo> findWindow(const QList<platform::WindowInfo>& windows,
-                                               const QString& text)
-{
-    for (auto it = windows.crbegin(); it != windows.crend(); ++it) {
-        if (it->windowClass.compare(text, Qt::CaseInsensitive) == 0 ||
-            it->instance.compare(text, Qt::CaseInsensitive) == 0 ||
-            it->title.contains(text, Qt::CaseInsensitive))
-            return *it;
-    }
-    return std::nullopt;
-}
-
 // The accessible window (ref) of an X window.
 QString accessibleWindow(const platform::AccessibilitySnapshot& snapshot,
                          const QList<platform::WindowInfo>& windows, QRect screen, quint64 windowId)
@@ -162,6 +148,18 @@ void printTable(const AppSchema& schema, const platform::WindowInfo& window)
 }
 
 } // namespace
+
+std::optional<platform::WindowInfo> findWindow(const QList<platform::WindowInfo>& windows,
+                                               const QString& text)
+{
+    for (auto it = windows.crbegin(); it != windows.crend(); ++it) {
+        if (it->windowClass.compare(text, Qt::CaseInsensitive) == 0 ||
+            it->instance.compare(text, Qt::CaseInsensitive) == 0 ||
+            it->title.contains(text, Qt::CaseInsensitive))
+            return *it;
+    }
+    return std::nullopt;
+}
 
 int runShortcuts(const QStringList& arguments)
 {

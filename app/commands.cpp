@@ -11,6 +11,7 @@ int runRun(const QStringList& arguments);
 int runDemo(const QStringList& arguments);
 int runMcp(const QStringList& arguments);
 int runShortcuts(const QStringList& arguments);
+int runSchema(const QStringList& arguments);
 int runZones(const QStringList& arguments);
 int runTasks(const QStringList& arguments);
 bool replayRunsHeadless(int argc, char* argv[]);
@@ -30,6 +31,10 @@ const QList<Command>& commands()
         {"shortcuts",
          "List the keyboard shortcuts of the active or named window (and learn them from its menus).",
          Command::Needs::Core, &runShortcuts},
+        {"schema",
+         "Show a program's app schema (shortcuts, named zones, your corrections, notes); export or import "
+         "it.",
+         Command::Needs::Core, &runSchema},
         {"zones", "List or remove the remembered zones of programs (zone memory).", Command::Needs::Core,
          &runZones},
         {"mcp", "Serve the desktop to MCP clients (Claude Desktop, Claude Code) over stdio or HTTP.",

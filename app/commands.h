@@ -1,6 +1,11 @@
 #pragma once
 
+#include "platform/types.h"
+
+#include <QList>
 #include <QStringList>
+
+#include <optional>
 
 namespace ciu::app {
 
@@ -32,5 +37,11 @@ enum ExitCode : int
     ExitUsage = 2,     // bad command line
     ExitNoDisplay = 3, // the target display cannot be opened or went away
 };
+
+// The window a --window option names (ciu-agent shortcuts, schema): a title containing the text or a WM_CLASS
+// part equal to it (case-insensitive), the topmost first (`windows` bottom first). Defined in
+// cmd_shortcuts.cpp.
+std::optional<platform::WindowInfo> findWindow(const QList<platform::WindowInfo>& windows,
+                                               const QString& text);
 
 } // namespace ciu::app

@@ -8,6 +8,7 @@
 #include "ui/controllers/sandboxcontroller.h"
 #include "ui/enginestatus.h"
 #include "ui/eventlogview.h"
+#include "ui/knowledgepage.h"
 #include "ui/liveview.h"
 #include "ui/replay/replayviewer.h"
 #include "ui/settingsdialog.h"
@@ -327,6 +328,17 @@ void MainWindow::showSettings()
         emit settingsChanged(m_settings);
     });
     connect(dialog, &SettingsDialog::apiKeyEntered, this, &MainWindow::apiKeyEntered);
+    if (!m_options.correctionsDirectory.isEmpty()) {
+        KnowledgePage::Directories directories = dialog->knowledgePage()->directories();
+        directories.corrections = m_options.correctionsDirectory;
+        dialog->knowledgePage()->setDirectories(directories);
+    }
+    // Corrections forgotten in the settings are dropped from the map too (and not saved back by an edit).
+    connect(dialog->knowledgePage(), &KnowledgePage::forgotten, this,
+            [this](const QString& program, KnowledgePage::Kind kind) {
+                if (m_corrections && kind == KnowledgePage::Kind::Corrections)
+                    m_corrections->setCorrections(CorrectionSet{program, {}, {}});
+            });
     dialog->open();
     if (m_settings.provider != QLatin1String("local"))
         emit apiKeyStatusWanted(m_settings.provider); // the dialog asked before it was connected

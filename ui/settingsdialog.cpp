@@ -1,6 +1,7 @@
 #include "ui/settingsdialog.h"
 
 #include "core/replay/sessionformat.h"
+#include "ui/knowledgepage.h"
 #include "ui/pasttaskspage.h"
 
 #include <QCheckBox>
@@ -46,6 +47,7 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
     , m_hotkey(new QLineEdit(this))
     , m_error(new QLabel(this))
     , m_pastTasks(new PastTasksPage({}, this))
+    , m_knowledge(new KnowledgePage({}, this))
 {
     setWindowTitle(tr("Settings"));
     m_provider->addItem(tr("Local planner (offline)"), QStringLiteral("local"));
@@ -133,6 +135,7 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
     tabs->addTab(capturePage, tr("&Capture"));
     tabs->addTab(limitsPage, tr("&Limits and recording"));
     tabs->addTab(m_pastTasks, tr("&Past tasks"));
+    tabs->addTab(m_knowledge, tr("&Knowledge"));
 
     m_error->setStyleSheet(QStringLiteral("color: #c62828;"));
     m_error->setWordWrap(true);

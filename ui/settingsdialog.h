@@ -13,6 +13,7 @@ class QSpinBox;
 
 namespace ciu::ui {
 
+class KnowledgePage;
 class PastTasksPage;
 
 // Edits AppSettings. The API key field is write-only: a typed key is handed out through
@@ -25,6 +26,7 @@ public:
 
     AppSettings settings() const;
     PastTasksPage* pastTasksPage() const { return m_pastTasks; }
+    KnowledgePage* knowledgePage() const { return m_knowledge; }
     void setSettings(const AppSettings& settings);
 
 public slots:
@@ -66,6 +68,7 @@ private:
     QLineEdit* m_hotkey;
     QLabel* m_error;
     PastTasksPage* m_pastTasks;
+    KnowledgePage* m_knowledge;
 };
 
 } // namespace ciu::ui

@@ -3,6 +3,7 @@
 #include "core/canvas/canvaslog.h"
 #include "core/canvas/canvasmapper_p.h"
 #include "core/capture/windowtracker.h"
+#include "core/knowledge/shortcutstore.h"
 #include "core/knowledge/zonememory.h"
 #include "core/model/geometry.h"
 #include "platform/platform.h"
@@ -530,7 +531,22 @@ void CanvasMapper::emitDecision(const TierDecision& d, qint64 tNs)
 
 void CanvasMapper::publish()
 {
-    const ZoneMapPtr map = m_registry.snapshot(m_frame.tNs);
+    const ZoneMapPtr registryMap = m_registry.snapshot(m_frame.tNs);
+    const std::optional<QList<Zone>> named = withSchemaZones(registryMap->zones());
+    ZoneMapPtr map = registryMap;
+    if (named || m_versionOffset > 0) {
+        // A map of its own: versions keep growing when only the schema zones changed (a window moved).
+        const QList<Zone>& zones = named ? *named : registryMap->zones();
+        if (m_map && registryMap == m_registryMap && m_map->zones() == zones) {
+            map = m_map;
+        } else {
+            if (registryMap == m_registryMap)
+                ++m_versionOffset;
+            map = std::make_shared<const ZoneMap>(registryMap->version() + m_versionOffset, m_frame.tNs,
+                                                  registryMap->screenSize(), zones);
+        }
+    }
+    m_registryMap = registryMap;
     if (map != m_map) {
         m_map = map;
         emit zoneMapUpdated(map);

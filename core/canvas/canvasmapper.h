@@ -4,6 +4,7 @@
 #include "core/canvas/fullanalyzer.h"
 #include "core/canvas/localanalyzer.h"
 #include "core/canvas/zoneregistry.h"
+#include "core/knowledge/shortcuts.h"
 #include "core/model/frame.h"
 #include "core/model/spatialevent.h"
 #include "core/model/zonemap.h"
@@ -18,8 +19,9 @@
 #include <optional>
 
 namespace ciu {
+class ShortcutStore;
 class ZoneMemory;
-}
+} // namespace ciu
 namespace ciu::platform {
 class Platform;
 }
@@ -77,6 +79,11 @@ public:
         int errors = 0;        // unreadable or corrupt memory files, failed writes
     };
     const MemoryStats& memoryStats() const { return m_memoryStats; }
+    // App schemas (canvasmapper_filters.cpp): each program's named zones (its shipped schema and what `store`
+    // learned, knownShortcuts()) name the zones at their places in the program's windows on every published
+    // map, or are put on it (applySchemaZones(): below the user's corrections and the tree's names). Read
+    // once per program. Null (the default): none.
+    void setAppSchemas(std::unique_ptr<ShortcutStore> store);
     // Tier 2 provider (not owned, same thread); null: offline, Tier 2 is a full-screen Tier 1.
     void setProvider(director::Provider* provider, const QString& model = {});
 
@@ -144,6 +151,10 @@ private:
     // Removes registry zones that the filter rules out now; true when any was removed.
     bool dropFilteredZones();
     bool isExcluded(const QRect& rect) const;
+    // The registry's zones with the app schemas' named zones applied to the listed windows (nullopt: none
+    // applies, the map is the registry's).
+    std::optional<QList<Zone>> withSchemaZones(const QList<Zone>& zones);
+    const QList<NamedZone>& schemaZones(const QString& program); // loaded once; empty on error
     FrameDiff withoutExcluded(const FrameDiff& diff) const;
     QImage maskedImage() const; // the current frame with the excluded regions filled
     qint64 nowNs() const { return m_frame.tNs; }
@@ -203,6 +214,10 @@ private:
     QHash<QString, QRegion> m_a11yRegions; // accessible window → the screen it shows
     QList<QRect> m_a11yExplained; // the tree's widgets (no containers): a change in one needs no vision
     QList<Zone> m_a11yZones;      // the tree's zones (stable ids), latest snapshot
+    std::unique_ptr<ShortcutStore> m_schemaStore;
+    QHash<QString, QList<NamedZone>> m_schemaZones; // program → its named zones
+    ZoneMapPtr m_registryMap;                       // the registry's snapshot the published map was made of
+    quint64 m_versionOffset = 0; // published maps that changed with the schema zones alone (not the registry)
     std::unique_ptr<ZoneMemory> m_memory;
     MemoryStats m_memoryStats;
     QSet<QString> m_memoryErrorsReported;

@@ -1,10 +1,13 @@
 // CanvasMapper, what the canvas must not see or keep: the agent's own windows (excluded regions: masked out
 // of every analysis, their changes ignored, zones there not published) and the user's corrections
-// (suppressed regions and user zones: detections matching them are dropped).
+// (suppressed regions and user zones: detections matching them are dropped); and what it is told: the app
+// schemas' named zones, applied to every published map by the same rule (isSameZone()) below the corrections.
 
 #include "core/canvas/canvaslog.h"
 #include "core/canvas/canvasmapper.h"
 #include "core/knowledge/correctionstore.h"
+#include "core/knowledge/schemazones.h"
+#include "core/knowledge/shortcutstore.h"
 #include "core/model/geometry.h"
 
 #include <QPainter>
@@ -90,10 +93,9 @@ QList<Zone> CanvasMapper::filterDetections(const QList<Zone>& zones) const
         }
         bool drop = !m_excluded.isEmpty() && m_excludedRegion.contains(z.bounds.center());
         for (qsizetype i = 0; !drop && i < m_suppressed.size(); ++i)
-            drop = intersectionOverUnion(m_suppressed.at(i), z.bounds) >= kCorrectionMatchIoU;
+            drop = isSameZone(m_suppressed.at(i), z.bounds);
         for (qsizetype i = 0; !drop && i < user.size(); ++i)
-            drop = user.at(i)->id != z.id &&
-                   intersectionOverUnion(user.at(i)->bounds, z.bounds) >= kCorrectionMatchIoU;
+            drop = user.at(i)->id != z.id && isSameZone(user.at(i)->bounds, z.bounds);
         if (!drop)
             kept << z;
     }
@@ -129,6 +131,67 @@ bool CanvasMapper::dropFilteredZones()
     m_registry.takeRemovedIds();
     qCDebug(lcCanvas) << "dropped" << gone.size() << "zones ruled out by exclusions or corrections";
     return true;
+}
+
+void CanvasMapper::setAppSchemas(std::unique_ptr<ShortcutStore> store)
+{
+    m_schemaStore = std::move(store);
+    m_schemaZones.clear();
+    publish();
+}
+
+const QList<NamedZone>& CanvasMapper::schemaZones(const QString& program)
+{
+    auto it = m_schemaZones.find(program);
+    if (it != m_schemaZones.end())
+        return *it;
+    QList<NamedZone> zones;
+    QString error;
+    if (const auto schema = knownShortcuts(*m_schemaStore, program, &error)) {
+        zones = schema->zones;
+        if (!zones.isEmpty())
+            qCInfo(lcCanvas) << "app schema of" << program << "names" << zones.size() << "zones";
+    } else {
+        qCWarning(lcCanvas) << "app schema of" << program << "not used:" << error;
+        SpatialEvent e;
+        e.kind = SpatialEvent::Kind::Error;
+        e.tNs = m_frame.tNs;
+        e.data = {{QStringLiteral("component"), QStringLiteral("app_schema")},
+                  {QStringLiteral("message"), error}};
+        emit eventOccurred(e);
+    }
+    return *m_schemaZones.insert(program, zones);
+}
+
+std::optional<QList<Zone>> CanvasMapper::withSchemaZones(const QList<Zone>& zones)
+{
+    if (!m_schemaStore)
+        return std::nullopt;
+    QList<Zone> result = zones;
+    bool applied = false;
+    for (const platform::WindowInfo& w : std::as_const(m_windowList)) {
+        if (w.windowClass.isEmpty() || w.geometry.isEmpty() || isExcluded(w.geometry))
+            continue;
+        const QList<NamedZone>& named = schemaZones(w.windowClass);
+        if (named.isEmpty())
+            continue;
+        result = applySchemaZones(named, w, result, m_windowList, m_frame.tNs);
+        applied = true;
+    }
+    if (!applied)
+        return std::nullopt;
+    // A named zone where the user removed a detection, or in the agent's own windows, stays away too.
+    QList<Zone> added;
+    result.removeIf([&added](const Zone& z) {
+        if (z.source != ZoneSource::Schema)
+            return false;
+        added << z;
+        return true;
+    });
+    result << filterDetections(added);
+    if (result == zones)
+        return std::nullopt;
+    return result;
 }
 
 QImage CanvasMapper::maskedImage() const

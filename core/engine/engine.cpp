@@ -8,6 +8,7 @@
 #include "core/engine/backends.h"
 #include "core/engine/enginelog.h"
 #include "core/engine/sandboxdisplay.h"
+#include "core/knowledge/shortcutstore.h"
 #include "core/knowledge/zonememory.h"
 #include "core/model/metatypes.h"
 #include "core/model/secrets.h"
@@ -129,6 +130,8 @@ void Engine::start()
     // Zone memory under $XDG_DATA_HOME/ciu-agent/zones (CIU_ZONE_MEMORY=off: none).
     if (qEnvironmentVariable("CIU_ZONE_MEMORY").compare(QLatin1String("off"), Qt::CaseInsensitive) != 0)
         m_canvas->setZoneMemory(std::make_unique<ZoneMemory>());
+    // App schemas' named zones (shipped, and learned under $XDG_DATA_HOME/ciu-agent/shortcuts) on the map.
+    m_canvas->setAppSchemas(std::make_unique<ShortcutStore>());
     // The accessibility tree is the canvas' first zone source (moved with the canvas to its thread).
     platform::AccessibilityOptions accessibility;
     accessibility.backend = m_options.accessibility;

@@ -171,9 +171,8 @@ QList<Zone> applyCorrections(const CorrectionSet& set, const QList<Zone>& zones,
         if (replacedById)
             continue;
         if (zone.source != ZoneSource::User && sameApplication(zone, set.application)) {
-            const bool removed = std::any_of(removedRoot.cbegin(), removedRoot.cend(), [&](const QRect& r) {
-                return intersectionOverUnion(r, zone.bounds) >= kCorrectionMatchIoU;
-            });
+            const bool removed = std::any_of(removedRoot.cbegin(), removedRoot.cend(),
+                                             [&](const QRect& r) { return isSameZone(r, zone.bounds); });
             if (removed)
                 continue;
         }

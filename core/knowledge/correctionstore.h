@@ -38,8 +38,14 @@ struct CorrectionSet
     static std::optional<CorrectionSet> fromJson(const QJsonObject& object, QString* error = nullptr);
 };
 
-// Two rectangles are "the same zone" when their intersection over union reaches this.
+// Two rectangles are "the same zone" when their intersection over union reaches this: the one rule by which a
+// hand correction replaces or suppresses a detection and an app schema's named zone names one
+// (core/knowledge/schemazones.h).
 inline constexpr double kCorrectionMatchIoU = 0.5;
+inline bool isSameZone(const QRect& a, const QRect& b)
+{
+    return intersectionOverUnion(a, b) >= kCorrectionMatchIoU;
+}
 
 // Applies one application's corrections to a zone list (root coordinates). Detected zones of that
 // application (or of no known application) that match a suppressed region or a user zone are dropped;

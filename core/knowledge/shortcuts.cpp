@@ -324,6 +324,50 @@ bool AppSchema::markVerified(const QString& actionOrPath, qint64 atMs)
     return true;
 }
 
+QJsonObject NamedZone::toJson() const
+{
+    QJsonObject o{{QStringLiteral("name"), name},
+                  {QStringLiteral("x"), bounds.x()},
+                  {QStringLiteral("y"), bounds.y()},
+                  {QStringLiteral("w"), bounds.width()},
+                  {QStringLiteral("h"), bounds.height()}};
+    if (type != ZoneType::Static)
+        o.insert(QStringLiteral("type"), ciu::toString(type));
+    if (source != ShortcutSource::Schema)
+        o.insert(QStringLiteral("source"), ciu::toString(source));
+    return o;
+}
+
+std::optional<NamedZone> NamedZone::fromJson(const QJsonObject& object, QString* error)
+{
+    NamedZone zone;
+    const QJsonValue type = object.value(QLatin1String("type"));
+    if (!type.isUndefined()) {
+        const auto known = type.isString() ? zoneTypeFromString(type.toString()) : std::nullopt;
+        if (!known)
+            return failed<NamedZone>(error, QStringLiteral("unknown zone type \"%1\"").arg(type.toString()));
+        zone.type = *known;
+    }
+    const QJsonValue source = object.value(QLatin1String("source"));
+    if (!source.isUndefined()) {
+        const auto known = source.isString() ? shortcutSourceFromString(source.toString()) : std::nullopt;
+        if (!known)
+            return failed<NamedZone>(error,
+                                     QStringLiteral("unknown zone source \"%1\"").arg(source.toString()));
+        zone.source = *known;
+    }
+    zone.name = object.value(QLatin1String("name")).toString();
+    bool numbers = true;
+    for (const char* key : {"x", "y", "w", "h"})
+        numbers = numbers && object.value(QLatin1String(key)).isDouble();
+    zone.bounds = QRect(object.value(QLatin1String("x")).toInt(), object.value(QLatin1String("y")).toInt(),
+                        object.value(QLatin1String("w")).toInt(), object.value(QLatin1String("h")).toInt());
+    if ((zone.name.isEmpty() && zone.source != ShortcutSource::User) || !numbers ||
+        zone.bounds.width() <= 0 || zone.bounds.height() <= 0)
+        return failed<NamedZone>(error, QStringLiteral("needs a name and x, y, positive w, h"));
+    return zone;
+}
+
 QJsonObject AppSchema::toJson() const
 {
     QJsonArray shortcutArray;
@@ -331,11 +375,7 @@ QJsonObject AppSchema::toJson() const
         shortcutArray.append(s.toJson());
     QJsonArray zoneArray;
     for (const NamedZone& z : zones)
-        zoneArray.append(QJsonObject{{QStringLiteral("name"), z.name},
-                                     {QStringLiteral("x"), z.bounds.x()},
-                                     {QStringLiteral("y"), z.bounds.y()},
-                                     {QStringLiteral("w"), z.bounds.width()},
-                                     {QStringLiteral("h"), z.bounds.height()}});
+        zoneArray.append(z.toJson());
     QJsonObject o{{QStringLiteral("format"), kFormatVersion},
                   {QStringLiteral("application"), application},
                   {QStringLiteral("shortcuts"), shortcutArray},
@@ -375,17 +415,11 @@ std::optional<AppSchema> AppSchema::fromJson(const QJsonObject& object, QString*
     }
     const QJsonArray zoneArray = zones.toArray();
     for (qsizetype i = 0; i < zoneArray.size(); ++i) {
-        const QJsonObject z = zoneArray.at(i).toObject();
-        const QString name = z.value(QLatin1String("name")).toString();
-        bool numbers = true;
-        for (const char* key : {"x", "y", "w", "h"})
-            numbers = numbers && z.value(QLatin1String(key)).isDouble();
-        const QRect r(z.value(QLatin1String("x")).toInt(), z.value(QLatin1String("y")).toInt(),
-                      z.value(QLatin1String("w")).toInt(), z.value(QLatin1String("h")).toInt());
-        if (name.isEmpty() || !numbers || r.width() <= 0 || r.height() <= 0)
-            return failed<AppSchema>(error,
-                                     QStringLiteral("zone %1: needs a name and x, y, positive w, h").arg(i));
-        schema.zones.append(NamedZone{name, r});
+        QString zoneError;
+        const auto z = NamedZone::fromJson(zoneArray.at(i).toObject(), &zoneError);
+        if (!z)
+            return failed<AppSchema>(error, QStringLiteral("zone %1: %2").arg(i).arg(zoneError));
+        schema.zones.append(*z);
     }
     return schema;
 }

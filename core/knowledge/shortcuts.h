@@ -4,6 +4,8 @@
 // the screen shows ("<Primary><Shift>s", "Ctrl+Shift+S", "Shift+Ctrl+S" at the right of a menu row) into
 // our key syntax (platform/keys.h, "ctrl+shift+s"), and an application's set with its merge rules.
 
+#include "core/model/zone.h"
+
 #include <QJsonObject>
 #include <QList>
 #include <QMetaType>
@@ -70,12 +72,21 @@ struct MenuRowText
 };
 std::optional<MenuRowText> parseMenuRowText(const QString& text);
 
-// A place in a program's window the schema names ("search field"), relative to the window's top left.
+// A place in a program's window the schema names ("search field"), relative to the window's top left. On the
+// map it names the zone detected there, or is one (core/knowledge/schemazones.h). In a schema document
+// (core/knowledge/schemadocument.h) the zone inspector's hand corrections are named zones of source User.
 struct NamedZone
 {
     QString name;
     QRect bounds;
+    ZoneType type = ZoneType::Static;               // the zone's type when nothing is detected there
+    ShortcutSource source = ShortcutSource::Schema; // Schema: shipped or learned; User: a hand correction
     bool operator==(const NamedZone&) const = default;
+
+    // {"name", "x", "y", "w", "h"} and, when not the defaults, "type" and "source".
+    QJsonObject toJson() const;
+    // Strict: nullopt with `error` for a wrong or missing field; an empty name only for a User zone.
+    static std::optional<NamedZone> fromJson(const QJsonObject& object, QString* error = nullptr);
 };
 
 // What is known about one program (keyed by its WM_CLASS): its shortcuts, named zones and notes. The

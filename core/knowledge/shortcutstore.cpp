@@ -102,7 +102,11 @@ std::optional<AppSchema> knownShortcuts(const ShortcutStore& store, const QStrin
             s.source = ShortcutSource::Schema;
         result.merge(s);
     }
-    result.zones.append(stored->zones);
+    for (const NamedZone& zone : stored->zones) {
+        // A learned zone of a shipped zone's name replaces it.
+        result.zones.removeIf([&zone](const NamedZone& z) { return z.name == zone.name; });
+        result.zones.append(zone);
+    }
     if (!stored->notes.isEmpty())
         result.notes = stored->notes;
     return result;

@@ -37,8 +37,8 @@ private:
 };
 
 // The shortcuts known for a program: its shipped schema, then the stored (learned) ones merged over it; a
-// learned one with the keys of the shipped one stays of source Schema. nullopt with `error` when the stored
-// file is corrupt.
+// learned one with the keys of the shipped one stays of source Schema; a learned named zone replaces the
+// shipped one of its name. nullopt with `error` when the stored file is corrupt.
 std::optional<AppSchema> knownShortcuts(const ShortcutStore& store, const QString& application,
                                         QString* error = nullptr);
 

@@ -38,21 +38,23 @@ constexpr std::array<std::pair<ZoneStateFlag, const char*>, 11> kStateNames{{
     {ZoneStateFlag::Editable, "editable"},
 }};
 
-constexpr std::array<std::pair<ZoneSource, const char*>, 5> kSourceNames{{
+constexpr std::array<std::pair<ZoneSource, const char*>, 6> kSourceNames{{
     {ZoneSource::Local, "local"},
     {ZoneSource::Model, "model"},
     {ZoneSource::User, "user"},
     {ZoneSource::Accessibility, "accessibility"},
     {ZoneSource::Synthetic, "synthetic"},
+    {ZoneSource::Schema, "schema"},
 }};
 
-constexpr std::array<std::pair<LabelSource, const char*>, 6> kLabelSourceNames{{
+constexpr std::array<std::pair<LabelSource, const char*>, 7> kLabelSourceNames{{
     {LabelSource::Ocr, "ocr"},
     {LabelSource::Tree, "tree"},
     {LabelSource::Icon, "icon"},
     {LabelSource::Tooltip, "tooltip"},
     {LabelSource::User, "user"},
     {LabelSource::Model, "model"},
+    {LabelSource::Schema, "schema"},
 }};
 
 bool fail(QString* error, const QString& message)

@@ -53,6 +53,7 @@ enum class ZoneSource : quint8
     User,          // hand correction in the zone inspector
     Accessibility, // the accessibility tree (AT-SPI)
     Synthetic,     // tests
+    Schema,        // a named zone of the program's app schema with nothing detected there
 };
 
 // Where a zone's label came from (a zone's source says where the zone came from; a vision zone's label can
@@ -66,6 +67,7 @@ enum class LabelSource : quint8
     Tooltip, // the tooltip shown when hovering it
     User,    // typed in a hand correction
     Model,   // a provider's zone inventory (Tier 2)
+    Schema,  // the name of a named zone of the program's app schema (core/knowledge/schemazones.h)
 };
 
 // A bounded rectangle of the screen with interactive meaning.
@@ -109,7 +111,7 @@ std::optional<ZoneType> zoneTypeFromString(const QString& name);
 QStringList allZoneTypeNames();
 QString toString(ZoneSource source);
 std::optional<ZoneSource> zoneSourceFromString(const QString& name);
-// "ocr", "tree", "icon", "tooltip", "user", "model"; "" for Unknown.
+// "ocr", "tree", "icon", "tooltip", "user", "model", "schema"; "" for Unknown.
 QString toString(LabelSource source);
 // nullopt for a name that is none of those (the empty name is Unknown).
 std::optional<LabelSource> labelSourceFromString(const QString& name);

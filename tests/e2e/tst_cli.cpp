@@ -1,4 +1,5 @@
-// The ciu-agent executable's command-line contract: --version, --help, errors for bad input.
+// The ciu-agent executable's command-line contract: --version, --help, errors for bad input; `schema`
+// shows a program's schema with the user's corrections and carries it from one user to another.
 
 #include "tests/support/agentrun.h"
 
@@ -31,6 +32,7 @@ private slots:
     void controlCharactersEscaped();
     void hostileSessionFolder();
     void benchVisionScoresACorpus();
+    void schemaExportImport();
 
 private:
     AgentRun run(const QStringList& args,
@@ -295,6 +297,66 @@ void TestCli::benchVisionScoresACorpus()
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains(QStringLiteral("program  drawn")), qPrintable(r.out));
     QVERIFY2(r.out.contains(QStringLiteral("1 frames")), qPrintable(r.out));
+}
+
+// `schema --application` needs no display: the shipped schema with the user's corrections (a corrections
+// file as the zone inspector writes it) in one JSON document; --export writes it, --import on another
+// user's data gives that user the same document.
+void TestCli::schemaExportImport()
+{
+    QTemporaryDir from;
+    QTemporaryDir to;
+    QVERIFY(QDir().mkpath(from.filePath(QStringLiteral("ciu-agent/corrections"))));
+    {
+        QFile file(from.filePath(QStringLiteral("ciu-agent/corrections/Mousepad.json")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format": 1, "application": "Mousepad", "suppressed": [],
+                       "zones": [{"id": "u1a2b3c4d", "bounds": {"x": 10, "y": 20, "width": 80, "height": 24},
+                                  "type": "button", "label": "Send", "source": "user", "confidence": 1}]})");
+    }
+    const auto envFor = [](const QTemporaryDir& data) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("DISPLAY"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), data.path());
+        return env;
+    };
+    const QStringList show{QStringLiteral("schema"), QStringLiteral("--application"),
+                           QStringLiteral("Mousepad"), QStringLiteral("--json")};
+    const AgentRun shown = run(show, envFor(from));
+    QVERIFY2(shown.exitCode == 0, qPrintable(shown.failure()));
+    QCOMPARE(shown.json.value(QStringLiteral("application")).toString(), QStringLiteral("Mousepad"));
+    QVERIFY(!shown.json.value(QStringLiteral("shortcuts")).toArray().isEmpty()); // the shipped ones
+    const QJsonObject send{{QStringLiteral("name"), QStringLiteral("Send")},
+                           {QStringLiteral("x"), 10},
+                           {QStringLiteral("y"), 20},
+                           {QStringLiteral("w"), 80},
+                           {QStringLiteral("h"), 24},
+                           {QStringLiteral("type"), QStringLiteral("button")},
+                           {QStringLiteral("source"), QStringLiteral("user")}};
+    QCOMPARE(shown.json.value(QStringLiteral("zones")).toArray(), QJsonArray{send});
+
+    const QString file = from.filePath(QStringLiteral("Mousepad-schema.json"));
+    const AgentRun exported = run({QStringLiteral("schema"), QStringLiteral("--application"),
+                                   QStringLiteral("Mousepad"), QStringLiteral("--export"), file},
+                                  envFor(from));
+    QVERIFY2(exported.exitCode == 0, qPrintable(exported.failure()));
+    const AgentRun imported = run({QStringLiteral("schema"), QStringLiteral("--import"), file}, envFor(to));
+    QVERIFY2(imported.exitCode == 0, qPrintable(imported.failure()));
+    QVERIFY(QFile::exists(to.filePath(QStringLiteral("ciu-agent/corrections/Mousepad.json"))));
+    const AgentRun again = run(show, envFor(to));
+    QVERIFY2(again.exitCode == 0, qPrintable(again.failure()));
+    QCOMPARE(again.json, shown.json);
+
+    // A file of another program than the one named, and options that exclude each other.
+    const AgentRun wrong = run({QStringLiteral("schema"), QStringLiteral("--import"), file,
+                                QStringLiteral("--application"), QStringLiteral("Xedit")},
+                               envFor(to));
+    QCOMPARE(wrong.exitCode, 1);
+    QVERIFY2(wrong.err.contains(QStringLiteral("not \"Xedit\"")), qPrintable(wrong.err));
+    const AgentRun both =
+        run({QStringLiteral("schema"), QStringLiteral("--export"), file, QStringLiteral("--import"), file},
+            envFor(to));
+    QCOMPARE(both.exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

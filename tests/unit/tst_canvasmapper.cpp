@@ -2,6 +2,8 @@
 // animation, user corrections, minimum confidence, and Tier 2 through the fake API server.
 
 #include "core/canvas/canvasmapper.h"
+#include "core/knowledge/schemazones.h"
+#include "core/knowledge/shortcutstore.h"
 #include "core/knowledge/zonememory.h"
 #include "core/model/geometry.h"
 #include "core/providers/anthropicprovider.h"
@@ -111,6 +113,7 @@ private slots:
     void rememberedWindowSparesTheFullAnalysis();
     void rememberedWindowWithAChangedPart();
     void rememberedWindowThatChangedIsAnalysed();
+    void schemaZonesNameAndAddZones();
 };
 
 void TestCanvasMapper::firstFrameBuildsTheMap()
@@ -882,6 +885,69 @@ void TestCanvasMapper::rememberedWindowThatChangedIsAnalysed()
     QCOMPARE(analyses.last().data.value(QStringLiteral("tier")).toInt(), 1);
     QVERIFY(analyses.last().data.value(QStringLiteral("full_screen")).toBool());
     QVERIFY(byLabel(*mapper->currentMap(), QStringLiteral("Submit")));
+}
+
+// The program's app schema names the Help button (a place a little off the detected one) and a search field
+// where nothing is detected; a third named zone lies outside the window. Window-relative: the window is not
+// at the screen's corner.
+void TestCanvasMapper::schemaZonesNameAndAddZones()
+{
+    QTemporaryDir dir;
+    platform::WindowInfo w = window(9, QRect(20, 20, 600, 360));
+    w.windowClass = QStringLiteral("ciu-test-app");
+    CanvasMapper mapper;
+    mapper.onWindows({w}, w);
+    mapper.onFrame(frame(1));
+    const Zone help = *byLabel(*mapper.currentMap(), QStringLiteral("Help"));
+    const QString submitId = byLabel(*mapper.currentMap(), QStringLiteral("Submit"))->id;
+    const QRect searchPlace(460, 20, 120, 24); // root (480, 40, 120, 24): background
+    AppSchema schema{w.windowClass, {}, {}, {}};
+    schema.zones = {{QStringLiteral("Get help"), help.bounds.translated(-20, -20).adjusted(-3, -2, 4, 2)},
+                    {QStringLiteral("Search field"), searchPlace, ZoneType::TextField},
+                    {QStringLiteral("Beyond"), QRect(580, 300, 40, 40), ZoneType::Button}};
+    QString error;
+    QVERIFY2(ShortcutStore(dir.path()).save(schema, &error), qPrintable(error));
+
+    QSignalSpy maps(&mapper, &CanvasMapper::zoneMapUpdated);
+    const quint64 before = mapper.currentMap()->version();
+    mapper.setAppSchemas(std::make_unique<ShortcutStore>(dir.path()));
+    QCOMPARE(maps.size(), 1);
+    const ZoneMapPtr map = mapper.currentMap();
+    QVERIFY(map->version() > before);
+    const Zone* named = map->find(help.id);
+    QVERIFY(named);
+    QCOMPARE(named->label, QStringLiteral("Get help"));
+    QVERIFY(named->labelSource == LabelSource::Schema);
+    QCOMPARE(named->bounds, help.bounds);
+    const Zone* search = map->find(schemaZoneId(9, QStringLiteral("Search field")));
+    QVERIFY(search);
+    QCOMPARE(search->bounds, searchPlace.translated(20, 20));
+    QVERIFY(search->source == ZoneSource::Schema);
+    QVERIFY(search->type == ZoneType::TextField);
+    QVERIFY(!byLabel(*map, QStringLiteral("Beyond")));
+    QCOMPARE(map->find(submitId)->label, QStringLiteral("Submit"));
+    QCOMPARE(map->size(), mapper.registry().zones().size() + 1);
+    // Publishing again with nothing changed publishes nothing.
+    mapper.setSuppressedRegions({});
+    QCOMPARE(maps.size(), 1);
+
+    // The user's corrections rank above: a user zone at the search field's place keeps its own name and the
+    // schema adds nothing there; a removed place (suppressed) gets no schema zone either.
+    Zone user;
+    user.id = QStringLiteral("u1");
+    user.bounds = searchPlace.translated(22, 21);
+    user.type = ZoneType::TextField;
+    user.label = QStringLiteral("Find");
+    mapper.setUserZones({user});
+    QVERIFY(!mapper.currentMap()->find(search->id));
+    QCOMPARE(mapper.currentMap()->find(QStringLiteral("u1"))->label, QStringLiteral("Find"));
+    mapper.setUserZones({});
+    QVERIFY(mapper.currentMap()->find(schemaZoneId(9, QStringLiteral("Search field"))));
+    const quint64 withSearch = mapper.currentMap()->version();
+    mapper.setSuppressedRegions({searchPlace.translated(20, 20)});
+    QVERIFY(!mapper.currentMap()->find(schemaZoneId(9, QStringLiteral("Search field"))));
+    QVERIFY(mapper.currentMap()->version() > withSearch);
+    QCOMPARE(mapper.currentMap()->find(help.id)->label, QStringLiteral("Get help"));
 }
 
 QTEST_MAIN(TestCanvasMapper)

@@ -5,6 +5,7 @@
 #include "core/director/localplanner.h"
 #include "core/director/modelplanner.h"
 #include "core/director/zoneresolver.h"
+#include "core/knowledge/schemazones.h"
 #include "core/knowledge/shortcutstore.h"
 #include "tests/support/testzones.h"
 
@@ -40,6 +41,7 @@ private slots:
     void byId();
     void exactMenuItemBeatsLongerLabel();
     void formSequence();
+    void clickSchemaNamedZone();
     void checkAlreadyChecked();
     void selectClicksTheOptionInTheOpenList();
     void selectClicksTheCurrentOptionOverTheDropdown();
@@ -616,6 +618,32 @@ void TestLocalPlanner::formSequence()
     QCOMPARE(int(done.kind), int(Decision::Kind::Complete));
     QCOMPARE(int(planner.plan().status), int(Plan::Status::Completed));
     QCOMPARE(planner.plan().count(PlanStep::Status::Done), 4);
+}
+
+// `click "<name>"` with a name from the program's app schema: the zone the schema named (a detection at its
+// place) and the zone the schema added where nothing was detected.
+void TestLocalPlanner::clickSchemaNamedZone()
+{
+    platform::WindowInfo window;
+    window.id = 5;
+    window.windowClass = QStringLiteral("Mousepad");
+    window.geometry = QRect(0, 40, 1280, 760);
+    const QList<NamedZone> named{
+        {QStringLiteral("Confirm"), QRect(20, 460, 80, 30), ZoneType::Button},
+        {QStringLiteral("Side panel toggle"), QRect(1200, 0, 40, 30), ZoneType::Button}};
+    const ZoneMap map(1, 0, QSize(1280, 800), applySchemaZones(named, window, formMap().zones(), {window}));
+    LocalPlanner planner;
+    QString error;
+    QVERIFY2(planner.begin(QStringLiteral("click \"Confirm\"; click \"Side panel toggle\""), &error),
+             qPrintable(error));
+    Decision d = decideOnce(planner, map);
+    QCOMPARE(int(d.kind), int(Decision::Kind::Act));
+    QCOMPARE(d.actions[0].action.zoneId, QStringLiteral("z7")); // the detected OK button, named Confirm
+    planner.report(d.actions[0], ok());
+    d = decideOnce(planner, map);
+    QCOMPARE(int(d.kind), int(Decision::Kind::Act));
+    QCOMPARE(d.actions[0].action.zoneId, schemaZoneId(5, QStringLiteral("Side panel toggle")));
+    QCOMPARE(int(d.actions[0].action.type), int(Action::Type::LeftClick));
 }
 
 void TestLocalPlanner::checkAlreadyChecked()

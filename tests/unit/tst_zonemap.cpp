@@ -172,7 +172,7 @@ void TestZoneMap::jsonRoundTrip()
     QVERIFY(oldZone->labelSource == LabelSource::Unknown);
     QVERIFY(!toJson(*oldZone).contains(QStringLiteral("label_source")));
     for (const LabelSource s : {LabelSource::Ocr, LabelSource::Tree, LabelSource::Icon, LabelSource::Tooltip,
-                                LabelSource::User, LabelSource::Model})
+                                LabelSource::User, LabelSource::Model, LabelSource::Schema})
         QVERIFY(labelSourceFromString(toString(s)) == std::optional<LabelSource>(s));
 }
 
