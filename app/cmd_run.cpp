@@ -31,6 +31,10 @@ int runRun(const QStringList& arguments)
          QStringLiteral("name")},
         {QStringLiteral("model"), QStringLiteral("Model name (default: the provider's)."),
          QStringLiteral("name")},
+        {QStringLiteral("embedding-model"),
+         QStringLiteral("With --provider openai: the embeddings model that finds similar past tasks "
+                        "(default: $CIU_OPENAI_EMBEDDING_MODEL; none: BM25 alone)."),
+         QStringLiteral("name")},
         {QStringLiteral("json"), QStringLiteral("Print the summary as one JSON object.")},
         {QStringLiteral("no-record"), QStringLiteral("Do not record the session.")},
         {QStringLiteral("wait-for-display"),
@@ -54,6 +58,7 @@ int runRun(const QStringList& arguments)
     DirectorOptions& d = run.director;
     d.provider = common->provider.isEmpty() ? defaultProviderName() : common->provider;
     d.model = parser.value(QStringLiteral("model"));
+    d.embeddingModel = parser.value(QStringLiteral("embedding-model")).trimmed();
     const QString loop = parser.value(QStringLiteral("loop")).toLower();
     if (!loop.isEmpty() && loop != QLatin1String("zones") && loop != QLatin1String("classic")) {
         printError(QStringLiteral("--loop must be zones or classic, got \"%1\"").arg(loop));

@@ -22,6 +22,9 @@ struct DirectorOptions
 
     QString provider = QStringLiteral("local"); // local | anthropic | openai
     QString model;                              // empty: the provider's default
+    // The embeddings model for past-task retrieval (provider openai only; core/director/pasttaskembedder.h).
+    // Empty: CIU_OPENAI_EMBEDDING_MODEL, else none (BM25 alone).
+    QString embeddingModel;
     Loop loop = Loop::Zones;
     SpeedMode speed = SpeedMode::Medium;
     bool dryRun = true; // the default for a new session

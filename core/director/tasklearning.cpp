@@ -1,5 +1,6 @@
 #include "core/director/tasklearning.h"
 
+#include "core/director/pasttaskembedder.h"
 #include "core/director/replayplanner.h"
 
 #include <QJsonArray>
@@ -180,13 +181,28 @@ void TaskLearning::lookUpSimilarTasks()
     m_pastTaskReference.clear();
     m_stepApplications.clear();
     m_rememberedTaskId.clear();
+    m_taskEmbedding.reset();
     if (!m_options.rememberTasks || !m_options.replayTaskId.isEmpty())
         return;
     const TaskMemory memory(m_options.taskMemoryDir);
-    QStringList problems;
-    m_similarTasks = memory.similar(m_task, TaskMemory::kDefaultLimit, TaskMemory::kDefaultFloor, &problems);
-    for (const QString& problem : std::as_const(problems))
+    TaskMemory::SimilarityOptions options;
+    options.embedder = pastTaskEmbedder(m_options.provider, m_options.embeddingModel);
+    const TaskMemory::SimilarityResult found = memory.findSimilar(m_task, options);
+    m_similarTasks = found.tasks;
+    m_taskEmbedding = found.taskEmbedding;
+    for (const QString& problem : found.problems)
         logError(QStringLiteral("past_task_ignored"), problem);
+    for (const QString& problem : found.storeProblems)
+        logError(QStringLiteral("past_task_vector_not_stored"), problem);
+    if (!found.embeddingError.isEmpty()) {
+        // Once a task, never fatal: the ranking is BM25's, as offline.
+        logInfo(QStringLiteral("past_task_embeddings_failed"),
+                QStringLiteral("past tasks ranked by BM25 alone: the %1 embeddings call failed: %2")
+                    .arg(options.embedder.model, found.embeddingError));
+        logRecord(QStringLiteral("past_task_embeddings_failed"),
+                  {{QStringLiteral("model"), options.embedder.model},
+                   {QStringLiteral("error"), found.embeddingError}});
+    }
     if (m_similarTasks.isEmpty())
         return;
     m_pastTaskReference = TaskMemory::referenceText(m_similarTasks);
@@ -197,16 +213,27 @@ void TaskLearning::lookUpSimilarTasks()
         names << QStringLiteral("\"%1\" (%2, relevance %3)")
                      .arg(s.task.task, s.task.id)
                      .arg(s.relevance, 0, 'f', 2);
-        tasks.append(QJsonObject{{QStringLiteral("id"), s.task.id},
-                                 {QStringLiteral("task"), s.task.task},
-                                 {QStringLiteral("score"), s.score},
-                                 {QStringLiteral("relevance"), s.relevance}});
+        QJsonObject entry{{QStringLiteral("id"), s.task.id},
+                          {QStringLiteral("task"), s.task.task},
+                          {QStringLiteral("score"), s.score},
+                          {QStringLiteral("relevance"), s.relevance}};
+        if (s.cosine) {
+            entry.insert(QStringLiteral("bm25_relevance"), s.bm25Relevance);
+            entry.insert(QStringLiteral("cosine"), *s.cosine);
+        }
+        tasks.append(entry);
         ids << s.task.id;
     }
+    QVariantMap data{{QStringLiteral("ids"), ids}};
+    QJsonObject record{{QStringLiteral("tasks"), tasks}};
+    if (found.usedEmbeddings) {
+        data.insert(QStringLiteral("method"), QStringLiteral("bm25+embeddings"));
+        record.insert(QStringLiteral("method"), QStringLiteral("bm25+embeddings"));
+        record.insert(QStringLiteral("embedding_model"), options.embedder.model);
+    }
     logInfo(QStringLiteral("similar_tasks"),
-            QStringLiteral("similar to: %1").arg(names.join(QStringLiteral("; "))),
-            {{QStringLiteral("ids"), ids}});
-    logRecord(QStringLiteral("similar_tasks"), {{QStringLiteral("tasks"), tasks}});
+            QStringLiteral("similar to: %1").arg(names.join(QStringLiteral("; "))), data);
+    logRecord(QStringLiteral("similar_tasks"), record);
 }
 
 std::unique_ptr<PlanBackend> TaskLearning::pastTaskReplay()
@@ -269,6 +296,7 @@ void TaskLearning::rememberTask(const QString& planner)
         task.steps.append(step.toJson());
     }
     task.narrative = TaskMemory::narrate(task.task, task.application, task.stepLines);
+    task.embedding = m_taskEmbedding; // the vector of this very text (scrubbed), when the lookup made one
     const TaskMemory memory(m_options.taskMemoryDir);
     QString error;
     const std::optional<PastTask> stored = memory.remember(task, &error);

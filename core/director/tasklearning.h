@@ -41,7 +41,10 @@ public:
     explicit TaskLearning(Log log);
 
     // A new task: forgets the last task's steps and looks up the remembered tasks similar to this one
-    // (logged as "similar_tasks"; none with options.rememberTasks off or a past task to replay).
+    // (logged as "similar_tasks"; none with options.rememberTasks off or a past task to replay). With the
+    // openai provider and an embedding model (pasttaskembedder.h) the lookup makes one embeddings call on
+    // this thread, which waits for it (kPastTaskEmbeddingTotalMs at most); a failed call is logged once
+    // ("past_task_embeddings_failed") and the ranking is BM25's.
     void begin(const QString& task, const DirectorOptions& options);
     // The replay planner for the task: of the remembered task options.replayTaskId names, else of the stored
     // sequence when the task runs in SPEED-MAX with replaySequences; null when there is none (logged why when
@@ -91,6 +94,7 @@ private:
     QString m_pastTaskReference;               // their reference text for the planner
     QHash<QString, int> m_stepApplications;    // window class of each recorded step's target zone
     QString m_rememberedTaskId;
+    std::optional<TaskEmbedding> m_taskEmbedding; // this task's vector from the lookup: kept when remembered
 };
 
 } // namespace ciu

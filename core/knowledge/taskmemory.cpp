@@ -25,6 +25,7 @@ const QString kRecordedAt = QStringLiteral("recorded_at");
 const QString kStepLines = QStringLiteral("step_lines");
 const QString kSteps = QStringLiteral("steps");
 const QString kNarrative = QStringLiteral("narrative");
+const QString kEmbedding = QStringLiteral("embedding");
 
 template<typename T> std::optional<T> failed(QString* error, const QString& message)
 {
@@ -107,15 +108,18 @@ std::optional<PastTask> readFile(const QString& path, QString* error)
 
 QJsonObject PastTask::toJson() const
 {
-    return {{kFormat, kFormatVersion},
-            {kId, id},
-            {kTask, task},
-            {kApplication, application},
-            {kPlanner, planner},
-            {kRecordedAt, recordedAt.toUTC().toString(Qt::ISODateWithMs)},
-            {kStepLines, QJsonArray::fromStringList(stepLines)},
-            {kSteps, steps},
-            {kNarrative, narrative}};
+    QJsonObject object{{kFormat, kFormatVersion},
+                       {kId, id},
+                       {kTask, task},
+                       {kApplication, application},
+                       {kPlanner, planner},
+                       {kRecordedAt, recordedAt.toUTC().toString(Qt::ISODateWithMs)},
+                       {kStepLines, QJsonArray::fromStringList(stepLines)},
+                       {kSteps, steps},
+                       {kNarrative, narrative}};
+    if (embedding)
+        object.insert(kEmbedding, embedding->toJson());
+    return object;
 }
 
 std::optional<PastTask> PastTask::fromJson(const QJsonObject& object, QString* error)
@@ -152,6 +156,13 @@ std::optional<PastTask> PastTask::fromJson(const QJsonObject& object, QString* e
             return failed<PastTask>(error, QStringLiteral("\"steps\" must hold objects"));
     }
     t.narrative = object.value(kNarrative).toString();
+    if (object.contains(kEmbedding)) {
+        // A cache of the provider's answer: one that does not read is recomputed, the task stays readable.
+        QString embeddingError;
+        t.embedding = TaskEmbedding::fromJson(object.value(kEmbedding), &embeddingError);
+        if (!t.embedding)
+            qCInfo(lcTaskMemory).noquote() << "task" << t.id << "ignored embedding:" << embeddingError;
+    }
     return t;
 }
 
@@ -285,19 +296,150 @@ int TaskMemory::clear(QStringList* problems) const
 QList<SimilarTask> TaskMemory::similar(const QString& task, int limit, double floor,
                                        QStringList* problems) const
 {
-    const Contents contents = load();
+    SimilarityOptions options;
+    options.limit = limit;
+    options.floor = floor;
+    SimilarityResult result = findSimilar(task, options);
     if (problems)
-        *problems = contents.problems;
+        *problems = result.problems;
+    return result.tasks;
+}
+
+TaskMemory::SimilarityResult TaskMemory::findSimilar(const QString& task,
+                                                     const SimilarityOptions& options) const
+{
+    SimilarityResult result;
+    Contents contents = load();
+    result.problems = contents.problems;
     Bm25Index index;
-    for (const PastTask& t : contents.tasks)
+    for (const PastTask& t : std::as_const(contents.tasks))
         index.addDocument(t.task);
-    QList<SimilarTask> result;
-    for (const Bm25Index::Hit& hit : index.search(task)) {
-        if (hit.relevance < floor || int(result.size()) >= limit)
-            continue;
-        result.append({contents.tasks.at(hit.document), hit.score, hit.relevance});
+    const QList<Bm25Index::Hit> hits = index.search(task);
+    auto bm25Only = [&] {
+        for (const Bm25Index::Hit& hit : hits) {
+            if (hit.relevance < options.floor || int(result.tasks.size()) >= options.limit)
+                continue;
+            result.tasks.append(
+                {contents.tasks.at(hit.document), hit.score, hit.relevance, hit.relevance, std::nullopt});
+        }
+        return result;
+    };
+    if (options.embedder.model.isEmpty() || !options.embedder.embed || contents.tasks.isEmpty())
+        return bm25Only();
+    QString error;
+    const auto vectors = embedAll(task, contents.tasks, options.embedder, result, &error);
+    if (!vectors) {
+        result.embeddingError = error;
+        return bm25Only();
+    }
+    result.usedEmbeddings = true;
+    result.taskEmbedding = TaskEmbedding{options.embedder.model, vectors->first()};
+    QList<SimilarTask> ranked;
+    for (qsizetype i = 0; i < contents.tasks.size(); ++i) {
+        SimilarTask s;
+        s.task = contents.tasks.at(i);
+        for (const Bm25Index::Hit& hit : hits) {
+            if (hit.document == int(i)) {
+                s.score = hit.score;
+                s.bm25Relevance = hit.relevance;
+            }
+        }
+        s.cosine = cosineSimilarity(vectors->first(), vectors->at(i + 1));
+        s.relevance = fusion::fusedRelevance(s.bm25Relevance, *s.cosine);
+        ranked.append(s);
+    }
+    // Stable: equal relevance and score keep the newest first (load()'s order).
+    std::stable_sort(ranked.begin(), ranked.end(), [](const SimilarTask& l, const SimilarTask& r) {
+        return l.relevance != r.relevance ? l.relevance > r.relevance : l.score > r.score;
+    });
+    for (const SimilarTask& s : std::as_const(ranked)) {
+        if (s.relevance >= options.floor && int(result.tasks.size()) < options.limit)
+            result.tasks.append(s);
     }
     return result;
+}
+
+std::optional<QList<QList<double>>> TaskMemory::embedAll(const QString& task, QList<PastTask>& tasks,
+                                                         const TextEmbedder& embedder,
+                                                         SimilarityResult& result, QString* error) const
+{
+    // One call: the new task and the tasks without a vector of this model.
+    QStringList texts{scrubSecrets(task)};
+    QList<qsizetype> missing;
+    for (qsizetype i = 0; i < tasks.size(); ++i) {
+        const std::optional<TaskEmbedding>& e = tasks.at(i).embedding;
+        if (!e || e->model != embedder.model || e->vector.isEmpty()) {
+            missing.append(i);
+            texts.append(scrubSecrets(tasks.at(i).task));
+        }
+    }
+    auto call = [&](const QStringList& batch) -> std::optional<QList<QList<double>>> {
+        result.embeddedTexts += int(batch.size());
+        auto answer = embedder.embed(batch, error);
+        if (!answer)
+            return std::nullopt;
+        if (answer->size() != batch.size()) {
+            *error = QStringLiteral("wrong vector count: %1 vectors for %2 texts")
+                         .arg(answer->size())
+                         .arg(batch.size());
+            return std::nullopt;
+        }
+        for (const QList<double>& v : std::as_const(*answer)) {
+            if (v.isEmpty() || v.size() != answer->first().size()) {
+                *error = QStringLiteral("dimension mismatch: vectors of %1 and %2 numbers in one reply")
+                             .arg(answer->first().size())
+                             .arg(v.size());
+                return std::nullopt;
+            }
+        }
+        return answer;
+    };
+    const auto first = call(texts);
+    if (!first)
+        return std::nullopt;
+    const QList<double> query = first->first();
+    QList<qsizetype> recomputed;
+    for (qsizetype k = 0; k < missing.size(); ++k) {
+        tasks[missing.at(k)].embedding = TaskEmbedding{embedder.model, first->at(k + 1)};
+        recomputed.append(missing.at(k));
+    }
+    // A stored vector of the same model name but another dimension (the server's model changed): again.
+    QStringList again;
+    QList<qsizetype> againIndex;
+    for (qsizetype i = 0; i < tasks.size(); ++i) {
+        if (tasks.at(i).embedding->vector.size() != query.size()) {
+            againIndex.append(i);
+            again.append(scrubSecrets(tasks.at(i).task));
+        }
+    }
+    if (!again.isEmpty()) {
+        const auto second = call(again);
+        if (!second)
+            return std::nullopt;
+        if (second->first().size() != query.size()) {
+            *error = QStringLiteral("dimension mismatch: the task's vector has %1 numbers, the others %2")
+                         .arg(query.size())
+                         .arg(second->first().size());
+            return std::nullopt;
+        }
+        for (qsizetype k = 0; k < againIndex.size(); ++k) {
+            tasks[againIndex.at(k)].embedding = TaskEmbedding{embedder.model, second->at(k)};
+            if (!recomputed.contains(againIndex.at(k)))
+                recomputed.append(againIndex.at(k));
+        }
+    }
+    for (const qsizetype i : std::as_const(recomputed)) {
+        const PastTask& t = tasks.at(i);
+        QString writeError;
+        if (!knowledgefiles::writeObject(m_dir, pathFor(t.id), t.toJson(), &writeError))
+            result.storeProblems.append(QStringLiteral("%1: %2").arg(pathFor(t.id), writeError));
+    }
+    qCInfo(lcTaskMemory) << "embedded" << result.embeddedTexts << "texts with" << embedder.model << "("
+                         << recomputed.size() << "vectors stored)";
+    QList<QList<double>> vectors{query};
+    for (const PastTask& t : std::as_const(tasks))
+        vectors.append(t.embedding->vector);
+    return vectors;
 }
 
 QString TaskMemory::narrate(const QString& task, const QString& application, const QStringList& stepLines)

@@ -4,6 +4,8 @@
 // worked and a short narrative, so that a later, similar task can be planned with it as a reference or
 // replayed step by step.
 
+#include "core/knowledge/taskembedding.h"
+
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -28,6 +30,10 @@ struct PastTask
     QStringList stepLines; // one readable line a step: click button "OK"
     QJsonArray steps;      // the steps as the replay planner runs them (the sequence library's step form)
     QString narrative;     // made from the steps: "To …, in Fixture, 3 steps: …"
+    // The vector of the (scrubbed) task text, when a provider's embeddings model made one: kept in the file
+    // ("embedding") so it is not asked for again. Optional: a file without one, or with one that does not
+    // read (taskembedding.h), is a task without a vector, never an unreadable task.
+    std::optional<TaskEmbedding> embedding;
 
     bool operator==(const PastTask&) const = default;
     QJsonObject toJson() const;
@@ -39,8 +45,10 @@ struct PastTask
 struct SimilarTask
 {
     PastTask task;
-    double score = 0;     // BM25 score
-    double relevance = 0; // the score as a share of a full match's (bm25.h), in [0, 1]
+    double score = 0;         // BM25 score
+    double relevance = 0;     // BM25's relevance (bm25.h), or with embeddings the fused one (taskembedding.h)
+    double bm25Relevance = 0; // the score as a share of a full match's (bm25.h), in [0, 1]
+    std::optional<double> cosine; // with embeddings: the cosine similarity of the two texts' vectors
 };
 
 // The remembered tasks: one JSON file a task under $XDG_DATA_HOME/ciu-agent/tasks (CIU_TASKS_DIR overrides
@@ -54,9 +62,30 @@ struct SimilarTask
 class TaskMemory
 {
 public:
-    // Similar tasks: at most this many, each with at least this relevance.
+    // Similar tasks: at most this many, each with at least this relevance (SimilarityOptions' defaults).
     static constexpr int kDefaultLimit = 3;
     static constexpr double kDefaultFloor = 0.4;
+
+    // How similar tasks are looked for (findSimilar).
+    struct SimilarityOptions
+    {
+        int limit = kDefaultLimit;
+        double floor = kDefaultFloor;
+        TextEmbedder embedder; // no model or no embed function: BM25 alone
+    };
+
+    // What a lookup found and how.
+    struct SimilarityResult
+    {
+        QList<SimilarTask> tasks; // best first
+        QStringList problems;     // unreadable task files ("FILE: why")
+        bool usedEmbeddings = false;
+        QString embeddingError; // the embeddings call failed: the ranking is BM25's alone
+        int embeddedTexts = 0;  // texts sent for embedding (the new task, remembered ones without a vector)
+        QStringList storeProblems; // a recomputed vector that could not be written back
+        // The new task's vector (with usedEmbeddings): kept with the task when it is remembered.
+        std::optional<TaskEmbedding> taskEmbedding;
+    };
 
     // dir empty: the default location.
     explicit TaskMemory(QString dir = {});
@@ -88,6 +117,14 @@ public:
     // `limit`, each with relevance >= floor. Unreadable files are listed in *problems.
     QList<SimilarTask> similar(const QString& task, int limit = kDefaultLimit, double floor = kDefaultFloor,
                                QStringList* problems = nullptr) const;
+    // The same, fused with the embeddings of options.embedder when it has a model (taskembedding.h): the new
+    // task and every remembered task without a vector of that model and dimension are embedded in one call
+    // (the new task once; every text scrubbed by scrubSecrets() first, as before it is stored; a remembered
+    // task whose stored vector has another dimension than the new task's is embedded in a second call), the
+    // new vectors are written to their tasks' files, and the tasks are ranked by fused relevance (ties: BM25
+    // score, then newest). With no remembered task nothing is embedded. When the call fails the result is
+    // exactly similar()'s, with embeddingError set; nothing is logged here (the caller reports it once).
+    SimilarityResult findSimilar(const QString& task, const SimilarityOptions& options) const;
 
     // A short narrative of a task made from its steps, no model needed.
     static QString narrate(const QString& task, const QString& application, const QStringList& stepLines);
@@ -95,6 +132,11 @@ public:
     static QString referenceText(const QList<SimilarTask>& similar);
 
 private:
+    // The vectors for the new task (first) and the tasks, or nullopt and *error; writes recomputed ones back.
+    std::optional<QList<QList<double>>> embedAll(const QString& task, QList<PastTask>& tasks,
+                                                 const TextEmbedder& embedder, SimilarityResult& result,
+                                                 QString* error) const;
+
     QString m_dir;
 };
 

@@ -170,6 +170,19 @@ QString defaultModel(ProviderKind kind, const QSettings* settings)
     return kind == ProviderKind::Anthropic ? QStringLiteral("claude-sonnet-4-5") : QStringLiteral("gpt-4o");
 }
 
+QString embeddingModel(ProviderKind kind, const QSettings* settings)
+{
+    if (kind != ProviderKind::OpenAi)
+        return {};
+    if (settings) {
+        const QString model =
+            settings->value(settingsPrefix(kind) + QStringLiteral("embeddingModel")).toString().trimmed();
+        if (!model.isEmpty())
+            return model;
+    }
+    return env(QStringLiteral("CIU_OPENAI_EMBEDDING_MODEL"));
+}
+
 LocalKey localKey(ProviderKind kind)
 {
     LocalKey found;
@@ -193,6 +206,7 @@ std::optional<ProviderConfig> configFor(ProviderKind kind, const QSettings* sett
         return std::nullopt;
     config.baseUrl = *url;
     config.defaultModel = defaultModel(kind, settings);
+    config.embeddingModel = embeddingModel(kind, settings);
     const LocalKey local = localKey(kind);
     if (!local.error.isEmpty()) {
         if (error)

@@ -27,6 +27,10 @@ std::optional<QString> keyFromEnvironment(ProviderKind kind);
 std::optional<QUrl> baseUrl(ProviderKind kind, const QSettings* settings, QString* error = nullptr);
 // The default model (settings "providers/<kind>/model", else CIU_<KIND>_MODEL, else a built-in default).
 QString defaultModel(ProviderKind kind, const QSettings* settings);
+// The embedding model (OpenAI-compatible only): settings "providers/openai/embeddingModel", else
+// CIU_OPENAI_EMBEDDING_MODEL, else none (empty: no embeddings; there is no built-in default). Always empty
+// for Anthropic, which has no embeddings API.
+QString embeddingModel(ProviderKind kind, const QSettings* settings);
 
 // The user's key file, kept only at the user's explicit choice (no keychain): <XDG config>/ciu-agent/keys/
 // <kind>.key ($XDG_CONFIG_HOME, else ~/.config), the directory mode 0700, the file 0600.
@@ -55,9 +59,9 @@ struct LocalKey
 };
 LocalKey localKey(ProviderKind kind);
 
-// A ProviderConfig with base URL, model, prices (CIU_PRICES_FILE or settings "providers/pricesFile" when
-// set) and the key: the environment's, else the key file's (the key may still be empty: see
-// readKeychain). A key file readable by others is an error.
+// A ProviderConfig with base URL, model, embedding model, prices (CIU_PRICES_FILE or settings
+// "providers/pricesFile" when set) and the key: the environment's, else the key file's (the key may still be
+// empty: see readKeychain). A key file readable by others is an error.
 std::optional<ProviderConfig> configFor(ProviderKind kind, const QSettings* settings,
                                         QString* error = nullptr);
 

@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <cmath>
 #include <map>
 
 namespace ciu::director {
@@ -389,11 +390,17 @@ std::optional<Provider::HttpRequest> OpenAiProvider::buildHttpRequest(const Prov
                                                                       QString* error)
 {
     HttpRequest http;
-    http.path = QStringLiteral("/v1/chat/completions");
-    const auto body = buildBody(request, modelFor(request), &http.scaler, error);
-    if (!body)
-        return std::nullopt;
-    http.body = QJsonDocument(*body).toJson(QJsonDocument::Compact);
+    if (!request.embeddingInputs.isEmpty()) {
+        http.path = QStringLiteral("/v1/embeddings");
+        http.body = QJsonDocument(buildEmbeddingsBody(request.embeddingInputs, modelFor(request)))
+                        .toJson(QJsonDocument::Compact);
+    } else {
+        http.path = QStringLiteral("/v1/chat/completions");
+        const auto body = buildBody(request, modelFor(request), &http.scaler, error);
+        if (!body)
+            return std::nullopt;
+        http.body = QJsonDocument(*body).toJson(QJsonDocument::Compact);
+    }
     if (!config().apiKey.isEmpty())
         http.headers.append(
             {QByteArrayLiteral("authorization"), QByteArray("Bearer " + config().apiKey.toUtf8())});
@@ -458,6 +465,82 @@ bool OpenAiProvider::parseResponseBody(const QByteArray& body, ProviderResponse&
 {
     const auto object = wire::parseBodyObject(body, error);
     return object && parseCompletion(*object, response, error);
+}
+
+QJsonObject OpenAiProvider::buildEmbeddingsBody(const QStringList& texts, const QString& model)
+{
+    return {{QStringLiteral("model"), model}, {QStringLiteral("input"), QJsonArray::fromStringList(texts)}};
+}
+
+bool OpenAiProvider::parseEmbeddings(const QJsonObject& reply, qsizetype count, ProviderResponse& response,
+                                     QString* error)
+{
+    const QJsonValue data = reply.value(QStringLiteral("data"));
+    if (!data.isArray()) {
+        *error = QStringLiteral("the embeddings reply has no \"data\" list");
+        return false;
+    }
+    const QJsonArray items = data.toArray();
+    if (items.size() != count) {
+        *error = QStringLiteral("wrong vector count: %1 vectors for %2 texts").arg(items.size()).arg(count);
+        return false;
+    }
+    QList<QList<double>> vectors(count);
+    QList<bool> seen(count, false);
+    for (qsizetype i = 0; i < items.size(); ++i) {
+        const QJsonObject item = items.at(i).toObject();
+        const QJsonValue indexValue = item.value(QStringLiteral("index"));
+        const qint64 index = indexValue.isUndefined() ? i : indexValue.toInteger(-1);
+        if (!indexValue.isUndefined() && !indexValue.isDouble()) {
+            *error = QStringLiteral("vector %1 has no numeric index").arg(i);
+            return false;
+        }
+        if (index < 0 || index >= count || seen.at(index)) {
+            *error = QStringLiteral("vector %1 has a wrong or repeated index %2").arg(i).arg(index);
+            return false;
+        }
+        seen[index] = true;
+        const QJsonValue embedding = item.value(QStringLiteral("embedding"));
+        if (embedding.isString()) {
+            *error = QStringLiteral("vector %1 is base64 text, not a list of numbers").arg(index);
+            return false;
+        }
+        const QJsonArray numbers = embedding.toArray();
+        if (!embedding.isArray() || numbers.isEmpty()) {
+            *error = QStringLiteral("vector %1 is not a list of numbers").arg(index);
+            return false;
+        }
+        QList<double>& vector = vectors[index];
+        vector.reserve(numbers.size());
+        for (const QJsonValue& number : numbers) {
+            if (!number.isDouble() || !std::isfinite(number.toDouble())) {
+                *error = QStringLiteral("vector %1 holds something that is not a number").arg(index);
+                return false;
+            }
+            vector.append(number.toDouble());
+        }
+    }
+    for (qsizetype i = 1; i < vectors.size(); ++i) {
+        if (vectors.at(i).size() != vectors.first().size()) {
+            *error = QStringLiteral("dimension mismatch: vector %1 has %2 numbers, vector 0 has %3")
+                         .arg(i)
+                         .arg(vectors.at(i).size())
+                         .arg(vectors.first().size());
+            return false;
+        }
+    }
+    response.embeddings = std::move(vectors);
+    response.model = reply.value(QStringLiteral("model")).toString();
+    response.stopReason = StopReason::EndTurn;
+    readUsage(reply.value(QStringLiteral("usage")).toObject(), response.usage);
+    return true;
+}
+
+bool OpenAiProvider::parseEmbeddingsBody(const QByteArray& body, qsizetype count, ProviderResponse& response,
+                                         QString* error)
+{
+    const auto object = wire::parseBodyObject(body, error);
+    return object && parseEmbeddings(*object, count, response, error);
 }
 
 std::unique_ptr<Provider::StreamHandler> OpenAiProvider::createStreamHandler()

@@ -94,7 +94,15 @@ Provider::~Provider()
 
 QString Provider::modelFor(const ProviderRequest& request) const
 {
-    return request.model.isEmpty() ? m_config.defaultModel : request.model;
+    if (!request.model.isEmpty())
+        return request.model;
+    return request.embeddingInputs.isEmpty() ? m_config.defaultModel : m_config.embeddingModel;
+}
+
+bool Provider::parseEmbeddingsBody(const QByteArray&, qsizetype, ProviderResponse&, QString* error)
+{
+    *error = QStringLiteral("the %1 provider has no embeddings API").arg(toString(kind()));
+    return false;
 }
 
 QNetworkAccessManager* Provider::network()
@@ -138,6 +146,9 @@ quint64 Provider::send(const ProviderRequest& request)
     auto call = std::make_unique<Call>();
     call->id = id;
     call->request = request;
+    const bool embeddings = !request.embeddingInputs.isEmpty();
+    if (embeddings)
+        call->request.stream = false; // an embeddings reply is one JSON body
     call->model = modelFor(request);
     call->clock.start();
     Call& c = *call;
@@ -150,6 +161,11 @@ quint64 Provider::send(const ProviderRequest& request)
                   QStringLiteral("the %1 base URL is not a valid http(s) URL").arg(toString(kind())));
         return id;
     }
+    if (embeddings && !hasEmbeddings()) {
+        failLater(id, ProviderError::InvalidRequest,
+                  QStringLiteral("the %1 provider has no embeddings API").arg(toString(kind())));
+        return id;
+    }
     if (needsApiKey() && m_config.apiKey.isEmpty()) {
         failLater(id, ProviderError::NoApiKey,
                   QStringLiteral("no API key for %1 (set %2 or store one in the keychain)")
@@ -159,11 +175,13 @@ quint64 Provider::send(const ProviderRequest& request)
         return id;
     }
     if (c.model.isEmpty()) {
-        failLater(id, ProviderError::InvalidRequest, QStringLiteral("no model configured"));
+        failLater(id, ProviderError::InvalidRequest,
+                  embeddings ? QStringLiteral("no embedding model configured")
+                             : QStringLiteral("no model configured"));
         return id;
     }
     QString error;
-    auto http = buildHttpRequest(request, &error);
+    auto http = buildHttpRequest(c.request, &error);
     if (!http) {
         failLater(id, ProviderError::InvalidRequest,
                   QStringLiteral("cannot build the request: %1").arg(error));
@@ -480,6 +498,8 @@ void Provider::onReplyFinished(quint64 id, QNetworkReply* reply)
         if (!delta.isEmpty())
             emit textDelta(c.id, delta);
         ok = c.stream->finish(response, &error);
+    } else if (!c.request.embeddingInputs.isEmpty()) {
+        ok = parseEmbeddingsBody(reply->readAll(), c.request.embeddingInputs.size(), response, &error);
     } else {
         ok = parseResponseBody(reply->readAll(), response, &error);
     }
@@ -548,7 +568,14 @@ void Provider::complete(quint64 id, ProviderResponse response)
     if (response.httpStatus == 0)
         response.httpStatus = call->lastStatus;
     response.errorMessage = redact(response.errorMessage);
-    if (response.ok()) {
+    if (response.ok() && !call->request.embeddingInputs.isEmpty()) {
+        m_totalUsage += response.usage;
+        ++m_callCount;
+        qCInfo(lcProvider).noquote() << toString(kind()) << "request" << id
+                                     << "done:" << response.embeddings.size() << "vectors of"
+                                     << response.embeddings.value(0).size() << "in"
+                                     << response.usage.totalInputTokens() << "id" << response.apiRequestId;
+    } else if (response.ok()) {
         m_totalUsage += response.usage;
         ++m_callCount;
         qCInfo(lcProvider).noquote() << toString(kind()) << "request" << id

@@ -29,6 +29,9 @@ struct ProviderConfig
     QUrl baseUrl;         // "https://api.anthropic.com"; the key is only ever sent to this host
     QString apiKey;       // never logged, never in errors
     QString defaultModel; // used when ProviderRequest::model is empty
+    // The embeddings model (OpenAI-compatible servers) for ProviderRequest::embeddingInputs; empty: none is
+    // configured, and an embeddings call fails without sending anything. There is no default.
+    QString embeddingModel;
     PriceTable prices = PriceTable::defaults();
 
     int maxAttempts = 3;            // SDK default: 2 retries
@@ -57,7 +60,7 @@ public:
     virtual ProviderKind kind() const = 0;
     const ProviderConfig& config() const { return m_config; }
     void setConfig(ProviderConfig config) { m_config = std::move(config); }
-    // The effective model of a request.
+    // The effective model of a request (the embedding model for an embeddings call).
     QString modelFor(const ProviderRequest& request) const;
 
     // Starts the request; returns its id (> 0).
@@ -111,6 +114,12 @@ protected:
     virtual std::unique_ptr<StreamHandler> createStreamHandler() = 0;
     // Maps an HTTP error body to a message (without the key) and, if known, a refined error kind.
     virtual QString errorMessageFromBody(int status, const QByteArray& body) const = 0;
+    // Embeddings: whether the provider has an embeddings API, and the parse of a complete 2xx body into
+    // response.embeddings (exactly `count` vectors in input order, all of one dimension; false and *error
+    // otherwise). The request is built by buildHttpRequest (ProviderRequest::embeddingInputs not empty).
+    virtual bool hasEmbeddings() const { return false; }
+    virtual bool parseEmbeddingsBody(const QByteArray& body, qsizetype count, ProviderResponse& response,
+                                     QString* error);
     // False for servers that work without a key (local OpenAI-compatible servers).
     virtual bool needsApiKey() const { return true; }
     // The header carrying the server's request id ("request-id").

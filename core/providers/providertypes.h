@@ -9,6 +9,7 @@
 #include <QMetaType>
 #include <QSize>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -168,6 +169,12 @@ struct ProviderRequest
     int jpegQuality = 80;
 
     QString purpose; // free label for logs ("plan", "tier2", ...)
+
+    // Embeddings (OpenAI-compatible providers only): the texts to embed, in order. Not empty: the request is
+    // an embeddings call (POST /v1/embeddings with `model`, else ProviderConfig::embeddingModel), never
+    // streamed; system, messages and tools are not sent. The vectors come back in
+    // ProviderResponse::embeddings.
+    QStringList embeddingInputs;
 };
 
 // The most tokens one reply may report in one usage field; more is clamped to this (usage is untrusted).
@@ -242,6 +249,10 @@ struct ProviderResponse
     // The screenshot scaling used for the computer tool of this request: coordinates in the model's
     // tool_use inputs are in scaler.targetSize() space; map them with scaler.mapInputToScreen().
     ScreenshotScaler scaler;
+
+    // An embeddings call: one vector a text of ProviderRequest::embeddingInputs, in that order, all of one
+    // dimension (a reply with another count or mixed dimensions is MalformedResponse).
+    QList<QList<double>> embeddings;
 
     bool ok() const { return error == ProviderError::None; }
     // Worth retrying later by the caller (rate limit, overload, server, network, timeout).

@@ -1,7 +1,10 @@
 // The ciu-agent executable's command-line contract: --version, --help, errors for bad input; `schema`
-// shows a program's schema with the user's corrections and carries it from one user to another.
+// shows a program's schema with the user's corrections and carries it from one user to another; `tasks
+// --similar` with the provider's embeddings (the fake API server).
 
+#include "core/knowledge/taskmemory.h"
 #include "tests/support/agentrun.h"
+#include "tests/support/fakeapiserver.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,6 +21,44 @@
 
 using namespace ciu::test;
 
+namespace {
+
+// Past tasks for `tasks --similar`: three remembered tasks and a new one that shares no word with the
+// first, with vectors set by hand on the fake server (its own vectors come from words, not meaning).
+const QString kModel = QStringLiteral("emb-test-1");
+const QString kKey = QStringLiteral("sk-embed-test-KEY-123456789");
+const QString kSave = QStringLiteral("open the File menu and save the document as report.txt");
+const QString kForm = QStringLiteral("type Ada into Name and click Submit");
+const QString kCheck = QStringLiteral("check Subscribe then click OK");
+const QString kParaphrase = QStringLiteral("keep my notes on disk");
+const QList<double> kSaveVector{1, 0, 0};
+const QList<double> kFormVector{0, 1, 0};
+const QList<double> kCheckVector{0, 0, 1};
+const QList<double> kParaphraseVector{0.9, 0, 0.3};
+
+QStringList rememberThree(const QString& dir)
+{
+    const ciu::TaskMemory memory(dir);
+    QStringList ids;
+    int minutes = 30;
+    for (const QString& text : {kSave, kForm, kCheck}) {
+        ciu::PastTask t;
+        t.task = text;
+        t.planner = QStringLiteral("local");
+        t.recordedAt = QDateTime::currentDateTimeUtc().addSecs(-60 * minutes);
+        t.stepLines = {QStringLiteral("left_click button \"OK\"")};
+        t.steps = QJsonArray{QJsonObject{
+            {QStringLiteral("action"), QJsonObject{{QStringLiteral("type"), QStringLiteral("left_click")}}}}};
+        t.narrative = ciu::TaskMemory::narrate(t.task, t.application, t.stepLines);
+        const auto stored = memory.remember(t);
+        ids << (stored ? stored->id : QString());
+        minutes -= 10;
+    }
+    return ids;
+}
+
+} // namespace
+
 class TestCli : public QObject
 {
     Q_OBJECT
@@ -33,6 +74,7 @@ private slots:
     void hostileSessionFolder();
     void benchVisionScoresACorpus();
     void schemaExportImport();
+    void tasksSimilarWithEmbeddings();
 
 private:
     AgentRun run(const QStringList& args,
@@ -100,6 +142,20 @@ void TestCli::errors_data()
     QTest::newRow("no display") << QStringList{QStringLiteral("bench"), QStringLiteral("grab"),
                                                QStringLiteral("--display"), QStringLiteral(":987")}
                                 << 3 << ":987";
+    const QString tasks = QStringLiteral("tasks");
+    const QString similar = QStringLiteral("--similar");
+    QTest::newRow("similar bad floor") << QStringList{tasks, similar, QStringLiteral("click OK"),
+                                                      QStringLiteral("--min-relevance"), QStringLiteral("2")}
+                                       << 2 << "--min-relevance must be a number from 0 to 1";
+    QTest::newRow("similar bad provider") << QStringList{tasks, similar, QStringLiteral("click OK"),
+                                                         QStringLiteral("--provider"), QStringLiteral("x")}
+                                          << 2 << "--provider must be local, anthropic or openai";
+    QTest::newRow("embedding model without similar")
+        << QStringList{tasks, QStringLiteral("--embedding-model"), QStringLiteral("m")} << 2
+        << "go with --similar";
+    QTest::newRow("similar and clear")
+        << QStringList{tasks, similar, QStringLiteral("x"), QStringLiteral("--clear")} << 2
+        << "exclude each other";
     const QString vision = QStringLiteral("vision");
     const QString corpus = QStringLiteral("--corpus");
     QTest::newRow("vision without corpus")
@@ -357,6 +413,54 @@ void TestCli::schemaExportImport()
         run({QStringLiteral("schema"), QStringLiteral("--export"), file, QStringLiteral("--import"), file},
             envFor(to));
     QCOMPARE(both.exitCode, 2);
+}
+
+void TestCli::tasksSimilarWithEmbeddings()
+{
+    QTemporaryDir dir;
+    const QString tasksDir = dir.filePath(QStringLiteral("tasks"));
+    const QStringList ids = rememberThree(tasksDir);
+    FakeApiServer server; // runAgent keeps this thread's event loop running
+    QVERIFY(server.start());
+    server.setEmbedding(kSave, kSaveVector);
+    server.setEmbedding(kForm, kFormVector);
+    server.setEmbedding(kCheck, kCheckVector);
+    server.setEmbedding(kParaphrase, kParaphraseVector);
+    QProcessEnvironment env = agentEnvironment();
+    env.insert(QStringLiteral("CIU_TASKS_DIR"), tasksDir);
+    env.insert(QStringLiteral("OPENAI_BASE_URL"), server.baseUrl().toString());
+    env.insert(QStringLiteral("OPENAI_API_KEY"), kKey);
+    const AgentRun run = runAgent({QStringLiteral("tasks"), QStringLiteral("--similar"), kParaphrase,
+                                   QStringLiteral("--provider"), QStringLiteral("openai"),
+                                   QStringLiteral("--embedding-model"), kModel, QStringLiteral("--json")},
+                                  env, 60'000);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.failure()));
+    QCOMPARE(run.json.value(QStringLiteral("method")).toString(), QStringLiteral("bm25+embeddings"));
+    QCOMPARE(run.json.value(QStringLiteral("embedding_model")).toString(), kModel);
+    const QJsonArray similar = run.json.value(QStringLiteral("similar")).toArray();
+    QCOMPARE(similar.size(), 1);
+    QCOMPARE(similar.first().toObject().value(QStringLiteral("id")).toString(), ids.at(0));
+    QCOMPARE(server.requestsTo("/v1/embeddings").size(), 1);
+    QCOMPARE(server.lastRequest().header("authorization"), QByteArray("Bearer " + kKey.toUtf8()));
+    // The local provider: BM25 alone, which finds nothing; no request.
+    const AgentRun offline =
+        runAgent({QStringLiteral("tasks"), QStringLiteral("--similar"), kParaphrase,
+                  QStringLiteral("--provider"), QStringLiteral("local"), QStringLiteral("--json")},
+                 env, 60'000);
+    QVERIFY2(offline.exitCode == 0, qPrintable(offline.failure()));
+    QCOMPARE(offline.json.value(QStringLiteral("method")).toString(), QStringLiteral("bm25"));
+    QVERIFY(offline.json.value(QStringLiteral("similar")).toArray().isEmpty());
+    QCOMPARE(server.requestCount(), 1);
+    // A failing call: BM25's answer, exit 0, the failure on stderr once.
+    server.enqueueEmbeddings(
+        FakeApiServer::chatError(400, QStringLiteral("invalid_request_error"), QStringLiteral("bad")));
+    const AgentRun failing = runAgent({QStringLiteral("tasks"), QStringLiteral("--similar"), kParaphrase,
+                                       QStringLiteral("--provider"), QStringLiteral("openai"),
+                                       QStringLiteral("--embedding-model"), kModel},
+                                      env, 60'000);
+    QVERIFY2(failing.exitCode == 0, qPrintable(failing.failure()));
+    QCOMPARE(failing.err.count(QStringLiteral("embeddings call failed")), 1);
+    QVERIFY2(failing.out.startsWith(QStringLiteral("ranked by bm25\n")), qPrintable(failing.out));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -1,5 +1,6 @@
-// libFuzzer target: the OpenAI-compatible chat completions reply parsers (core/providers/openaiprovider.h): a
-// whole body, a streamed reply and an error body (see providerfuzz.h for the input's layout).
+// libFuzzer target: the OpenAI-compatible chat completions and embeddings reply parsers
+// (core/providers/openaiprovider.h): a whole body (also as an embeddings reply), a streamed reply and an
+// error body (see providerfuzz.h for the input's layout).
 
 #include "core/providers/openaiprovider.h"
 #include "tests/fuzz/providerfuzz.h"

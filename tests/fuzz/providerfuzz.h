@@ -2,7 +2,8 @@
 
 // Shared by fuzz_anthropic and fuzz_openai: a provider's reply parsing driven with fuzzed bytes the way the
 // network delivers them. The first byte picks what the bytes are: a whole 2xx body, an event stream cut into
-// reads (the second byte sets the read size), or an error body (the second byte sets the HTTP status).
+// reads (the second byte sets the read size), or an error body (the second byte sets the HTTP status). A
+// whole body is also parsed as an embeddings reply.
 
 #include "core/providers/provider.h"
 #include "tests/fuzz/fuzzsupport.h"
@@ -15,6 +16,7 @@ struct ProviderAccess : director::Provider
 {
     using director::Provider::createStreamHandler;
     using director::Provider::errorMessageFromBody;
+    using director::Provider::parseEmbeddingsBody;
     using director::Provider::parseResponseBody;
 };
 
@@ -40,6 +42,17 @@ inline int fuzzProvider(director::Provider& provider, const uint8_t* data, size_
         QString error;
         if ((provider.*(&ProviderAccess::parseResponseBody))(rest, response, &error))
             consume(response);
+        // The same body as an embeddings reply for 1-4 texts: exactly that many vectors of one dimension.
+        const qsizetype count = 1 + qsizetype(rest.size() % 4);
+        director::ProviderResponse vectors;
+        if ((provider.*(&ProviderAccess::parseEmbeddingsBody))(rest, count, vectors, &error)) {
+            if (vectors.embeddings.size() != count)
+                abort();
+            for (const QList<double>& v : std::as_const(vectors.embeddings)) {
+                if (v.isEmpty() || v.size() != vectors.embeddings.first().size())
+                    abort();
+            }
+        }
     } else if (mode == 1) {
         const std::unique_ptr<director::Provider::StreamHandler> stream =
             (provider.*(&ProviderAccess::createStreamHandler))();

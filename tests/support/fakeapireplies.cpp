@@ -5,9 +5,11 @@
 #include "tests/support/fakeapiwire.h"
 
 #include <QJsonDocument>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 
 namespace ciu::test {
 
@@ -437,6 +439,53 @@ FakeApiServer::Step FakeApiServer::chatToolCallsReply(const QJsonArray& calls, c
                                         text.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(text)},
                                        {QStringLiteral("tool_calls"), calls}},
                            QStringLiteral("tool_calls"), usage));
+}
+
+QList<double> FakeApiServer::defaultEmbedding(const QString& text, int dimension)
+{
+    QList<double> vector(std::max(1, dimension), 0.0);
+    static const QRegularExpression word(QStringLiteral("[\\p{L}\\p{N}]+"));
+    auto it = word.globalMatch(text.toLower());
+    double sum = 0;
+    while (it.hasNext()) {
+        quint32 hash = 2166136261u;
+        for (const char byte : it.next().captured().toUtf8()) {
+            hash ^= quint8(byte);
+            hash *= 16777619u;
+        }
+        vector[qsizetype(hash % quint32(vector.size()))] += 1.0;
+    }
+    for (const double v : std::as_const(vector))
+        sum += v * v;
+    if (sum == 0) {
+        vector[0] = 1.0;
+        return vector;
+    }
+    for (double& v : vector)
+        v /= std::sqrt(sum);
+    return vector;
+}
+
+FakeApiServer::Step FakeApiServer::embeddingsReply(const QList<QList<double>>& vectors, const QString& model,
+                                                   qint64 promptTokens)
+{
+    QJsonArray data;
+    for (qsizetype i = 0; i < vectors.size(); ++i) {
+        QJsonArray numbers;
+        for (const double v : vectors.at(i))
+            numbers.append(v);
+        data.append(QJsonObject{{QStringLiteral("object"), QStringLiteral("embedding")},
+                                {QStringLiteral("index"), int(i)},
+                                {QStringLiteral("embedding"), numbers}});
+    }
+    Step step;
+    step.body = compact(
+        QJsonObject{{QStringLiteral("object"), QStringLiteral("list")},
+                    {QStringLiteral("data"), data},
+                    {QStringLiteral("model"), model},
+                    {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), promptTokens},
+                                                          {QStringLiteral("total_tokens"), promptTokens}}}});
+    return step;
 }
 
 FakeApiServer::Step FakeApiServer::chatMalformed()

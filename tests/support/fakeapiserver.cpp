@@ -107,6 +107,42 @@ void FakeApiServer::reset()
 {
     m_steps.clear();
     m_requests.clear();
+    m_embeddingSteps.clear();
+}
+
+QList<FakeApiServer::Request> FakeApiServer::requestsTo(const QByteArray& path) const
+{
+    QList<Request> out;
+    for (const Request& r : m_requests) {
+        if (r.path == path)
+            out.append(r);
+    }
+    return out;
+}
+
+FakeApiServer::Step FakeApiServer::embeddingsStep(const Request& request)
+{
+    if (!m_embeddingSteps.isEmpty())
+        return m_embeddingSteps.takeFirst();
+    const QJsonValue input = request.json.value(QStringLiteral("input"));
+    QStringList texts;
+    if (input.isString()) {
+        texts.append(input.toString());
+    } else {
+        for (const QJsonValue& v : input.toArray())
+            texts.append(v.toString());
+    }
+    const QString model = request.json.value(QStringLiteral("model")).toString();
+    if (texts.isEmpty() || model.isEmpty())
+        return chatError(400, QStringLiteral("invalid_request_error"),
+                         QStringLiteral("fake server: an embeddings request needs \"model\" and \"input\""));
+    QList<QList<double>> vectors;
+    qint64 tokens = 0;
+    for (const QString& text : std::as_const(texts)) {
+        vectors.append(m_embeddings.contains(text) ? m_embeddings.value(text) : defaultEmbedding(text));
+        tokens += text.split(QLatin1Char(' '), Qt::SkipEmptyParts).size();
+    }
+    return embeddingsReply(vectors, model, tokens);
 }
 
 void FakeApiServer::onNewConnection()
@@ -159,7 +195,9 @@ void FakeApiServer::respond(QTcpSocket* socket, const Request& request)
 {
     Step step;
     std::optional<Step> answered;
-    if (m_steps.isEmpty() && m_responder)
+    if (request.path == "/v1/embeddings")
+        answered = embeddingsStep(request);
+    else if (m_steps.isEmpty() && m_responder)
         answered = m_responder(request);
     if (answered) {
         step = *answered;

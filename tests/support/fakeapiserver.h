@@ -23,6 +23,9 @@ namespace ciu::test {
 // (headers and parsed JSON body) for assertions. It speaks the Claude Messages API (POST /v1/messages)
 // and OpenAI-compatible chat completions (POST /v1/chat/completions); the reply helpers build the real
 // wire formats of both. With no step left it answers 500 with an api_error body.
+// OpenAI-compatible embeddings (POST /v1/embeddings) are served apart from the scripted steps, so they never
+// take a chat reply's turn: the next step of enqueueEmbeddings() if any, else one vector per input text, the
+// one setEmbedding() gave for that text or else defaultEmbedding(text).
 class FakeApiServer : public QObject
 {
     Q_OBJECT
@@ -82,6 +85,8 @@ public:
     qsizetype pendingSteps() const { return m_steps.size(); }
 
     const QList<Request>& requests() const { return m_requests; }
+    // The requests to one path ("/v1/embeddings"), in order.
+    QList<Request> requestsTo(const QByteArray& path) const;
     qsizetype requestCount() const { return m_requests.size(); }
     const Request& lastRequest() const { return m_requests.last(); }
     int connectionCount() const { return m_connections; }
@@ -149,6 +154,22 @@ public:
     // A 200 chat completion whose body is cut off (not JSON).
     static Step chatMalformed();
 
+    // ---- OpenAI-compatible embeddings ----
+    static constexpr int kDefaultEmbeddingDimension = 16;
+    // The vector served for `text` (exactly as sent), instead of defaultEmbedding(text).
+    void setEmbedding(const QString& text, const QList<double>& vector) { m_embeddings.insert(text, vector); }
+    // The next /v1/embeddings request gets this step (an error, a malformed body) instead of the vectors.
+    void enqueueEmbeddings(const Step& step) { m_embeddingSteps.append(step); }
+    // A deterministic vector derived from the text, not from its meaning: each lower-case word (letters and
+    // digits) adds 1 to the dimension its FNV-1a hash picks, and the vector is scaled to length 1 (a text
+    // without words: the first unit vector). Texts that share no word are near orthogonal: it knows no
+    // paraphrase.
+    static QList<double> defaultEmbedding(const QString& text, int dimension = kDefaultEmbeddingDimension);
+    // The real reply: {"object":"list","data":[{"object":"embedding","index":i,"embedding":[...]}],
+    // "model":..,"usage":{"prompt_tokens":n,"total_tokens":n}}.
+    static Step embeddingsReply(const QList<QList<double>>& vectors, const QString& model,
+                                qint64 promptTokens = 0);
+
 signals:
     void requestReceived(int count);
 
@@ -156,6 +177,7 @@ private:
     void onNewConnection();
     void onReadyRead(QTcpSocket* socket);
     void respond(QTcpSocket* socket, const Request& request);
+    Step embeddingsStep(const Request& request);
     void writeStep(QPointer<QTcpSocket> socket, const Step& step, bool keepAlive);
     void writeChunks(QPointer<QTcpSocket> socket, QList<QByteArray> chunks, int intervalMs, bool keepAlive,
                      bool stall = false);
@@ -168,6 +190,8 @@ private:
     int m_connections = 0;
     int m_nextToolId = 1;
     Responder m_responder;
+    QHash<QString, QList<double>> m_embeddings;
+    QList<Step> m_embeddingSteps;
 };
 
 } // namespace ciu::test

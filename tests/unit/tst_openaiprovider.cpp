@@ -47,6 +47,11 @@ private slots:
     void hostileUsageIsClamped();
     void keylessLocalServerAndV1Base();
     void keyNeverInErrors();
+    void embeddingsRequestAndVectors();
+    void embeddingsByIndexAndDefaults();
+    void embeddingsErrors_data();
+    void embeddingsErrors();
+    void embeddingsRetryAndRefusals();
 
 private:
     std::unique_ptr<FakeApiServer> m_server;
@@ -352,6 +357,178 @@ void TestOpenAiProvider::keyNeverInErrors()
     response = sendAndWait(provider, simpleRequest());
     COMPARE_ENUM(response.error, ProviderError::RedirectRefused);
     QCOMPARE(m_server->requestCount(), 2);
+}
+
+namespace {
+const QString kEmbeddingModel = QStringLiteral("text-embedding-3-small");
+
+ProviderRequest embeddingRequest(const QStringList& texts)
+{
+    ProviderRequest request;
+    request.embeddingInputs = texts;
+    return request;
+}
+
+ProviderConfig embeddingConfigFor(const FakeApiServer& server)
+{
+    ProviderConfig config = configFor(server);
+    config.embeddingModel = kEmbeddingModel;
+    return config;
+}
+
+QByteArray body(const char* json)
+{
+    return QByteArray(json);
+}
+} // namespace
+
+void TestOpenAiProvider::embeddingsRequestAndVectors()
+{
+    m_server->setEmbedding(QStringLiteral("open the file menu"), {0.25, -0.5, 1.0});
+    m_server->setEmbedding(QStringLiteral("save the report"), {1.0, 0.0, -0.125});
+    OpenAiProvider provider(embeddingConfigFor(*m_server));
+    const ProviderResponse response = sendAndWait(
+        provider,
+        embeddingRequest({QStringLiteral("open the file menu"), QStringLiteral("save the report")}));
+    QVERIFY2(response.ok(), qPrintable(response.errorMessage));
+    // The wire: POST /v1/embeddings, the model and the texts in order, the key as a bearer token.
+    QCOMPARE(m_server->requestCount(), 1);
+    const FakeApiServer::Request& sent = m_server->lastRequest();
+    QCOMPARE(sent.method, QByteArray("POST"));
+    QCOMPARE(sent.path, QByteArray("/v1/embeddings"));
+    QCOMPARE(sent.header("authorization"), QByteArray("Bearer " + kKey.toUtf8()));
+    QCOMPARE(sent.header("accept"), QByteArray("application/json"));
+    QCOMPARE(sent.body, QByteArray(R"({"input":["open the file menu","save the report"],)"
+                                   R"("model":"text-embedding-3-small"})"));
+    // The vectors read back, in input order; model and usage from the reply.
+    QCOMPARE(response.embeddings.size(), 2);
+    QCOMPARE(response.embeddings.at(0), (QList<double>{0.25, -0.5, 1.0}));
+    QCOMPARE(response.embeddings.at(1), (QList<double>{1.0, 0.0, -0.125}));
+    QCOMPARE(response.model, kEmbeddingModel);
+    QCOMPARE(response.usage.inputTokens, 7); // the fake server counts words
+    QCOMPARE(response.usage.outputTokens, 0);
+    QVERIFY(response.content.isEmpty());
+    // An explicit model wins over the configured one.
+    ProviderRequest other = embeddingRequest({QStringLiteral("x")});
+    other.model = QStringLiteral("nomic-embed-text");
+    QVERIFY(sendAndWait(provider, other).ok());
+    QCOMPARE(m_server->lastRequest().json.value(QStringLiteral("model")).toString(),
+             QStringLiteral("nomic-embed-text"));
+    // A chat call of the same provider still goes to chat completions with the chat model.
+    m_server->enqueue(FakeApiServer::chatReply(QStringLiteral("ok")));
+    QVERIFY(sendAndWait(provider, simpleRequest()).ok());
+    QCOMPARE(m_server->lastRequest().path, QByteArray("/v1/chat/completions"));
+    QCOMPARE(m_server->lastRequest().json.value(QStringLiteral("model")).toString(),
+             QStringLiteral("gpt-4o"));
+}
+
+void TestOpenAiProvider::embeddingsByIndexAndDefaults()
+{
+    OpenAiProvider provider(embeddingConfigFor(*m_server));
+    // The data in another order than the inputs: placed by "index".
+    FakeApiServer::Step reversed;
+    reversed.body = body(R"({"object":"list","model":"m","data":[)"
+                         R"({"object":"embedding","index":1,"embedding":[2,3]},)"
+                         R"({"object":"embedding","index":0,"embedding":[4,5]}],)"
+                         R"("usage":{"prompt_tokens":4,"total_tokens":4}})");
+    m_server->enqueueEmbeddings(reversed);
+    ProviderResponse response =
+        sendAndWait(provider, embeddingRequest({QStringLiteral("a"), QStringLiteral("b")}));
+    QVERIFY2(response.ok(), qPrintable(response.errorMessage));
+    QCOMPARE(response.embeddings, (QList<QList<double>>{{4, 5}, {2, 3}}));
+    // The default vectors: derived from the words, the same for the same text, unit length.
+    response = sendAndWait(provider, embeddingRequest({QStringLiteral("Click OK"), QStringLiteral("click ok"),
+                                                       QStringLiteral("type Ada")}));
+    QVERIFY2(response.ok(), qPrintable(response.errorMessage));
+    QCOMPARE(response.embeddings.at(0), FakeApiServer::defaultEmbedding(QStringLiteral("click ok")));
+    QCOMPARE(response.embeddings.at(0), response.embeddings.at(1));
+    QCOMPARE(response.embeddings.at(0).size(), FakeApiServer::kDefaultEmbeddingDimension);
+    double norm = 0;
+    for (const double v : response.embeddings.at(2))
+        norm += v * v;
+    QCOMPARE(norm, 1.0);
+}
+
+void TestOpenAiProvider::embeddingsErrors_data()
+{
+    QTest::addColumn<QByteArray>("reply");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("not json") << body(R"({"object":"list","data":[)")
+                              << QStringLiteral("malformed response: the body is not a JSON object");
+    QTest::newRow("no data") << body(R"({"object":"list"})")
+                             << QStringLiteral(
+                                    "malformed response: the embeddings reply has no \"data\" list");
+    QTest::newRow("wrong count") << body(R"({"data":[{"index":0,"embedding":[1,2]}]})")
+                                 << QStringLiteral(
+                                        "malformed response: wrong vector count: 1 vectors for 2 texts");
+    QTest::newRow("dimension mismatch")
+        << body(R"({"data":[{"index":0,"embedding":[1,2]},{"index":1,"embedding":[1,2,3]}]})")
+        << QStringLiteral("malformed response: dimension mismatch: vector 1 has 3 numbers, vector 0 has 2");
+    QTest::newRow("repeated index")
+        << body(R"({"data":[{"index":0,"embedding":[1,2]},{"index":0,"embedding":[1,2]}]})")
+        << QStringLiteral("malformed response: vector 1 has a wrong or repeated index 0");
+    QTest::newRow("base64")
+        << body(R"({"data":[{"index":0,"embedding":"AAAA"},{"index":1,"embedding":[1]}]})")
+        << QStringLiteral("malformed response: vector 0 is base64 text, not a list of numbers");
+    QTest::newRow("not a number")
+        << body(R"({"data":[{"index":0,"embedding":[1,"x"]},{"index":1,"embedding":[1,2]}]})")
+        << QStringLiteral("malformed response: vector 0 holds something that is not a number");
+    QTest::newRow("empty vector")
+        << body(R"({"data":[{"index":0,"embedding":[]},{"index":1,"embedding":[1]}]})")
+        << QStringLiteral("malformed response: vector 0 is not a list of numbers");
+}
+
+void TestOpenAiProvider::embeddingsErrors()
+{
+    QFETCH(QByteArray, reply);
+    QFETCH(QString, message);
+    FakeApiServer::Step step;
+    step.body = reply;
+    m_server->enqueueEmbeddings(step);
+    OpenAiProvider provider(embeddingConfigFor(*m_server));
+    const ProviderResponse response =
+        sendAndWait(provider, embeddingRequest({QStringLiteral("a"), QStringLiteral("b")}));
+    COMPARE_ENUM(response.error, ProviderError::MalformedResponse);
+    QVERIFY2(response.errorMessage.startsWith(message), qPrintable(response.errorMessage));
+    QVERIFY(response.embeddings.isEmpty());
+    QCOMPARE(m_server->requestCount(), 1); // a malformed reply is not retried
+}
+
+void TestOpenAiProvider::embeddingsRetryAndRefusals()
+{
+    OpenAiProvider provider(embeddingConfigFor(*m_server));
+    // Retried like a chat call: 500, then 429 with retry-after-ms, then the vectors.
+    m_server->enqueueEmbeddings(
+        FakeApiServer::chatError(500, QStringLiteral("server_error"), QStringLiteral("boom")));
+    m_server->enqueueEmbeddings(
+        FakeApiServer::chatError(429, QStringLiteral("rate_limit_exceeded"), QStringLiteral("slow down"),
+                                 {{QByteArrayLiteral("retry-after-ms"), QByteArrayLiteral("5")}}));
+    ProviderResponse response = sendAndWait(provider, embeddingRequest({QStringLiteral("a")}));
+    QVERIFY2(response.ok(), qPrintable(response.errorMessage));
+    QCOMPARE(response.attempts, 3);
+    QCOMPARE(m_server->requestCount(), 3);
+    QCOMPARE(m_server->lastRequest().header("x-stainless-retry-count"), QByteArray("2"));
+    // An HTTP error that is not retried says what the server said; the key never shows.
+    m_server->reset();
+    m_server->enqueueEmbeddings(FakeApiServer::chatError(
+        401, QStringLiteral("invalid_api_key"), QStringLiteral("Incorrect API key provided: ") + kKey));
+    response = sendAndWait(provider, embeddingRequest({QStringLiteral("a")}));
+    COMPARE_ENUM(response.error, ProviderError::Authentication);
+    QCOMPARE(response.errorMessage,
+             QStringLiteral("HTTP 401 invalid_api_key: Incorrect API key provided: [redacted]"));
+    QCOMPARE(m_server->requestCount(), 1);
+    // Embeddings do not take a chat step's turn: the scripted chat reply is still there afterwards.
+    m_server->reset();
+    m_server->enqueue(FakeApiServer::chatReply(QStringLiteral("chat")));
+    QVERIFY(sendAndWait(provider, embeddingRequest({QStringLiteral("a")})).ok());
+    QCOMPARE(m_server->pendingSteps(), 1);
+    // No embedding model configured: nothing is sent, no model name is made up.
+    m_server->reset();
+    OpenAiProvider noModel(configFor(*m_server));
+    response = sendAndWait(noModel, embeddingRequest({QStringLiteral("a")}));
+    COMPARE_ENUM(response.error, ProviderError::InvalidRequest);
+    QCOMPARE(response.errorMessage, QStringLiteral("no embedding model configured"));
+    QCOMPARE(m_server->requestCount(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestOpenAiProvider)
