@@ -41,6 +41,10 @@ AppSettings read(const QSettings& s, const AppSettings& d)
         s.value(QStringLiteral("providers/anthropic/baseUrl"), d.anthropicBaseUrl).toString();
     a.openaiModel = s.value(QStringLiteral("providers/openai/model"), d.openaiModel).toString();
     a.openaiBaseUrl = s.value(QStringLiteral("providers/openai/baseUrl"), d.openaiBaseUrl).toString();
+    a.openaiEmbeddingModel =
+        s.value(QStringLiteral("providers/openai/embeddingModel"), d.openaiEmbeddingModel)
+            .toString()
+            .trimmed();
     a.fps = clampedValue(s, QStringLiteral("capture/fps"), d.fps, 15, 30);
     a.ringSeconds = clampedValue(s, QStringLiteral("capture/ringSeconds"), d.ringSeconds, 1, 600);
     a.tier1MinPercent =
@@ -93,6 +97,7 @@ void AppSettings::save(QSettings& s) const
     s.setValue(QStringLiteral("providers/anthropic/baseUrl"), anthropicBaseUrl);
     s.setValue(QStringLiteral("providers/openai/model"), openaiModel);
     s.setValue(QStringLiteral("providers/openai/baseUrl"), openaiBaseUrl);
+    s.setValue(QStringLiteral("providers/openai/embeddingModel"), openaiEmbeddingModel);
     s.setValue(QStringLiteral("capture/fps"), fps);
     s.setValue(QStringLiteral("capture/ringSeconds"), ringSeconds);
     s.setValue(QStringLiteral("canvas/tier1MinPercent"), tier1MinPercent);

@@ -15,6 +15,9 @@ struct AppSettings
     QString anthropicBaseUrl;
     QString openaiModel;
     QString openaiBaseUrl;
+    // The OpenAI-compatible provider's embedding model for past-task retrieval ("providers/openai/
+    // embeddingModel"); empty: none, retrieval is BM25 alone.
+    QString openaiEmbeddingModel;
 
     int fps = 10;                             // capture rate
     int ringSeconds = 30;                     // length of the frame ring

@@ -70,6 +70,7 @@ DirectorOptions EngineBridge::directorOptions(const TaskRequest& request, int ma
     o.resumable = true; // the Resume button
     o.provider = request.provider.isEmpty() ? QStringLiteral("local") : request.provider;
     o.model = request.model;
+    o.embeddingModel = request.embeddingModel;
     o.speed = speedModeFromString(request.speed).value_or(SpeedMode::Medium);
     o.dryRun = request.dryRun;
     o.replayTaskId = request.replayTaskId;
@@ -274,7 +275,11 @@ void EngineBridge::run(const TaskRequest& request)
         return;
     }
     const AppSettings& settings = m_window->settings();
-    const DirectorOptions options = directorOptions(request, settings.maxIterations, settings.maxCostUsd);
+    TaskRequest withSettings = request;
+    if (withSettings.embeddingModel.isEmpty() && withSettings.provider == QLatin1String("openai"))
+        withSettings.embeddingModel = settings.openaiEmbeddingModel;
+    const DirectorOptions options =
+        directorOptions(withSettings, settings.maxIterations, settings.maxCostUsd);
     qCInfo(lcBridge) << "run" << options.provider << (options.dryRun ? "dry run" : "execute");
     m_taskActive = true;
     m_status.iterations = 0;

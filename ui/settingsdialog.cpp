@@ -27,6 +27,7 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
     , m_provider(new QComboBox(this))
     , m_model(new QLineEdit(this))
     , m_baseUrl(new QLineEdit(this))
+    , m_embeddingModel(new QLineEdit(this))
     , m_apiKey(new QLineEdit(this))
     , m_keyStatus(new QLabel(this))
     , m_fps(new QSpinBox(this))
@@ -55,6 +56,10 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
     m_provider->addItem(tr("OpenAI-compatible"), QStringLiteral("openai"));
     m_model->setPlaceholderText(tr("provider default"));
     m_baseUrl->setPlaceholderText(tr("official endpoint"));
+    m_embeddingModel->setPlaceholderText(tr("none: similar tasks by their words"));
+    m_embeddingModel->setToolTip(
+        tr("An embedding model of the OpenAI-compatible server (POST /v1/embeddings), "
+           "used to find similar past tasks by meaning"));
     m_apiKey->setEchoMode(QLineEdit::Password);
     m_apiKey->setPlaceholderText(tr("paste the key here"));
     m_apiKey->setToolTip(tr("Stored in the system keychain, never in the settings file"));
@@ -98,6 +103,7 @@ SettingsDialog::SettingsDialog(const AppSettings& settings, QWidget* parent)
     agent->addRow(tr("&Provider:"), m_provider);
     agent->addRow(tr("&Model:"), m_model);
     agent->addRow(tr("&Base URL:"), m_baseUrl);
+    agent->addRow(tr("&Embedding model:"), m_embeddingModel);
     agent->addRow(tr("API &key:"), m_apiKey);
     agent->addRow(QString(), m_keyStatus);
     agent->addRow(tr("&Speed mode:"), m_speed);
@@ -195,6 +201,7 @@ void SettingsDialog::storeProviderFields()
     } else if (m_shownProvider == QLatin1String("openai")) {
         m_settings.openaiModel = m_model->text().trimmed();
         m_settings.openaiBaseUrl = m_baseUrl->text().trimmed();
+        m_settings.openaiEmbeddingModel = m_embeddingModel->text().trimmed();
     }
 }
 
@@ -209,6 +216,9 @@ void SettingsDialog::onProviderChanged()
     const bool remote = m_shownProvider != QLatin1String("local");
     m_model->setEnabled(remote);
     m_baseUrl->setEnabled(remote);
+    m_embeddingModel->setEnabled(m_shownProvider == QLatin1String("openai"));
+    m_embeddingModel->setText(m_shownProvider == QLatin1String("openai") ? m_settings.openaiEmbeddingModel
+                                                                         : QString());
     m_apiKey->setEnabled(remote);
     m_model->setText(m_settings.modelFor(m_shownProvider));
     m_baseUrl->setText(m_settings.baseUrlFor(m_shownProvider));
@@ -235,6 +245,7 @@ AppSettings SettingsDialog::settings() const
     } else if (m_shownProvider == QLatin1String("openai")) {
         s.openaiModel = m_model->text().trimmed();
         s.openaiBaseUrl = m_baseUrl->text().trimmed();
+        s.openaiEmbeddingModel = m_embeddingModel->text().trimmed();
     }
     s.provider = m_provider->currentData().toString();
     s.fps = m_fps->value();

@@ -48,6 +48,7 @@ private:
     QComboBox* m_provider;
     QLineEdit* m_model;
     QLineEdit* m_baseUrl;
+    QLineEdit* m_embeddingModel; // the OpenAI-compatible provider's only
     QLineEdit* m_apiKey;
     QLabel* m_keyStatus;
     QSpinBox* m_fps;

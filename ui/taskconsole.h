@@ -22,9 +22,10 @@ class PlanModel;
 struct TaskRequest
 {
     QString task;
-    QString provider; // "local", "anthropic", "openai"
-    QString model;    // empty: the provider's default
-    QString speed;    // "max", "high", "medium", "low"
+    QString provider;       // "local", "anthropic", "openai"
+    QString model;          // empty: the provider's default
+    QString embeddingModel; // openai: past-task retrieval with its embeddings; empty: BM25 alone
+    QString speed;          // "max", "high", "medium", "low"
     bool dryRun = true;
     bool startPaused = false; // Step pressed while idle: start, do one action, pause
     QString replayTaskId;     // replay this remembered task's steps (core/knowledge/taskmemory.h)

@@ -82,6 +82,9 @@ void TestPastTasksUi::similarLineAndReplay()
     QCOMPARE(request.task, past->task);
     QVERIFY(!request.dryRun);
     QCOMPARE(ui::EngineBridge::directorOptions(request, 20, 1.0).replayTaskId, past->id);
+    ui::TaskRequest embedded = request;
+    embedded.embeddingModel = QStringLiteral("bge-m3"); // Settings ▸ Agent ▸ Embedding model, for openai
+    QCOMPARE(ui::EngineBridge::directorOptions(embedded, 20, 1.0).embeddingModel, QStringLiteral("bge-m3"));
 
     // Not while a task runs.
     rs.start(false);

@@ -49,6 +49,7 @@ AppSettings TestSettings::changed() const
     s.anthropicBaseUrl = QStringLiteral("http://127.0.0.1:8080");
     s.openaiModel = QStringLiteral("gpt-4.1");
     s.openaiBaseUrl = QStringLiteral("https://llm.example/v1");
+    s.openaiEmbeddingModel = QStringLiteral("nomic-embed-text");
     s.fps = 24;
     s.ringSeconds = 90;
     s.tier1MinPercent = 1.5;
@@ -179,6 +180,22 @@ void TestSettings::dialogKeepsPerProviderFields()
     QCOMPARE(s.provider, QStringLiteral("openai"));
     QCOMPARE(s.anthropicModel, QStringLiteral("claude-opus-4-5"));
     QCOMPARE(s.openaiModel, QStringLiteral("gpt-4.1"));
+    // The embedding model is the OpenAI-compatible provider's only: shown and editable there, kept when
+    // another provider is shown.
+    QLineEdit* embedding = nullptr;
+    for (auto* edit : dialog.findChildren<QLineEdit*>()) {
+        if (edit->text() == QStringLiteral("nomic-embed-text"))
+            embedding = edit;
+    }
+    QVERIFY(embedding);
+    QVERIFY(embedding->isEnabled());
+    embedding->setText(QStringLiteral("bge-m3"));
+    provider->setCurrentIndex(provider->findData(QStringLiteral("anthropic")));
+    QVERIFY(!embedding->isEnabled());
+    QVERIFY(embedding->text().isEmpty());
+    QCOMPARE(dialog.settings().openaiEmbeddingModel, QStringLiteral("bge-m3"));
+    provider->setCurrentIndex(provider->findData(QStringLiteral("openai")));
+    QCOMPARE(embedding->text(), QStringLiteral("bge-m3"));
 }
 
 void TestSettings::dialogApiKeyIsHandedOutNotStored()
