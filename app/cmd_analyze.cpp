@@ -227,11 +227,8 @@ int runAnalyze(const QStringList& arguments)
     const auto common = parseCommonCommandLine(parser, arguments, &exitCode);
     if (!common)
         return exitCode;
-    if (!parser.positionalArguments().isEmpty()) {
-        printError(QStringLiteral("analyze takes no arguments, got \"%1\" (see --help)")
-                       .arg(parser.positionalArguments().join(QLatin1Char(' '))));
+    if (!hasNoPositionals(parser, QStringLiteral("analyze")))
         return ExitUsage;
-    }
     QString error;
     const QString providerName = common->provider.isEmpty() ? QStringLiteral("local") : common->provider;
     const bool tier2 = providerName != QLatin1String("local");

@@ -33,11 +33,8 @@ int runBenchVision(const QStringList& arguments)
         std::fputs(qPrintable(parser.helpText()), stdout);
         return ExitOk;
     }
-    if (!parser.positionalArguments().isEmpty()) {
-        printError(QStringLiteral("bench vision takes no arguments, got \"%1\" (see --help)")
-                       .arg(parser.positionalArguments().join(QLatin1Char(' '))));
+    if (!hasNoPositionals(parser, QStringLiteral("bench vision")))
         return ExitUsage;
-    }
     bench::VisionBenchOptions options;
     options.corpusDir = parser.value(QStringLiteral("corpus"));
     if (options.corpusDir.isEmpty()) {

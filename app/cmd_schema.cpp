@@ -76,11 +76,8 @@ int runSchema(const QStringList& arguments)
     const auto common = parseCommonCommandLine(parser, arguments, &exitCode);
     if (!common)
         return exitCode;
-    if (!parser.positionalArguments().isEmpty()) {
-        printError(QStringLiteral("schema takes no arguments, got \"%1\" (see --help)")
-                       .arg(parser.positionalArguments().join(QLatin1Char(' '))));
+    if (!hasNoPositionals(parser, QStringLiteral("schema")))
         return ExitUsage;
-    }
     const bool hasApplication = parser.isSet(QStringLiteral("application"));
     const bool hasWindow = parser.isSet(QStringLiteral("window"));
     const bool exporting = parser.isSet(QStringLiteral("export"));

@@ -181,11 +181,8 @@ int runShortcuts(const QStringList& arguments)
     const auto common = parseCommonCommandLine(parser, arguments, &exitCode);
     if (!common)
         return exitCode;
-    if (!parser.positionalArguments().isEmpty()) {
-        printError(QStringLiteral("shortcuts takes no arguments, got \"%1\" (see --help)")
-                       .arg(parser.positionalArguments().join(QLatin1Char(' '))));
+    if (!hasNoPositionals(parser, QStringLiteral("shortcuts")))
         return ExitUsage;
-    }
     const QString windowText = parser.value(QStringLiteral("window")).trimmed();
     if (parser.isSet(QStringLiteral("window")) && windowText.isEmpty()) {
         printError(QStringLiteral("--window needs a part of a title or a WM_CLASS"));

@@ -36,11 +36,8 @@ int runZones(const QStringList& arguments)
         std::fputs(qPrintable(parser.helpText()), stdout);
         return ExitOk;
     }
-    if (!parser.positionalArguments().isEmpty()) {
-        printError(QStringLiteral("zones takes no arguments, got \"%1\" (see --help)")
-                       .arg(parser.positionalArguments().join(QLatin1Char(' '))));
+    if (!hasNoPositionals(parser, QStringLiteral("zones")))
         return ExitUsage;
-    }
     const bool forget = parser.isSet(QStringLiteral("forget"));
     const bool clear = parser.isSet(QStringLiteral("clear"));
     if (forget && clear) {

@@ -170,6 +170,15 @@ std::optional<CommonOptions> parseCommonCommandLine(QCommandLineParser& parser, 
     return common;
 }
 
+bool hasNoPositionals(const QCommandLineParser& parser, const QString& command)
+{
+    if (parser.positionalArguments().isEmpty())
+        return true;
+    printError(QStringLiteral("%1 takes no arguments, got \"%2\" (see --help)")
+                   .arg(command, parser.positionalArguments().join(QLatin1Char(' '))));
+    return false;
+}
+
 void applyVerbose(bool verbose)
 {
     // The commands print their own progress; the components' log is for --verbose (warnings always show).

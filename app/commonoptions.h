@@ -37,6 +37,10 @@ bool parseCommandLine(QCommandLineParser& parser, const QStringList& arguments, 
 std::optional<CommonOptions> parseCommonCommandLine(QCommandLineParser& parser, const QStringList& arguments,
                                                     int* exitCode);
 
+// False, after printing "COMMAND takes no arguments, got "…" (see --help)", when the command line has
+// positional arguments; the command then exits with ExitUsage.
+bool hasNoPositionals(const QCommandLineParser& parser, const QString& command);
+
 // The log of the components: debug and info with --verbose, only warnings without (the commands print
 // their own progress).
 void applyVerbose(bool verbose);

@@ -422,13 +422,7 @@ void CanvasMapper::runLocal(const TierDecision& decision, const QRect& region, b
     LocalAnalysisResult result =
         m_local.analyze(m_frame.image, m_frame.origin, region, known, hints(decision));
     if (!result.error.isEmpty()) {
-        SpatialEvent e;
-        e.kind = SpatialEvent::Kind::Error;
-        e.tNs = m_frame.tNs;
-        e.data = {{QStringLiteral("component"), QStringLiteral("canvas")},
-                  {QStringLiteral("tier"), 1},
-                  {QStringLiteral("message"), result.error}};
-        emit eventOccurred(e);
+        emitComponentError(QStringLiteral("canvas"), result.error, {{QStringLiteral("tier"), 1}});
         return;
     }
     if (decision.menuPopup && !decision.zoneId.isEmpty()) {
@@ -489,6 +483,17 @@ void CanvasMapper::runLocal(const TierDecision& decision, const QRect& region, b
               {QStringLiteral("frame"), m_frame.index}};
     emit eventOccurred(e);
     emit keyFrameAnalysed(m_frame, 1);
+}
+
+void CanvasMapper::emitComponentError(const QString& component, const QString& message, QVariantMap extra)
+{
+    SpatialEvent e;
+    e.kind = SpatialEvent::Kind::Error;
+    e.tNs = m_frame.tNs;
+    e.data = std::move(extra);
+    e.data.insert(QStringLiteral("component"), component);
+    e.data.insert(QStringLiteral("message"), message);
+    emit eventOccurred(e);
 }
 
 void CanvasMapper::bury(const QStringList& removedIds, const QHash<QString, Zone>& before)

@@ -143,6 +143,8 @@ private:
     void emitDecision(const TierDecision& decision, qint64 tNs);
     void publish();
     void bury(const QStringList& removedIds, const QHash<QString, Zone>& before);
+    // An Error event of the frame being analysed: {component, message} and `extra`.
+    void emitComponentError(const QString& component, const QString& message, QVariantMap extra = {});
     AnalysisHints hints(const TierDecision& decision) const;
     // Applies the latest window report: new windows into `context`, the active window.
     void takeWindows(EscalationPolicy::Context& context);

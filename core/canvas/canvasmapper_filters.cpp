@@ -153,12 +153,7 @@ const QList<NamedZone>& CanvasMapper::schemaZones(const QString& program)
             qCInfo(lcCanvas) << "app schema of" << program << "names" << zones.size() << "zones";
     } else {
         qCWarning(lcCanvas) << "app schema of" << program << "not used:" << error;
-        SpatialEvent e;
-        e.kind = SpatialEvent::Kind::Error;
-        e.tNs = m_frame.tNs;
-        e.data = {{QStringLiteral("component"), QStringLiteral("app_schema")},
-                  {QStringLiteral("message"), error}};
-        emit eventOccurred(e);
+        emitComponentError(QStringLiteral("app_schema"), error);
     }
     return *m_schemaZones.insert(program, zones);
 }

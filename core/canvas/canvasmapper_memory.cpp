@@ -47,12 +47,7 @@ void CanvasMapper::memoryError(const QString& program, const QString& message)
         return;
     m_memoryErrorsReported.insert(program); // once per program: the file stays as it is until fixed
     qCWarning(lcCanvas) << "zone memory:" << message;
-    SpatialEvent e;
-    e.kind = SpatialEvent::Kind::Error;
-    e.tNs = m_frame.tNs;
-    e.data = {{QStringLiteral("component"), QStringLiteral("zone_memory")},
-              {QStringLiteral("message"), message}};
-    emit eventOccurred(e);
+    emitComponentError(QStringLiteral("zone_memory"), message);
 }
 
 void CanvasMapper::recallWindows(const QList<quint64>& windowIds, const QString& reason)
