@@ -69,8 +69,10 @@ void TestDirectorE2e::cleanup()
 AgentRun TestDirectorE2e::run(const QStringList& args, int timeoutMs, const QProcessEnvironment& extraEnv)
 {
     QProcessEnvironment env = agentEnvironment();
-    // Recorded sequences go to the test's folder, never the user's.
+    // Recorded sequences and remembered tasks go to the test's folder, never the user's: a user's past task
+    // would be given to the model and change what the runs do.
     env.insert(QStringLiteral("CIU_SEQUENCES_DIR"), m_sessions.filePath(QStringLiteral("sequences")));
+    env.insert(QStringLiteral("CIU_TASKS_DIR"), m_sessions.filePath(QStringLiteral("tasks")));
     for (const QString& key : extraEnv.keys())
         env.insert(key, extraEnv.value(key));
     QStringList all = args;
