@@ -155,6 +155,8 @@ void BrushController::onChanges(const FrameDiff& diff)
             r.rect.intersects(m_job->watchRect)) {
             m_job->result.changes << r;
             matched = true;
+            if (m_job->ownLook.isNull() || !m_job->ownLook.contains(r.rect))
+                m_job->sawEffect = true;
         }
     }
     if (matched) {
@@ -162,10 +164,21 @@ void BrushController::onChanges(const FrameDiff& diff)
         m_job->result.frameAfter = diff.frameIndex;
         m_job->sawChange = true;
     }
-    if (m_job->sawChange && (!m_settings.waitForStable || diff.stable)) {
-        m_job->result.frameAfter = diff.frameIndex;
-        finish(true);
+    if (!m_job->sawChange || (m_settings.waitForStable && !diff.stable))
+        return;
+    if (!m_job->sawEffect) {
+        // Only the clicked button's own look so far: its effect may be a frame away. Watch on until the
+        // grace time after the click is over (the watch timer then ends the action as a success).
+        const qint64 graceEndNs = m_job->actNs + qint64(std::max(0, m_settings.ownLookGraceMs)) * 1'000'000;
+        const qint64 leftMs = (graceEndNs - m_clock.nowNs()) / 1'000'000;
+        if (leftMs > 0) {
+            if (!m_watchTimer.isActive() || m_watchTimer.remainingTime() > leftMs)
+                m_watchTimer.start(int(leftMs));
+            return;
+        }
     }
+    m_job->result.frameAfter = diff.frameIndex;
+    finish(true);
 }
 
 void BrushController::poll()

@@ -113,8 +113,10 @@ private:
         int retries = 0;
         QString actZoneId; // the zone acted on (events, change scope)
         QRect watchRect;
+        QRect ownLook; // a clicked button's or link's box: its own look changing is not yet its effect
         bool watching = false;
         bool sawChange = false;
+        bool sawEffect = false; // a change outside ownLook
         qint64 actNs = 0;
     };
 

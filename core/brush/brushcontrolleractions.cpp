@@ -324,6 +324,11 @@ void BrushController::watchForChange()
         m_job->actNs = m_clock.nowNs();
     if (m_settings.changeScope == ChangeScope::Anywhere)
         m_job->watchRect = {};
+    if (m_job->action.isClick() && m_map && !m_job->actZoneId.isEmpty()) {
+        if (const Zone* z = m_map->find(m_job->actZoneId);
+            z && (z->type == ZoneType::Button || z->type == ZoneType::Link))
+            m_job->ownLook = z->bounds.adjusted(-6, -6, 6, 6); // its focus ring reaches a little outside
+    }
     m_job->watching = true;
     const int timeoutMs = explicitWait && m_job->action.durationMs > 0
                               ? m_job->action.durationMs

@@ -40,7 +40,11 @@ struct BrushSettings
     int changeTimeoutMs = 1000;
     ChangeScope changeScope = ChangeScope::Anywhere;
     bool waitForStable = false; // after the first change, wait for a diff flagged stable
-    int typeDelayMs = 0;        // per character
+    // A click on a button or link first changes the button itself (its pressed or hover look); its effect
+    // elsewhere (a status line, a page) is drawn a frame or more later. Changes only inside the target do not
+    // end the watch until this long after the click, so the effect is part of the action's result.
+    int ownLookGraceMs = 250;
+    int typeDelayMs = 0; // per character
 
     // Pointer speed of the command line's --speed modes (max: jump in one step).
     static std::optional<double> speedForMode(const QString& mode);

@@ -210,6 +210,7 @@ private slots:
     void actionSet();
     void dragZoneToZone();
     void watchesForChanges();
+    void buttonEffectAfterItsOwnLook();
     void waitForChange();
     void safeTrajectoryAvoidsZones();
     void exploreSweepsRegion();
@@ -937,6 +938,55 @@ void TestBrushController::watchesForChanges()
     QVERIFY(stale.success);
     QVERIFY(!stale.changeObserved);
     QCOMPARE(stale.frameAfter, quint64(0));
+}
+
+void TestBrushController::buttonEffectAfterItsOwnLook()
+{
+    BrushSettings s = Harness::fastSettings();
+    s.changeTimeoutMs = 2000;
+    s.ownLookGraceMs = 400;
+    Harness h(s);
+    h.scene->addWidget(widget(QStringLiteral("submit"), QRect(600, 400, 100, 30)));
+    h.start();
+    h.brush->onChanges(FrameDiff{}); // the capture engine is connected
+    // The button's pressed look first, then, a few frames later, its effect: a status line below.
+    QMetaObject::Connection c =
+        connect(h.brush.get(), &BrushController::eventOccurred, this, [&](const SpatialEvent& e) {
+            if (e.kind != SpatialEvent::Kind::ZoneClick)
+                return;
+            QTimer::singleShot(5, this, [&] {
+                h.brush->onChanges(
+                    FrameDiff{60, h.clock.nowNs(), {ChangeRegion{QRect(598, 398, 104, 34), 90}}, 0.1});
+            });
+            QTimer::singleShot(80, this, [&] {
+                h.brush->onChanges(
+                    FrameDiff{61, h.clock.nowNs(), {ChangeRegion{QRect(10, 700, 120, 14), 60}}, 0.1});
+            });
+        });
+    const ActionResult r = h.run(zoneAction(Action::Type::LeftClick, QStringLiteral("submit")), 1);
+    disconnect(c);
+    QVERIFY(r.success);
+    QCOMPARE(r.frameAfter, quint64(61));
+    QCOMPARE(r.changes.size(), 2);
+    QCOMPARE(r.changes.at(0).rect, QRect(598, 398, 104, 34));
+    QCOMPARE(r.changes.at(1).rect, QRect(10, 700, 120, 14));
+
+    // Only its own look: the action still ends as a success once the grace time is over (not at the change
+    // timeout), its result holding that change.
+    c = connect(h.brush.get(), &BrushController::eventOccurred, this, [&](const SpatialEvent& e) {
+        if (e.kind == SpatialEvent::Kind::ZoneClick)
+            QTimer::singleShot(5, this, [&] {
+                h.brush->onChanges(
+                    FrameDiff{70, h.clock.nowNs(), {ChangeRegion{QRect(598, 398, 104, 34), 90}}, 0.1});
+            });
+    });
+    const ActionResult own = h.run(zoneAction(Action::Type::LeftClick, QStringLiteral("submit")), 2);
+    disconnect(c);
+    QVERIFY(own.success);
+    QCOMPARE(own.frameAfter, quint64(70));
+    QCOMPARE(own.changes.size(), 1);
+    QVERIFY2(own.actedNs + 2'000'000'000 > own.startNs + own.durationNs, "ended at the change timeout");
+    QVERIFY(own.startNs + own.durationNs >= own.actedNs + 400'000'000);
 }
 
 void TestBrushController::waitForChange()
