@@ -98,15 +98,18 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
     // The first newer map may only show the pointer's arrival (a hover look): the effect (a dialog closing,
     // a page loading) can come a map or two later. Wait for a map that shows it, or the settle time.
     // MapWaiter::check() asks with *m_map: the verifier is given the shared pointer itself.
-    MapPredicate settled = [this, version, flight, result](const ZoneMap& m) {
+    // Only a map of a frame from after the action can show its effect: on a loaded machine the canvas may
+    // still be publishing what it analysed before (the rest of a first analysis), new zones included.
+    const qint64 actedNs = result.actedNs;
+    MapPredicate settled = [this, version, flight, result, actedNs](const ZoneMap& m) {
         QString why;
-        return m.version() > version &&
+        return m.version() > version && m.tNs() >= actedNs &&
                ActionVerifier::expectationMet(flight.proposed, result, flight.mapBefore, m_map, &why);
     };
     if (opens && flight.mapBefore) {
         // A menu or list opens: wait for its items, not just any newer map (a hover state comes first).
-        settled = [before = flight.mapBefore](const ZoneMap& m) {
-            if (m.version() <= before->version())
+        settled = [before = flight.mapBefore, actedNs](const ZoneMap& m) {
+            if (m.version() <= before->version() || m.tNs() < actedNs)
                 return false;
             for (const Zone& z : m.zones()) {
                 if (!before->find(z.id))

@@ -253,6 +253,38 @@ bool ActionVerifier::insideOtherTextField(const QRect& region, const ZoneMap& ma
     return field && rest.isEmpty();
 }
 
+QRect ActionVerifier::openMenuRegion(const ZoneMap& map)
+{
+    constexpr int kRowGap = 8;      // rows of one menu touch, or nearly
+    constexpr int kTitleReach = 30; // the title a menu hangs from lies this close above its first row
+    QList<const Zone*> items;
+    for (const Zone& z : map.zones()) {
+        if (z.type == ZoneType::MenuItem && !z.bounds.isEmpty())
+            items << &z;
+    }
+    // Rows of a column: a menu item with another directly below it, their columns overlapping.
+    QRect column;
+    for (const Zone* a : std::as_const(items)) {
+        for (const Zone* b : std::as_const(items)) {
+            if (a == b)
+                continue;
+            const bool overlapX =
+                a->bounds.left() < b->bounds.right() && b->bounds.left() < a->bounds.right();
+            const int gap = b->bounds.top() - a->bounds.bottom();
+            if (overlapX && gap >= -2 && gap <= kRowGap)
+                column |= a->bounds | b->bounds;
+        }
+    }
+    if (column.isEmpty())
+        return {};
+    const QRect titleBand(column.left(), column.top() - kTitleReach, column.width(), kTitleReach);
+    for (const Zone* z : std::as_const(items)) {
+        if (z->bounds.intersects(titleBand) && !column.contains(z->bounds))
+            column |= z->bounds;
+    }
+    return column;
+}
+
 QString ActionVerifier::changeEvidence(const ProposedAction& p, const ActionResult& result,
                                        const ZoneMapPtr& before, const ZoneMapPtr& after)
 {
@@ -268,10 +300,20 @@ QString ActionVerifier::changeEvidence(const ProposedAction& p, const ActionResu
     auto focusOnly = [&](const QRect& rect) {
         return ownLookIsNoEffect && outlines && insideOtherTextField(rect, *outlines, targetId, ownLook);
     };
+    // A click outside an open menu closes it and goes no further: the menu going away is no effect.
+    QRect closedMenu;
+    if (p.action.isClick() && before && !result.pointUsed.isNull()) {
+        closedMenu = openMenuRegion(*before).adjusted(-8, -8, 8, 8);
+        if (closedMenu.contains(result.pointUsed))
+            closedMenu = QRect();
+    }
+    auto menuClosing = [&closedMenu](const QRect& rect) {
+        return !closedMenu.isNull() && closedMenu.contains(rect);
+    };
     for (const ChangeRegion& r : result.changes) {
         if (ownLookIsNoEffect && ownLook.contains(r.rect))
             continue;
-        if (focusOnly(r.rect))
+        if (focusOnly(r.rect) || menuClosing(r.rect))
             continue;
         if (target && r.rect.intersects(target->bounds.adjusted(-3, -3, 3, 3)))
             return QStringLiteral("a change in %1").arg(targetId);
@@ -279,7 +321,7 @@ QString ActionVerifier::changeEvidence(const ProposedAction& p, const ActionResu
     for (const ChangeRegion& r : result.changes) {
         if (r.animating || r.rect.isEmpty())
             continue;
-        if ((ownLookIsNoEffect && ownLook.contains(r.rect)) || focusOnly(r.rect))
+        if ((ownLookIsNoEffect && ownLook.contains(r.rect)) || focusOnly(r.rect) || menuClosing(r.rect))
             continue;
         if (outlines && isOutlineOfOtherZone(r, *outlines, targetId))
             continue;
@@ -334,12 +376,16 @@ QString ActionVerifier::changeEvidence(const ProposedAction& p, const ActionResu
         }
         return false;
     };
+    // What the closed menu covered: its rows going, the zones it hid (in part) coming back.
+    auto underMenu = [&closedMenu](const QRect& rect) {
+        return !closedMenu.isNull() && closedMenu.intersects(rect);
+    };
     for (const Zone& z : after->zones()) {
-        if (!findLike(*before, z))
+        if (!findLike(*before, z) && !underMenu(z.bounds))
             return QStringLiteral("%1 appeared").arg(z.id);
     }
     for (const Zone& z : before->zones()) {
-        if (!findLike(*after, z))
+        if (!findLike(*after, z) && !underMenu(z.bounds))
             return QStringLiteral("%1 went away").arg(z.id);
     }
     return {};

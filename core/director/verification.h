@@ -56,6 +56,11 @@ public:
     static bool insideOtherTextField(const QRect& region, const ZoneMap& map, const QString& targetId,
                                      const QRect& ownLook = QRect());
 
+    // The open menu on `map` (menu items stacked in a column, with the title they hang from), or an empty
+    // rectangle when none is open. A click outside it only closes it (the toolkits' popups take the click),
+    // so its closing is no effect of what was clicked.
+    static QRect openMenuRegion(const ZoneMap& map);
+
     // The zone `was` as it is in `after`: by id, else by its accessible (a tree zone re-identified).
     static const Zone* sameZone(const ZoneMap* after, const Zone& was);
 

@@ -34,6 +34,7 @@ private slots:
     void showsText_data();
     void showsText();
     void typingReadBackIsNotBlamedOnAFocusRing();
+    void clickOutsideAnOpenMenuOnlyClosesIt();
 };
 
 using ciu::test::zone;
@@ -430,3 +431,46 @@ void TestVerification::typingReadBackIsNotBlamedOnAFocusRing()
 
 QTEST_GUILESS_MAIN(TestVerification)
 #include "tst_verification.moc"
+
+void TestVerification::clickOutsideAnOpenMenuOnlyClosesIt()
+{
+    // The fixture's File menu open over the form, and a button far below it: the click closes the menu (the
+    // popup takes it) and the zones it hid come back. None of that is the button's effect.
+    const Zone title =
+        zone(QStringLiteral("m0"), ZoneType::MenuItem, QStringLiteral("File"), QRect(417, 87, 31, 18));
+    const Zone edit =
+        zone(QStringLiteral("m9"), ZoneType::MenuItem, QStringLiteral("Edit"), QRect(452, 87, 34, 18));
+    const QList<Zone> rows = {
+        zone(QStringLiteral("m1"), ZoneType::MenuItem, QStringLiteral("New"), QRect(419, 109, 224, 19)),
+        zone(QStringLiteral("m2"), ZoneType::MenuItem, QStringLiteral("Open"), QRect(419, 128, 224, 22)),
+        zone(QStringLiteral("m3"), ZoneType::MenuItem, QStringLiteral("Save"), QRect(419, 150, 224, 22)),
+        zone(QStringLiteral("m4"), ZoneType::MenuItem, QStringLiteral("Quit"), QRect(419, 172, 224, 21))};
+    const Zone button =
+        zone(QStringLiteral("b1"), ZoneType::Button, QStringLiteral("Open Dialog"), QRect(696, 672, 85, 22));
+    const Zone hidden =
+        zone(QStringLiteral("f1"), ZoneType::TextField, QStringLiteral("Name"), QRect(490, 141, 291, 22));
+    QCOMPARE(ActionVerifier::openMenuRegion(*mapOf(1, QList<Zone>{title, edit} + rows + QList<Zone>{button})),
+             QRect(417, 87, 226, 106));
+    QVERIFY(ActionVerifier::openMenuRegion(*mapOf(1, {title, edit, button})).isEmpty()); // a menu bar alone
+
+    const ZoneMapPtr before = mapOf(1, QList<Zone>{title, edit} + rows + QList<Zone>{button});
+    const ZoneMapPtr after = mapOf(2, {title, edit, hidden, button});
+    ActionResult r = changedAt(QRect(418, 87, 228, 110), 60);
+    r.changes << changedAt(QRect(696, 673, 85, 21), 30).changes; // the button's own look
+    r.pointUsed = QPoint(738, 682);
+    ProposedAction click = clickOn(QStringLiteral("b1"));
+    QCOMPARE(ActionVerifier::changeEvidence(click, r, before, after), QString());
+    QString why;
+    QVERIFY(!ActionVerifier::expectationMet(click, r, before, after, &why));
+
+    // What the button does beyond the menu still counts (a dialog appearing).
+    const Zone dialog =
+        zone(QStringLiteral("d1"), ZoneType::Button, QStringLiteral("Yes"), QRect(600, 400, 80, 30));
+    QCOMPARE(
+        ActionVerifier::changeEvidence(click, r, before, mapOf(3, {title, edit, hidden, button, dialog})),
+        QStringLiteral("d1 appeared"));
+    // A click on a row of the open menu: the menu closing is the effect.
+    ProposedAction row = clickOn(QStringLiteral("m2"));
+    r.pointUsed = QPoint(500, 139);
+    QCOMPARE(ActionVerifier::changeEvidence(row, r, before, after), QStringLiteral("a change in m2"));
+}
