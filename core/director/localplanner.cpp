@@ -232,7 +232,17 @@ std::optional<Zone> LocalPlanner::resolveOrDecide(const QString& name, const Zon
             QStringLiteral("step %1 (%2): %3").arg(m_current + 1).arg(m_commands[m_current].source, r.error)};
         return std::nullopt;
     }
-    // Zone not found: Tier 2 re-analysis, then re-plan (the recovery ladder).
+    // Zone not found: Tier 2 re-analysis, then re-plan (the recovery ladder). A window whose tree is still
+    // being read is waited for first: what vision alone sees of it is not yet what there is.
+    if (const QString window = windowAwaitingTree(map); !window.isEmpty() && st.treeWaits < kMaxTreeWaits) {
+        ++st.treeWaits;
+        *decision =
+            Decision{Decision::Kind::Reanalyze,
+                     {},
+                     QStringLiteral("zone not found: %1; waiting for the accessibility tree of \"%2\"")
+                         .arg(r.error, window)};
+        return std::nullopt;
+    }
     ++st.resolveAttempts;
     if (st.resolveAttempts < m_maxResolveAttempts) {
         *decision =

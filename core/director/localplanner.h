@@ -34,6 +34,10 @@ public:
     Decision nextDecision(const ZoneMap& map) { return next(map); }
     // Attempts to find a zone before the planner gives up on a step (each after a re-analysis).
     static constexpr int kMaxResolveAttempts = 3;
+    // Re-analyses a step may wait on top of those while a window of a program whose accessibility tree is on
+    // the map shows no zone of its own tree yet: its tree is still being read (a file dialog full of rows
+    // takes seconds), and vision alone may not find what the tree will name.
+    static constexpr int kMaxTreeWaits = 3;
     void setMaxResolveAttempts(int attempts) { m_maxResolveAttempts = std::max(1, attempts); }
     static constexpr int kMaxStepRetries = 2;
     // Scrolls of a drop-down's open list looking for an option (down and up together).
@@ -66,6 +70,7 @@ private:
     {
         int phase = 0;
         int resolveAttempts = 0;
+        int treeWaits = 0; // re-analyses waited for a window's tree (kMaxTreeWaits)
         int retries = 0;
         QString zoneId;           // resolved target of an earlier phase
         std::optional<Zone> zone; // that target as it was then
@@ -98,6 +103,9 @@ private:
                                                   ZoneResolver::Purpose purpose,
                                                   std::optional<Decision>* decision);
     Decision activateWindow(const platform::WindowInfo& window);
+    // A window (topmost first; never the agent's own) of a program with zones from the accessibility tree
+    // on `map` that shows none of its own: its title (or class). Empty when there is none.
+    QString windowAwaitingTree(const ZoneMap& map) const;
     void finishStep(int index, PlanStep::Status status);
     Decision act(ProposedAction action);
     std::optional<Decision> invokeAction(int index, const ZoneMap& map);

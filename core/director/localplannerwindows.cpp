@@ -8,6 +8,10 @@
 #include "core/director/windowtargets.h"
 
 #include <QCoreApplication>
+#include <QRegion>
+#include <QSet>
+
+#include <algorithm>
 
 namespace ciu {
 
@@ -38,6 +42,34 @@ std::optional<platform::WindowInfo> LocalPlanner::windowFor(const QString& name,
     qCDebug(lcLocalPlanner) << "step" << m_current + 1 << "names the window" << WindowTargets::describe(w)
                             << "by its" << window.match->matchedName;
     return w;
+}
+
+QString LocalPlanner::windowAwaitingTree(const ZoneMap& map) const
+{
+    QSet<QString> withTree; // programs (window classes) whose tree is on the map
+    for (const Zone& z : map.zones()) {
+        if (z.source == ZoneSource::Accessibility && !z.application.isEmpty())
+            withTree.insert(z.application);
+    }
+    if (withTree.isEmpty())
+        return {};
+    const qint64 self = QCoreApplication::applicationPid();
+    QRegion above; // the windows above the one looked at
+    for (auto w = m_windows.crbegin(); w != m_windows.crend(); above += w->geometry, ++w) { // bottom first
+        if (w->pid == self || w->geometry.isEmpty() || !withTree.contains(w->windowClass))
+            continue;
+        if (QRegion(w->geometry).subtracted(above).isEmpty())
+            continue; // hidden by windows above: nothing of it can be on the map
+        // A zone of an unknown window (no window id) is taken for the one it is centred in.
+        const QList<const Zone*> inside = map.zonesIntersecting(w->geometry);
+        const bool hasTree = std::any_of(inside.cbegin(), inside.cend(), [&w](const Zone* z) {
+            return z->source == ZoneSource::Accessibility &&
+                   (z->windowId == w->id || (z->windowId == 0 && w->geometry.contains(z->bounds.center())));
+        });
+        if (!hasTree)
+            return w->title.isEmpty() ? w->windowClass : w->title;
+    }
+    return {};
 }
 
 Decision LocalPlanner::activateWindow(const platform::WindowInfo& window)

@@ -55,6 +55,7 @@ private slots:
     void expectationPerZoneType();
     void selectShowingTheOptionIsSkipped();
     void missingZoneReanalyzesThenGivesUp();
+    void missingZoneWaitsForAWindowsTree();
     void failedActionRetriesThenFails();
     void dryRunOutcomesAdvance();
     void invokeByShortcut_data();
@@ -97,11 +98,13 @@ ZoneMap formMap(ZoneState subscribeState = ZoneStateFlag::Enabled)
               QRect(290, 500, 110, 30))});
 }
 
-Decision decideOnce(LocalPlanner& planner, const ZoneMap& map)
+Decision decideOnce(LocalPlanner& planner, const ZoneMap& map,
+                    const QList<platform::WindowInfo>& windows = {})
 {
     QSignalSpy spy(&planner, &PlanBackend::decided);
     WorldState w;
     w.map = std::make_shared<const ZoneMap>(map);
+    w.windows = windows;
     planner.decide(w);
     if (spy.size() != 1)
         return {Decision::Kind::Failed, {}, QStringLiteral("no decision")};
@@ -915,6 +918,75 @@ void TestLocalPlanner::missingZoneReanalyzesThenGivesUp()
     QCOMPARE(int(d.kind), int(Decision::Kind::Impossible));
     QVERIFY2(d.message.contains(QStringLiteral("no zone matches \"Frobnicate\"")), qPrintable(d.message));
     QCOMPARE(int(planner.plan().status), int(Plan::Status::Failed));
+}
+
+void TestLocalPlanner::missingZoneWaitsForAWindowsTree()
+{
+    // An editor whose tree is on the map, and its save dialog above it with only what vision saw so far.
+    platform::WindowInfo editor;
+    editor.id = 1;
+    editor.title = QStringLiteral("Untitled");
+    editor.windowClass = QStringLiteral("Editor");
+    editor.geometry = QRect(0, 0, 800, 600);
+    platform::WindowInfo dialog = editor;
+    dialog.id = 2;
+    dialog.title = QStringLiteral("Save as");
+    dialog.geometry = QRect(100, 100, 500, 300);
+    Zone file = zone(QStringLiteral("z1"), ZoneType::MenuItem, QStringLiteral("File"), QRect(0, 0, 40, 20));
+    file.source = ZoneSource::Accessibility;
+    file.application = editor.windowClass;
+    file.windowId = editor.id;
+    const Zone seen =
+        zone(QStringLiteral("z2"), ZoneType::Button, QStringLiteral("Cancel"), QRect(400, 350, 80, 24));
+    const ZoneMap visionOnly(1, 0, QSize(1280, 800), {file, seen});
+
+    LocalPlanner planner;
+    QString error;
+    QVERIFY(planner.begin(QStringLiteral("type \"a.txt\" into \"File name\""), &error));
+    // The tree's waits first, then the re-analyses every missing zone gets.
+    for (int i = 0; i < LocalPlanner::kMaxTreeWaits; ++i) {
+        const Decision d = decideOnce(planner, visionOnly, {editor, dialog});
+        QCOMPARE(int(d.kind), int(Decision::Kind::Reanalyze));
+        QVERIFY2(d.message.contains(QStringLiteral("waiting for the accessibility tree of \"Save as\"")),
+                 qPrintable(d.message));
+    }
+    for (int i = 1; i < LocalPlanner::kMaxResolveAttempts; ++i) {
+        const Decision d = decideOnce(planner, visionOnly, {editor, dialog});
+        QCOMPARE(int(d.kind), int(Decision::Kind::Reanalyze));
+        QVERIFY2(!d.message.contains(QStringLiteral("accessibility tree")), qPrintable(d.message));
+    }
+    QCOMPARE(int(decideOnce(planner, visionOnly, {editor, dialog}).kind), int(Decision::Kind::Impossible));
+
+    // Once the dialog's tree is on the map, the field is found.
+    Zone field = zone(QStringLiteral("z3"), ZoneType::TextField, QStringLiteral("File name"),
+                      QRect(200, 150, 300, 24));
+    field.source = ZoneSource::Accessibility;
+    field.application = editor.windowClass;
+    field.windowId = dialog.id;
+    LocalPlanner again;
+    QVERIFY(again.begin(QStringLiteral("type \"a.txt\" into \"File name\""), &error));
+    QCOMPARE(int(decideOnce(again, visionOnly, {editor, dialog}).kind), int(Decision::Kind::Reanalyze));
+    const Decision found =
+        decideOnce(again, ZoneMap(2, 0, QSize(1280, 800), {file, seen, field}), {editor, dialog});
+    QCOMPARE(int(found.kind), int(Decision::Kind::Act));
+    QCOMPARE(found.actions.first().action.zoneId, QStringLiteral("z3"));
+
+    // No wait for a program without a tree on the map, nor for a window hidden by one above, nor for a
+    // window of another program.
+    for (const QList<platform::WindowInfo>& windows :
+         {QList<platform::WindowInfo>{editor}, QList<platform::WindowInfo>{dialog, editor}}) {
+        LocalPlanner plain;
+        QVERIFY(plain.begin(QStringLiteral("click Frobnicate"), &error));
+        const Decision d = decideOnce(plain, visionOnly, windows);
+        QCOMPARE(int(d.kind), int(Decision::Kind::Reanalyze));
+        QVERIFY2(!d.message.contains(QStringLiteral("accessibility tree")), qPrintable(d.message));
+    }
+    platform::WindowInfo other = dialog;
+    other.windowClass = QStringLiteral("Other");
+    LocalPlanner plain;
+    QVERIFY(plain.begin(QStringLiteral("click Frobnicate"), &error));
+    QVERIFY(!decideOnce(plain, visionOnly, {editor, other})
+                 .message.contains(QStringLiteral("accessibility tree")));
 }
 
 void TestLocalPlanner::failedActionRetriesThenFails()
