@@ -215,6 +215,11 @@ private:
     DirectorUsage m_usage;
 
     ZoneMapPtr m_map;
+    // The last maps received, oldest first: an action's effect is judged against the newest map of a frame
+    // from before it acted (baselineFor()), which may have come after the action was sent.
+    QList<ZoneMapPtr> m_recentMaps;
+    static constexpr qsizetype kRecentMaps = 16;
+    ZoneMapPtr baselineFor(const ActionFlight& flight, qint64 actedNs) const;
     qint64 m_actedNs = 0;       // when the last action ended (session clock; 0: none in this task)
     bool m_mapOutdated = false; // the decision asked for is taken on a map from before the last action
     ReadBack m_readBack;        // holds the latest frame and window list; reads typed text back

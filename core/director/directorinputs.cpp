@@ -14,7 +14,22 @@ void Director::onZoneMap(const ZoneMapPtr& map)
     if (!map)
         return;
     m_map = map;
+    m_recentMaps.append(map);
+    if (m_recentMaps.size() > kRecentMaps)
+        m_recentMaps.removeFirst();
     m_maps.check();
+}
+
+ZoneMapPtr Director::baselineFor(const ActionFlight& flight, qint64 actedNs) const
+{
+    ZoneMapPtr best = flight.mapBefore;
+    if (actedNs <= 0)
+        return best;
+    for (const ZoneMapPtr& m : m_recentMaps) {
+        if (m->tNs() < actedNs && (!best || m->version() > best->version()))
+            best = m;
+    }
+    return best;
 }
 
 void Director::onEvent(const SpatialEvent& event)

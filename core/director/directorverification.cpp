@@ -17,6 +17,10 @@ using directordetail::proposedJson;
 
 void Director::verify(ActionFlight flight, const ActionResult& result)
 {
+    // The screen as it was when the action went out: on a loaded machine the canvas may publish what it
+    // analysed before (the rest of a first analysis, new zones included) after the action was sent; none of
+    // that is the action's effect.
+    flight.mapBefore = baselineFor(flight, result.actedNs);
     const ActionContext context = contextFor(flight.proposed);
     const Verification verification = m_speed.verificationFor(context);
     auto complete = [this, flight, result, context,
@@ -232,8 +236,12 @@ void Director::onLookedAgain(quint64 token, const ZoneMapPtr& map)
     if (!m_maps.takeAnswer(token))
         return; // the answer to a look that is over (its step or task ended)
     // The canvas published a changed map before it answered; this one is at least as new.
-    if (map && (!m_map || map->version() > m_map->version()))
+    if (map && (!m_map || map->version() > m_map->version())) {
         m_map = map;
+        m_recentMaps.append(map);
+        if (m_recentMaps.size() > kRecentMaps)
+            m_recentMaps.removeFirst();
+    }
     m_maps.check();
 }
 

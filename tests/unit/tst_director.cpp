@@ -119,6 +119,14 @@ public:
         m_map = std::make_shared<const ZoneMap>(m_version, clock.nowNs(), QSize(1280, 800), m_zones);
         director.onZoneMap(m_map);
     }
+    // A map built from a frame of `tNs` (the canvas still publishing what it analysed earlier).
+    void publishAt(QList<Zone> zones, qint64 tNs)
+    {
+        m_zones = std::move(zones);
+        ++m_version;
+        m_map = std::make_shared<const ZoneMap>(m_version, tNs, QSize(1280, 800), m_zones);
+        director.onZoneMap(m_map);
+    }
     ZoneMapPtr map() const { return m_map; } // as last published
     void setZones(QList<Zone> zones)
     {
@@ -202,6 +210,7 @@ private slots:
     void secondLookSeesALateEffect_data();
     void secondLookSeesALateEffect();
     void secondLookSeesALateList();
+    void lateMapOfAnEarlierFrameIsNoMenu();
     void decisionWaitsForTheScreenAfterTheAction_data();
     void decisionWaitsForTheScreenAfterTheAction();
     void secondLookReadsLateText_data();
@@ -648,6 +657,40 @@ void TestDirector::secondLookSeesALateList()
     QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
     QCOMPARE(h.requested.size(), 1);
     QCOMPARE(looks, 1);
+}
+
+void TestDirector::lateMapOfAnEarlierFrameIsNoMenu()
+{
+    // "click File; click Open" on a loaded machine: after the click on File the canvas first publishes the
+    // rest of an analysis of an earlier frame (a zone it found late), then the pointer's hover on File, and
+    // only then the open menu. The menu's rows are waited for; "Open" is its row, not "Open Dialog".
+    QList<Zone> zones = formZones();
+    zones << zone(QStringLiteral("m0"), ZoneType::MenuItem, QStringLiteral("File"), QRect(10, 0, 40, 20))
+          << zone(QStringLiteral("b1"), ZoneType::Button, QStringLiteral("Open Dialog"),
+                  QRect(300, 500, 100, 30));
+    Harness h(zones);
+    h.options.settleTimeoutMs = 300; // the rows come within it, after a quiet period of a third of it
+    QList<Zone> late = zones;
+    late << zone(QStringLiteral("s1"), ZoneType::Static, QStringLiteral("Options"), QRect(20, 300, 80, 20));
+    QList<Zone> hovered = late;
+    hovered[zones.size() - 2].state |= ZoneStateFlag::Hovered;
+    QList<Zone> open = late;
+    open << zone(QStringLiteral("m1"), ZoneType::MenuItem, QStringLiteral("New"), QRect(10, 22, 200, 22))
+         << zone(QStringLiteral("m2"), ZoneType::MenuItem, QStringLiteral("Open"), QRect(10, 44, 200, 22));
+    h.answer = [&](const Action& a) {
+        ActionResult r = okResult(false);
+        if (a.zoneId != QStringLiteral("m0"))
+            return okResult();
+        r.actedNs = h.clock.nowNs();
+        h.publishAt(late, r.actedNs - 1'000'000);
+        h.publishAt(hovered, r.actedNs + 1'000'000);
+        QTimer::singleShot(150, &h, [&h, &open] { h.setZones(open); });
+        return r;
+    };
+    QVERIFY(h.run(QStringLiteral("click File; click Open")));
+    QCOMPARE(h.requested.size(), 2);
+    QCOMPARE(h.requested.at(1).zoneId, QStringLiteral("m2"));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
 }
 
 void TestDirector::secondLookReadsLateText_data()
