@@ -123,6 +123,8 @@ void EngineBridge::startOn(const QString& displayName)
     options.retention.maxAgeDays = settings.keepSessionsDays;
     options.retention.maxSessions = settings.keepSessionsCount;
     options.fullAbovePercent = settings.tier2MinPercent;
+    // The window's zone inspector pushes the corrections (from its own folder) to the canvas: not twice.
+    options.storedCorrections = false;
     m_engine = std::make_unique<Engine>(options);
     // The window's own windows on the target display: masked out of the analysis, never clicked.
     m_engine->setExcludedRegions(m_window->excludedRegions());

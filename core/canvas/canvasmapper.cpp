@@ -1,6 +1,7 @@
 #include "core/canvas/canvasmapper.h"
 
 #include "core/canvas/canvaslog.h"
+#include "core/canvas/canvasmapper_corrections.h"
 #include "core/canvas/canvasmapper_p.h"
 #include "core/capture/windowtracker.h"
 #include "core/knowledge/shortcutstore.h"
@@ -537,11 +538,15 @@ void CanvasMapper::emitDecision(const TierDecision& d, qint64 tNs)
 void CanvasMapper::publish()
 {
     const ZoneMapPtr registryMap = m_registry.snapshot(m_frame.tNs);
-    const std::optional<QList<Zone>> named = withSchemaZones(registryMap->zones());
+    // The schema's names, then the user's corrections over them (they rank above, schemazones.h).
+    std::optional<QList<Zone>> derived = withSchemaZones(registryMap->zones());
+    if (auto corrected = withStoredCorrections(derived ? *derived : registryMap->zones()))
+        derived = std::move(corrected);
     ZoneMapPtr map = registryMap;
-    if (named || m_versionOffset > 0) {
-        // A map of its own: versions keep growing when only the schema zones changed (a window moved).
-        const QList<Zone>& zones = named ? *named : registryMap->zones();
+    if (derived || m_versionOffset > 0) {
+        // A map of its own: versions keep growing when only the schema zones or the corrections changed (a
+        // window moved, a file was saved).
+        const QList<Zone>& zones = derived ? *derived : registryMap->zones();
         if (m_map && registryMap == m_registryMap && m_map->zones() == zones) {
             map = m_map;
         } else {

@@ -18,7 +18,9 @@
 #include <memory>
 #include <optional>
 
+class QTimer;
 namespace ciu {
+class CorrectionStore;
 class ShortcutStore;
 class ZoneMemory;
 } // namespace ciu
@@ -30,6 +32,8 @@ class WindowTracker;
 }
 
 namespace ciu::canvas {
+
+class StoredCorrections;
 
 // The canvas worker (the "analysis" thread): keeps the zone registry up to date from the capture
 // engine's frames and Tier 0 changes, escalating to Tier 1 (local) or Tier 2 (a model) as the
@@ -47,6 +51,8 @@ public:
         LocalAnalyzer::Options local;
         double minActionConfidence = 0.5; // zones below this are shown but not acted on
         int graveyardSize = 400;          // removed zones kept for re-identification (menus closing)
+        // Stored corrections (setCorrectionStore()): how often their files are looked at for changes.
+        int correctionsCheckMs = 1000;
     };
 
     explicit CanvasMapper(QObject* parent = nullptr);
@@ -84,6 +90,15 @@ public:
     // map, or are put on it (applySchemaZones(): below the user's corrections and the tree's names). Read
     // once per program. Null (the default): none.
     void setAppSchemas(std::unique_ptr<ShortcutStore> store);
+    // The zone inspector's corrections as stored (canvasmapper_corrections.h), for a mapper no app pushes
+    // them to (setUserZones(), setSuppressedRegions()): each program's corrections are applied
+    // (applyCorrections()) to every published map at the place of the program's window that carries them
+    // (its title matching their pattern): user zones with their stored ids, the detections they replace or
+    // the user removed left out; above the schemas' and the tree's names. A file is read again when it
+    // changed on disk (looked at every Options::correctionsCheckMs, and the map published again then); one
+    // that does not load is reported (an Error event, component `corrections`) and not applied. Null (the
+    // default): none.
+    void setCorrectionStore(std::unique_ptr<CorrectionStore> store);
     // Tier 2 provider (not owned, same thread); null: offline, Tier 2 is a full-screen Tier 1.
     void setProvider(director::Provider* provider, const QString& model = {});
 
@@ -157,6 +172,9 @@ private:
     // applies, the map is the registry's).
     std::optional<QList<Zone>> withSchemaZones(const QList<Zone>& zones);
     const QList<NamedZone>& schemaZones(const QString& program); // loaded once; empty on error
+    // `zones` with the stored corrections applied to the listed windows (nullopt: none applies).
+    std::optional<QList<Zone>> withStoredCorrections(const QList<Zone>& zones);
+    void checkStoredCorrections(); // the files changed on disk: the map again
     FrameDiff withoutExcluded(const FrameDiff& diff) const;
     QImage maskedImage() const; // the current frame with the excluded regions filled
     qint64 nowNs() const { return m_frame.tNs; }
@@ -218,8 +236,11 @@ private:
     QList<Zone> m_a11yZones;      // the tree's zones (stable ids), latest snapshot
     std::unique_ptr<ShortcutStore> m_schemaStore;
     QHash<QString, QList<NamedZone>> m_schemaZones; // program → its named zones
-    ZoneMapPtr m_registryMap;                       // the registry's snapshot the published map was made of
-    quint64 m_versionOffset = 0; // published maps that changed with the schema zones alone (not the registry)
+    std::unique_ptr<StoredCorrections> m_corrections;
+    QTimer* m_correctionsTimer = nullptr; // a child: looks at the stored corrections' files
+    ZoneMapPtr m_registryMap;             // the registry's snapshot the published map was made of
+    // Published maps that changed with the schema zones or the stored corrections alone (not the registry).
+    quint64 m_versionOffset = 0;
     std::unique_ptr<ZoneMemory> m_memory;
     MemoryStats m_memoryStats;
     QSet<QString> m_memoryErrorsReported;

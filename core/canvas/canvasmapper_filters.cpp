@@ -1,10 +1,12 @@
 // CanvasMapper, what the canvas must not see or keep: the agent's own windows (excluded regions: masked out
 // of every analysis, their changes ignored, zones there not published) and the user's corrections
 // (suppressed regions and user zones: detections matching them are dropped); and what it is told: the app
-// schemas' named zones, applied to every published map by the same rule (isSameZone()) below the corrections.
+// schemas' named zones, applied to every published map by the same rule (isSameZone()) below the corrections,
+// and the corrections as stored, for a mapper no app pushes them to.
 
 #include "core/canvas/canvaslog.h"
 #include "core/canvas/canvasmapper.h"
+#include "core/canvas/canvasmapper_corrections.h"
 #include "core/knowledge/correctionstore.h"
 #include "core/knowledge/schemazones.h"
 #include "core/knowledge/shortcutstore.h"
@@ -12,6 +14,7 @@
 
 #include <QPainter>
 #include <QSet>
+#include <QTimer>
 
 namespace ciu::canvas {
 namespace {
@@ -186,6 +189,45 @@ std::optional<QList<Zone>> CanvasMapper::withSchemaZones(const QList<Zone>& zone
     result << filterDetections(added);
     if (result == zones)
         return std::nullopt;
+    return result;
+}
+
+void CanvasMapper::setCorrectionStore(std::unique_ptr<CorrectionStore> store)
+{
+    delete m_correctionsTimer;
+    m_correctionsTimer = nullptr;
+    m_corrections.reset();
+    if (store) {
+        m_corrections = std::make_unique<StoredCorrections>(std::move(store), m_options.correctionsCheckMs);
+        // A correction saved while the screen stands still reaches the map too.
+        if (m_options.correctionsCheckMs > 0) {
+            m_correctionsTimer = new QTimer(this);
+            m_correctionsTimer->setInterval(m_options.correctionsCheckMs);
+            connect(m_correctionsTimer, &QTimer::timeout, this, &CanvasMapper::checkStoredCorrections);
+            m_correctionsTimer->start();
+        }
+    }
+    publish();
+}
+
+void CanvasMapper::checkStoredCorrections()
+{
+    // Before the first frame there is no map to correct yet (the first analysis publishes it).
+    if (m_corrections && m_frame.isValid() && m_corrections->refresh(m_frame.tNs))
+        publish();
+}
+
+std::optional<QList<Zone>> CanvasMapper::withStoredCorrections(const QList<Zone>& zones)
+{
+    if (!m_corrections)
+        return std::nullopt;
+    m_corrections->refresh(m_frame.tNs);
+    QList<platform::WindowInfo> windows = m_windowList;
+    windows.removeIf([this](const platform::WindowInfo& w) { return isExcluded(w.geometry); });
+    std::optional<QList<Zone>> result = m_corrections->apply(zones, windows, m_frame.tNs);
+    for (const StoredCorrections::Error& e : m_corrections->takeErrors())
+        emitComponentError(QStringLiteral("corrections"), e.message,
+                           {{QStringLiteral("program"), e.program}});
     return result;
 }
 

@@ -8,6 +8,7 @@
 #include "core/engine/backends.h"
 #include "core/engine/enginelog.h"
 #include "core/engine/sandboxdisplay.h"
+#include "core/knowledge/correctionstore.h"
 #include "core/knowledge/shortcutstore.h"
 #include "core/knowledge/zonememory.h"
 #include "core/model/metatypes.h"
@@ -132,6 +133,9 @@ void Engine::start()
         m_canvas->setZoneMemory(std::make_unique<ZoneMemory>());
     // App schemas' named zones (shipped, and learned under $XDG_DATA_HOME/ciu-agent/shortcuts) on the map.
     m_canvas->setAppSchemas(std::make_unique<ShortcutStore>());
+    // The user's hand corrections (the zone inspector's files), unless the app pushes them.
+    if (m_options.storedCorrections)
+        m_canvas->setCorrectionStore(std::make_unique<CorrectionStore>());
     // The accessibility tree is the canvas' first zone source (moved with the canvas to its thread).
     platform::AccessibilityOptions accessibility;
     accessibility.backend = m_options.accessibility;

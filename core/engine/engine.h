@@ -60,6 +60,10 @@ public:
         QJsonObject config;             // recorded in metadata.json
         int readyTimeoutMs = 20'000;
         Director::BackendFactory backendFactory; // null: createPlanBackend()
+        // The zone inspector's corrections as stored ($XDG_DATA_HOME/ciu-agent/corrections) applied by the
+        // canvas to every map (CanvasMapper::setCorrectionStore()). Off for the desktop app, which pushes
+        // the corrections it shows and edits itself (ZoneCorrections → setUserZones, setSuppressedRegions).
+        bool storedCorrections = true;
     };
 
     explicit Engine(Options options, QObject* parent = nullptr);
