@@ -491,9 +491,13 @@ void LocalPlanner::report(const ProposedAction& action, const ActionOutcome& out
             phases = 3;
         if (c.verb == ScriptCommand::Verb::Invoke)
             phases = st.keys.isEmpty() ? int(st.menuPath.size()) : 1;
-        if (c.verb == ScriptCommand::Verb::Invoke && !st.keys.isEmpty() && !outcome.verificationFailed &&
-            outcome.status == ActionOutcome::Status::Executed)
-            invokeDone(index);
+        if (c.verb == ScriptCommand::Verb::Invoke && !outcome.verificationFailed &&
+            outcome.status == ActionOutcome::Status::Executed) {
+            if (!st.keys.isEmpty())
+                invokeDone(index);
+            else if (st.phase >= phases)
+                invokeMenuDone(index, outcome.mapAfter.get());
+        }
         if (st.phase >= phases)
             finishStep(index, PlanStep::Status::Done);
         return;

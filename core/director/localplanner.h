@@ -5,6 +5,8 @@
 #include "core/director/zoneresolver.h"
 #include "core/knowledge/shortcuts.h"
 
+#include <QSet>
+
 #include <functional>
 
 namespace ciu {
@@ -56,6 +58,11 @@ public:
     // store under XDG data, as `ciu-agent shortcuts` does with what it discovers.
     using ShortcutsSeen = std::function<void(const QString& application, const QList<Shortcut>& shortcuts)>;
     void setShortcutsSeen(ShortcutsSeen seen) { m_seen = std::move(seen); }
+    // Told of the label that appeared when an `invoke` ran through its menu path (Shortcut::effect; a
+    // dialog's title or first field). Default: kept in the store under XDG data.
+    using ShortcutEffectSeen =
+        std::function<void(const QString& application, const QString& action, const QString& label)>;
+    void setShortcutEffectSeen(ShortcutEffectSeen seen) { m_effectSeen = std::move(seen); }
     // The top-level windows steps may name (`type "ls" into xterm`); decide() takes them from the world.
     void setWindows(const QList<platform::WindowInfo>& windows) { m_windows = windows; }
 
@@ -80,7 +87,8 @@ private:
         QString application;
         QStringList menuPath;
         QStringList clickedZones;
-        QStringList learnedMenus; // the open menus whose rows were read ("File")
+        QStringList learnedMenus;       // the open menus whose rows were read ("File")
+        QSet<QString> labelsBeforeLast; // the labels on the map before the menu path's last click
         // select (localplannerselect.cpp): the map's zones before the drop-down was opened, the scrolls of
         // its open list so far (down, then up), the options in view before the last scroll and all seen, and
         // why the option cannot be chosen (the list is being closed).
@@ -110,6 +118,8 @@ private:
     Decision act(ProposedAction action);
     std::optional<Decision> invokeAction(int index, const ZoneMap& map);
     void invokeDone(int index); // an invoke through keys had its verified effect
+    // An invoke through its menu path had its effect: what appeared on `after` is kept (Shortcut::effect).
+    void invokeMenuDone(int index, const ZoneMap* after);
     // The shortcuts vision reads in the rows of the menu the invoke step opened (its path so far) on `map`.
     void learnOpenMenu(StepState& st, const ZoneMap& map);
     std::optional<Decision> selectAction(int index, const ZoneMap& map);
@@ -128,6 +138,7 @@ private:
     ShortcutLookup m_shortcuts;
     ShortcutVerified m_verified;
     ShortcutsSeen m_seen;
+    ShortcutEffectSeen m_effectSeen;
     QList<platform::WindowInfo> m_windows;
 };
 

@@ -1,7 +1,8 @@
 // The local planner's `invoke` command: a menu action by its known shortcut when its keys can be trusted
 // (verified before, or from a shipped schema or the user; verified by its effect like any step), else (or
-// when the keys showed no effect) through its menu path, one click per part; keys not yet trusted are tried
-// only when no menu path is known.
+// when the keys showed no effect) through its menu path, one click per part. What the menu path showed (a
+// label that appeared) is kept: keys read from the tree are then tried first, and verified when they show
+// it too. Other keys not yet trusted are tried only when no menu path is known.
 
 #include "core/director/directorlog.h"
 #include "core/director/localplanner.h"
@@ -64,6 +65,38 @@ void markVerifiedInStore(const QString& application, const QString& action)
     learned->markVerified(action, QDateTime::currentMSecsSinceEpoch());
     if (!store.save(*learned, &error))
         qCWarning(lcLocalPlanner) << "shortcut of" << action << "not marked verified:" << error;
+}
+
+void noteEffectInStore(const QString& application, const QString& action, const QString& label)
+{
+    const ShortcutStore store;
+    QString error;
+    auto learned = store.load(application, &error);
+    const auto known = knownShortcuts(store, application, &error);
+    const Shortcut* used = known ? known->find(action) : nullptr;
+    if (!learned || !used) {
+        qCWarning(lcLocalPlanner) << "effect of" << action << "not kept:" << error;
+        return;
+    }
+    learned->merge(*used);
+    if (learned->noteEffect(action, label) && !store.save(*learned, &error))
+        qCWarning(lcLocalPlanner) << "effect of" << action << "not kept:" << error;
+}
+
+// Keys read from the tree whose effect through the menu is known: tried first, checked against it.
+bool keysCheckedByEffect(const Shortcut& shortcut)
+{
+    return shortcut.source == ShortcutSource::Atspi && !shortcut.effect.isEmpty();
+}
+
+// A label that is on `map` already (the effect would prove nothing).
+bool labelShown(const ZoneMap& map, const QString& label)
+{
+    for (const Zone& z : map.zones()) {
+        if (ZoneResolver::similarity(label, z.label) >= ZoneResolver::kMinScore)
+            return true;
+    }
+    return false;
 }
 
 void learnInStore(const QString& application, const QList<Shortcut>& shortcuts)
@@ -130,10 +163,13 @@ std::optional<Decision> LocalPlanner::invokeAction(int index, const ZoneMap& map
         else if (shortcut && !shortcut->menu.isEmpty())
             st.menuPath = menuParts(shortcut->menu);
         // Keys that can be trusted first, and a retry (the keys showed no effect) through the menus when
-        // they are known; keys never seen working (read from the tree or the screen) only when no menu
-        // path is known.
+        // they are known. Keys read from the tree whose menu path showed its effect before are tried first
+        // too, and must show that effect (then they are verified); other keys never seen working (read
+        // from the tree or the screen) only when no menu path is known.
         const bool hasKeys = shortcut && !shortcut->keys.isEmpty();
-        if (hasKeys && (st.menuPath.isEmpty() || (keysTrusted(*shortcut) && st.retries == 0))) {
+        const bool byEffect = hasKeys && !keysTrusted(*shortcut) && keysCheckedByEffect(*shortcut) &&
+                              !labelShown(map, shortcut->effect);
+        if (hasKeys && (st.menuPath.isEmpty() || ((keysTrusted(*shortcut) || byEffect) && st.retries == 0))) {
             st.keys = shortcut->keys;
             m_plan.steps[index].description =
                 QStringLiteral("Invoke \"%1\" with %2").arg(shortcut->action, shortcut->keys);
@@ -141,6 +177,12 @@ std::optional<Decision> LocalPlanner::invokeAction(int index, const ZoneMap& map
             p.action.text = shortcut->keys;
             p.expect.kind = Expectation::Kind::AnyChange;
             p.expect.description = QStringLiteral("the effect of \"%1\"").arg(shortcut->action);
+            if (byEffect && !st.menuPath.isEmpty()) {
+                p.expect.kind = Expectation::Kind::ZoneAppears;
+                p.expect.text = shortcut->effect;
+                p.expect.description =
+                    QStringLiteral("\"%1\" appearing, as it did through the menu").arg(shortcut->effect);
+            }
             return act(p);
         }
         if (st.menuPath.isEmpty()) {
@@ -176,6 +218,11 @@ std::optional<Decision> LocalPlanner::invokeAction(int index, const ZoneMap& map
         return decision;
     st.clickedZones << zone->id;
     const bool last = st.phase == st.menuPath.size() - 1;
+    if (last) {
+        st.labelsBeforeLast.clear();
+        for (const Zone& z : map.zones())
+            st.labelsBeforeLast.insert(z.label.simplified());
+    }
     p.action.type = Action::Type::LeftClick;
     p.action.zoneId = zone->id;
     p.expect.kind = Expectation::Kind::AnyChange;
@@ -210,6 +257,40 @@ void LocalPlanner::learnOpenMenu(StepState& st, const ZoneMap& map)
         m_seen(st.application, found);
     else
         learnInStore(st.application, found);
+}
+
+void LocalPlanner::invokeMenuDone(int index, const ZoneMap* after)
+{
+    const StepState& st = m_state[index];
+    if (!after || st.application.isEmpty())
+        return;
+    // What appeared: the topmost, then leftmost, label of a few letters that was nowhere before (a dialog's
+    // title or first field), shown once.
+    QHash<QString, int> shown;
+    for (const Zone& z : after->zones())
+        ++shown[z.label.simplified()];
+    const Zone* best = nullptr;
+    for (const Zone& z : after->zones()) {
+        const QString label = z.label.simplified();
+        int letters = 0;
+        for (const QChar c : label)
+            letters += c.isLetter() ? 1 : 0;
+        if (letters < 3 || st.labelsBeforeLast.contains(label) || shown.value(label) != 1 ||
+            z.application != st.application)
+            continue;
+        if (!best || z.bounds.top() < best->bounds.top() ||
+            (z.bounds.top() == best->bounds.top() && z.bounds.left() < best->bounds.left()))
+            best = &z;
+    }
+    if (!best)
+        return;
+    const QString label = best->label.simplified();
+    qCDebug(lcLocalPlanner) << "invoke" << m_commands[index].target << "of" << st.application << "showed"
+                            << label;
+    if (m_effectSeen)
+        m_effectSeen(st.application, m_commands[index].target, label);
+    else
+        noteEffectInStore(st.application, m_commands[index].target, label);
 }
 
 void LocalPlanner::invokeDone(int index)

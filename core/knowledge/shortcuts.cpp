@@ -233,6 +233,8 @@ QJsonObject Shortcut::toJson() const
                   {QStringLiteral("source"), toString(source)}};
     if (verifiedAtMs > 0)
         o.insert(QStringLiteral("verified_ms"), double(verifiedAtMs));
+    if (!effect.isEmpty())
+        o.insert(QStringLiteral("effect"), effect);
     return o;
 }
 
@@ -270,6 +272,10 @@ std::optional<Shortcut> Shortcut::fromJson(const QJsonObject& object, QString* e
                                     QStringLiteral("\"%1\": verified_ms must be a time in ms").arg(s.action));
         s.verifiedAtMs = qint64(verified.toDouble());
     }
+    const QJsonValue effect = object.value(QLatin1String("effect"));
+    if (!effect.isUndefined() && !effect.isString())
+        return failed<Shortcut>(error, QStringLiteral("\"%1\": effect must be a string").arg(s.action));
+    s.effect = effect.toString().simplified();
     return s;
 }
 
@@ -306,12 +312,24 @@ bool AppSchema::merge(const Shortcut& shortcut)
         }
         if (updated.keys == s.keys && updated.verifiedAtMs == 0)
             updated.verifiedAtMs = s.verifiedAtMs;
+        if (updated.effect.isEmpty())
+            updated.effect = s.effect; // a discovery does not forget what the action showed
         if (updated == s)
             return false;
         s = updated;
         return true;
     }
     shortcuts.append(shortcut);
+    return true;
+}
+
+bool AppSchema::noteEffect(const QString& actionOrPath, const QString& label)
+{
+    const Shortcut* found = find(actionOrPath);
+    const QString effect = label.simplified();
+    if (!found || effect.isEmpty() || found->effect == effect)
+        return false;
+    shortcuts[found - shortcuts.constData()].effect = effect;
     return true;
 }
 

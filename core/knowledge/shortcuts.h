@@ -35,6 +35,9 @@ struct Shortcut
     ShortcutSource source = ShortcutSource::Atspi;
     qint64 verifiedAtMs =
         0; // ms since the epoch of the last run through `keys` that had its effect; 0: never
+    // A label that appeared when the action last ran through its menu path (a dialog's title or first
+    // field): keys read from the tree are tried first once it is known, and must make it appear too.
+    QString effect;
 
     bool isVerified() const { return verifiedAtMs > 0; }
     // The action as matched: case-folded, mnemonic markers and a trailing ellipsis removed, spaces collapsed.
@@ -110,6 +113,8 @@ struct AppSchema
     bool merge(const Shortcut& shortcut);
     // Marks the action's shortcut as run successfully through its keys at `atMs`.
     bool markVerified(const QString& actionOrPath, qint64 atMs);
+    // Keeps `label` as the effect of the action (Shortcut::effect); false when unknown or unchanged.
+    bool noteEffect(const QString& actionOrPath, const QString& label);
 
     QJsonObject toJson() const;
     // Strict: nullopt with `error` for any wrong or missing field.

@@ -64,6 +64,8 @@ private slots:
     void invokeUnverifiedKeysUseTheMenuPath_data();
     void invokeUnverifiedKeysUseTheMenuPath();
     void invokeUnverifiedKeysWithoutMenuPath();
+    void invokeKeepsWhatTheMenuPathShowed();
+    void invokeTreeKeysCheckedByTheMenusEffect();
     void invokeLearnsMenuRowsReadByVision();
     void invokeKeepsWhatItLearnsInTheStore();
     void invokeUnknownAction();
@@ -1224,6 +1226,116 @@ void TestLocalPlanner::invokeUnverifiedKeysWithoutMenuPath()
     planner.report(d.actions[0], ok());
     QCOMPARE(verified, QStringList{QStringLiteral("Fixture/Save As…")});
     QCOMPARE(int(decideOnce(planner, menuMap(false)).kind), int(Decision::Kind::Complete));
+}
+
+namespace {
+
+// The fixture's window once "Save As…" ran: its dialog.
+ZoneMap saveDialogMap()
+{
+    QList<Zone> zones = menuMap(false).zones();
+    zones << zone(QStringLiteral("d1"), ZoneType::Static, QStringLiteral("Save File"),
+                  QRect(300, 200, 90, 20))
+          << zone(QStringLiteral("d2"), ZoneType::TextField, QStringLiteral("File name"),
+                  QRect(300, 240, 200, 24))
+          << zone(QStringLiteral("d3"), ZoneType::Button, QStringLiteral("OK"), QRect(420, 300, 60, 24));
+    for (Zone& z : zones)
+        z.application = QStringLiteral("Fixture");
+    return ZoneMap(2, 0, QSize(1280, 800), zones);
+}
+
+} // namespace
+
+void TestLocalPlanner::invokeKeepsWhatTheMenuPathShowed()
+{
+    // Keys from the tree, never pressed: the menu path, and what its last click showed is kept.
+    LocalPlanner planner;
+    planner.setShortcutLookup(
+        [](const QString&) { return std::optional<AppSchema>(fixtureShortcuts(ShortcutSource::Atspi)); });
+    QStringList effects;
+    planner.setShortcutEffectSeen(
+        [&](const QString& application, const QString& action, const QString& label) {
+            effects << application + QLatin1Char('/') + action + QLatin1Char('/') + label;
+        });
+    planner.setShortcutVerified([](const QString&, const QString&) { QFAIL("no keys were pressed"); });
+    QString error;
+    QVERIFY(planner.begin(QStringLiteral("invoke \"Save As…\""), &error));
+    Decision d = decideOnce(planner, menuMap(false));
+    QCOMPARE(d.actions[0].action.zoneId, QStringLiteral("m1"));
+    planner.report(d.actions[0], ok());
+    d = decideOnce(planner, menuMap(true));
+    QCOMPARE(d.actions[0].action.zoneId, QStringLiteral("m5"));
+    ActionOutcome shown = ok();
+    shown.mapAfter = std::make_shared<const ZoneMap>(saveDialogMap());
+    planner.report(d.actions[0], shown);
+    // The topmost new label, not "File name" below it nor "OK" (too short).
+    QCOMPARE(effects, QStringList{QStringLiteral("Fixture/Save As…/Save File")});
+
+    // A click whose effect was not seen keeps nothing.
+    LocalPlanner unseen;
+    unseen.setShortcutLookup(
+        [](const QString&) { return std::optional<AppSchema>(fixtureShortcuts(ShortcutSource::Atspi)); });
+    unseen.setShortcutEffectSeen(
+        [&](const QString&, const QString&, const QString&) { QFAIL("nothing seen"); });
+    QVERIFY(unseen.begin(QStringLiteral("invoke \"Save As…\""), &error));
+    d = decideOnce(unseen, menuMap(false));
+    unseen.report(d.actions[0], ok());
+    d = decideOnce(unseen, menuMap(true));
+    ActionOutcome failed = shown;
+    failed.verificationFailed = true;
+    unseen.report(d.actions[0], failed);
+}
+
+void TestLocalPlanner::invokeTreeKeysCheckedByTheMenusEffect()
+{
+    // Keys from the tree whose menu path showed "Save File": pressed first, and they must show it too.
+    AppSchema schema = fixtureShortcuts(ShortcutSource::Atspi);
+    schema.shortcuts[0].effect = QStringLiteral("Save File");
+    LocalPlanner planner;
+    planner.setShortcutLookup([&](const QString&) { return std::optional<AppSchema>(schema); });
+    QStringList verified;
+    planner.setShortcutVerified([&](const QString& application, const QString& action) {
+        verified << application + QLatin1Char('/') + action;
+    });
+    QString error;
+    QVERIFY(planner.begin(QStringLiteral("invoke \"Save As…\""), &error));
+    Decision d = decideOnce(planner, menuMap(false));
+    QCOMPARE(int(d.actions[0].action.type), int(Action::Type::Key));
+    QCOMPARE(d.actions[0].action.text, QStringLiteral("ctrl+shift+s"));
+    QCOMPARE(int(d.actions[0].expect.kind), int(Expectation::Kind::ZoneAppears));
+    QCOMPARE(d.actions[0].expect.text, QStringLiteral("Save File"));
+    // They did not show it: through the menu, and the keys stay unverified.
+    ActionOutcome other = ok();
+    other.verificationFailed = true;
+    planner.report(d.actions[0], other);
+    d = decideOnce(planner, menuMap(false));
+    QCOMPARE(int(d.actions[0].action.type), int(Action::Type::LeftClick));
+    QCOMPARE(d.actions[0].action.zoneId, QStringLiteral("m1"));
+    QVERIFY(verified.isEmpty());
+
+    // They showed it: verified, and the step is done.
+    LocalPlanner again;
+    again.setShortcutLookup([&](const QString&) { return std::optional<AppSchema>(schema); });
+    again.setShortcutVerified([&](const QString& application, const QString& action) {
+        verified << application + QLatin1Char('/') + action;
+    });
+    QVERIFY(again.begin(QStringLiteral("invoke \"Save As…\""), &error));
+    d = decideOnce(again, menuMap(false));
+    again.report(d.actions[0], ok());
+    QCOMPARE(verified, QStringList{QStringLiteral("Fixture/Save As…")});
+    QCOMPARE(int(decideOnce(again, saveDialogMap()).kind), int(Decision::Kind::Complete));
+
+    // The label on the screen already would prove nothing: the menu path.
+    LocalPlanner shown;
+    shown.setShortcutLookup([&](const QString&) { return std::optional<AppSchema>(schema); });
+    QVERIFY(shown.begin(QStringLiteral("invoke \"Save As…\""), &error));
+    QCOMPARE(int(decideOnce(shown, saveDialogMap()).actions[0].action.type), int(Action::Type::LeftClick));
+    // Keys read from the screen are never tried first on an effect (a misread key may do harm).
+    schema.shortcuts[0].source = ShortcutSource::Vision;
+    LocalPlanner vision;
+    vision.setShortcutLookup([&](const QString&) { return std::optional<AppSchema>(schema); });
+    QVERIFY(vision.begin(QStringLiteral("invoke \"Save As…\""), &error));
+    QCOMPARE(int(decideOnce(vision, menuMap(false)).actions[0].action.type), int(Action::Type::LeftClick));
 }
 
 void TestLocalPlanner::invokeLearnsMenuRowsReadByVision()

@@ -58,6 +58,7 @@ private Q_SLOTS:
     void discoveryFromMenuRows();
     void menuBarTitlesReadByVision();
     void mergeRules();
+    void effectKeptAndRead();
     void storeRoundTrip();
     void storeCorruptFile_data();
     void storeCorruptFile();
@@ -375,6 +376,34 @@ void TestShortcuts::mergeRules()
     QCOMPARE(schema.find(QStringLiteral("save"))->keys, QStringLiteral("ctrl+s"));
     QVERIFY(!schema.find(QStringLiteral("Print")));
     QVERIFY(!schema.markVerified(QStringLiteral("Print"), 5));
+}
+
+void TestShortcuts::effectKeptAndRead()
+{
+    AppSchema schema;
+    schema.application = QStringLiteral("App");
+    QVERIFY(schema.merge(shortcut(QStringLiteral("Save As…"), QStringLiteral("ctrl+shift+s"),
+                                  QStringLiteral("File > Save As…"), ShortcutSource::Atspi)));
+    QVERIFY(schema.noteEffect(QStringLiteral("File > Save As…"), QStringLiteral("  Save  File ")));
+    QCOMPARE(schema.shortcuts.at(0).effect, QStringLiteral("Save File"));
+    QVERIFY(!schema.noteEffect(QStringLiteral("save as"), QStringLiteral("Save File"))); // unchanged
+    QVERIFY(!schema.noteEffect(QStringLiteral("Print"), QStringLiteral("Print")));       // unknown
+    // A later discovery of the same item keeps it.
+    QVERIFY(!schema.merge(shortcut(QStringLiteral("Save As…"), QStringLiteral("ctrl+shift+s"),
+                                   QStringLiteral("File > Save As…"), ShortcutSource::Atspi)));
+    QCOMPARE(schema.shortcuts.at(0).effect, QStringLiteral("Save File"));
+    // Written and read back; a wrong type is an error.
+    const QJsonObject json = schema.shortcuts.at(0).toJson();
+    QCOMPARE(json.value(QStringLiteral("effect")).toString(), QStringLiteral("Save File"));
+    QCOMPARE(Shortcut::fromJson(json)->effect, QStringLiteral("Save File"));
+    QJsonObject bad = json;
+    bad.insert(QStringLiteral("effect"), 3);
+    QString error;
+    QVERIFY(!Shortcut::fromJson(bad, &error));
+    QCOMPARE(error, QStringLiteral("\"Save As…\": effect must be a string"));
+    QJsonObject none = json;
+    none.remove(QStringLiteral("effect"));
+    QVERIFY(Shortcut::fromJson(none)->effect.isEmpty());
 }
 
 void TestShortcuts::storeRoundTrip()
