@@ -537,7 +537,7 @@ void CanvasMapper::emitDecision(const TierDecision& d, qint64 tNs)
 
 void CanvasMapper::publish()
 {
-    const ZoneMapPtr registryMap = m_registry.snapshot(m_frame.tNs);
+    const ZoneMapPtr registryMap = m_registry.snapshot(mapNs());
     // The schema's names, then the user's corrections over them (they rank above, schemazones.h).
     std::optional<QList<Zone>> derived = withSchemaZones(registryMap->zones());
     if (auto corrected = withStoredCorrections(derived ? *derived : registryMap->zones()))
@@ -552,7 +552,7 @@ void CanvasMapper::publish()
         } else {
             if (registryMap == m_registryMap)
                 ++m_versionOffset;
-            map = std::make_shared<const ZoneMap>(registryMap->version() + m_versionOffset, m_frame.tNs,
+            map = std::make_shared<const ZoneMap>(registryMap->version() + m_versionOffset, mapNs(),
                                                   registryMap->screenSize(), zones);
         }
     }

@@ -6,6 +6,7 @@
 #include "core/canvas/zoneregistry.h"
 #include "core/knowledge/shortcuts.h"
 #include "core/model/frame.h"
+#include "core/model/sessionclock.h"
 #include "core/model/spatialevent.h"
 #include "core/model/zonemap.h"
 #include "platform/accessibility.h"
@@ -15,6 +16,7 @@
 #include <QRegion>
 #include <QSet>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -53,6 +55,11 @@ public:
         int graveyardSize = 400;          // removed zones kept for re-identification (menus closing)
         // Stored corrections (setCorrectionStore()): how often their files are looked at for changes.
         int correctionsCheckMs = 1000;
+        // The session's clock. A map changed by the accessibility tree is stamped with the time its news
+        // arrived, not with the last frame's (the screen may not have changed since, and the tree reports
+        // between frames): what an action caused is not taken for what was there before it. Null: frames'
+        // times only.
+        std::shared_ptr<const SessionClock> clock;
     };
 
     explicit CanvasMapper(QObject* parent = nullptr);
@@ -202,6 +209,9 @@ private:
     capture::WindowTracker* m_ownTracker = nullptr; // from setPlatform(); a child (moves with the mapper)
 
     Frame m_frame;
+    qint64 m_treeNs = 0; // when the last accessibility snapshot arrived (Options::clock)
+    // The time a published map is stamped with: its frame's, or the tree's news when newer.
+    qint64 mapNs() const { return std::max(m_frame.tNs, m_treeNs); }
     ZoneMapPtr m_map;
     QList<FrameDiff> m_pendingDiffs; // diffs that arrived before their frame
     QList<QRect> m_waitRegions;      // changes seen while animating

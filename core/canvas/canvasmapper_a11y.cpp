@@ -42,6 +42,8 @@ void CanvasMapper::onAccessibilitySnapshot(const platform::AccessibilitySnapshot
     m_a11ySnapshot = snapshot;
     if (!m_frame.isValid())
         return; // applied with the first frame
+    if (m_options.clock)
+        m_treeNs = m_options.clock->nowNs();
     applyAccessibility(changedWindows);
     publish();
 }

@@ -127,6 +127,7 @@ void Engine::start()
     canvas::CanvasMapper::Options canvasOptions;
     canvasOptions.escalation.ignoreBelowPercent = m_options.capture.thresholdPercent;
     canvasOptions.escalation.fullAbovePercent = m_options.fullAbovePercent;
+    canvasOptions.clock = m_sharedClock;
     m_canvas = new canvas::CanvasMapper(canvasOptions);
     // Zone memory under $XDG_DATA_HOME/ciu-agent/zones (CIU_ZONE_MEMORY=off: none).
     if (qEnvironmentVariable("CIU_ZONE_MEMORY").compare(QLatin1String("off"), Qt::CaseInsensitive) != 0)

@@ -114,6 +114,7 @@ private slots:
     void rememberedWindowWithAChangedPart();
     void rememberedWindowThatChangedIsAnalysed();
     void schemaZonesNameAndAddZones();
+    void treeNewsIsStampedWhenItCame();
 };
 
 void TestCanvasMapper::firstFrameBuildsTheMap()
@@ -948,6 +949,53 @@ void TestCanvasMapper::schemaZonesNameAndAddZones()
     QVERIFY(!mapper.currentMap()->find(schemaZoneId(9, QStringLiteral("Search field"))));
     QVERIFY(mapper.currentMap()->version() > withSearch);
     QCOMPARE(mapper.currentMap()->find(help.id)->label, QStringLiteral("Get help"));
+}
+
+void TestCanvasMapper::treeNewsIsStampedWhenItCame()
+{
+    // The tree reports between frames, often before the screen shows anything new: a map the tree changed
+    // carries the time its news came, not the time of the last frame. The Director judges an action's effect
+    // against the newest map of a frame from before the action; the tree's report of that very effect,
+    // stamped with the older frame's time, was taken for the screen before it (the effect "not seen").
+    CanvasMapper::Options options;
+    options.clock =
+        std::make_shared<const SessionClock>(SessionClock::clock::now() - std::chrono::seconds(10));
+    CanvasMapper mapper(options);
+    mapper.onFrame(frame(1));
+    QCOMPARE(mapper.currentMap()->tNs(), frame(1).tNs);
+
+    auto snapshot = std::make_shared<platform::AccessibilitySnapshot>();
+    snapshot->version = 1;
+    platform::AccessibleNode window;
+    window.ref = window.windowRef = QStringLiteral(":1.5:/w");
+    window.role = QStringLiteral("frame");
+    window.name = QStringLiteral("App");
+    window.states = {QStringLiteral("showing"), QStringLiteral("visible"), QStringLiteral("enabled")};
+    window.bounds = QRect(0, 0, 640, 400);
+    window.pid = 4242;
+    window.childPath = {0, 0};
+    platform::AccessibleNode apply = window;
+    apply.ref = QStringLiteral(":1.5:/apply");
+    apply.parentRef = window.ref;
+    apply.role = QStringLiteral("push button");
+    apply.name = QStringLiteral("Apply");
+    apply.bounds = QRect(400, 200, 100, 26);
+    apply.depth = 1;
+    apply.childPath = {0, 0, 0};
+    snapshot->nodes = {window, apply};
+    QSignalSpy maps(&mapper, &CanvasMapper::zoneMapUpdated);
+    const qint64 sentNs = options.clock->nowNs();
+    mapper.onAccessibilitySnapshot(snapshot, {window.ref});
+    QCOMPARE(maps.size(), 1);
+    const ZoneMapPtr map = mapper.currentMap();
+    QVERIFY(byLabel(*map, QStringLiteral("Apply")));
+    QVERIFY2(map->tNs() >= sentNs, qPrintable(QString::number(map->tNs())));
+
+    // A frame taken before the news (its time is older) does not turn the map's time back.
+    mapper.onFrame(frame(2, QStringLiteral("Alice")));
+    mapper.onChanges(change(2, QRect(45, 45, 40, 14)));
+    QVERIFY(mapper.currentMap()->version() > map->version());
+    QVERIFY(mapper.currentMap()->tNs() >= sentNs);
 }
 
 QTEST_MAIN(TestCanvasMapper)
