@@ -152,6 +152,9 @@ void LocalPlanner::beginCommands(const QList<ScriptCommand>& commands, const QSt
     m_current = 0;
     m_failure.clear();
     m_unverified.clear();
+    m_lastWindowId = m_proposedWindowId = 0;
+    m_windowsAtLastAction.clear();
+    m_proposedAmong.clear();
     m_plan = Plan();
     m_plan.task = title.simplified();
     for (const ScriptCommand& c : std::as_const(m_commands))
@@ -180,6 +183,12 @@ Decision LocalPlanner::next(const ZoneMap& map)
         m_plan.currentStep = m_current + 1;
         m_plan.steps[m_current].status = PlanStep::Status::Running;
         if (auto d = actionFor(m_current, map)) {
+            if (d->kind == Decision::Kind::Act && !d->actions.isEmpty()) {
+                m_proposedWindowId = windowActedOn(d->actions.first().action, map);
+                m_proposedAmong.clear();
+                for (const platform::WindowInfo& w : std::as_const(m_windows))
+                    m_proposedAmong.insert(w.id);
+            }
             emit planChanged();
             if (d->kind == Decision::Kind::Impossible || d->kind == Decision::Kind::Failed) {
                 m_plan.steps[m_current].status = PlanStep::Status::Failed;
@@ -341,6 +350,10 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
             st.zoneId = z->id;
             return onZone(Action::Type::LeftClick, *z); // focus the field
         }
+        if (c.target.isEmpty() && st.phase == 0 && c.verb == ScriptCommand::Verb::Type) {
+            if (auto d = focusForText(map))
+                return d;
+        }
         if (st.windowId != 0 && st.phase == 1)
             st.phase = 2; // a window holds no field to select: the text goes where it has the focus
         if (!c.target.isEmpty() && st.phase == 1) {
@@ -476,6 +489,10 @@ void LocalPlanner::report(const ProposedAction& action, const ActionOutcome& out
     // retried (the retry selects the field's text first, so it replaces rather than appends).
     const bool untargetedText = action.action.type == Action::Type::TypeText && c.target.isEmpty();
     const bool once = untargetedText || !action.expect.repeatable;
+    if (outcome.status == ActionOutcome::Status::Executed && outcome.result.success) {
+        m_lastWindowId = m_proposedWindowId;
+        m_windowsAtLastAction = m_proposedAmong;
+    }
     if (ok && selectReported(index, action))
         return;
     if (ok && (!outcome.verificationFailed || once || st.retries >= kMaxStepRetries)) {
@@ -487,6 +504,8 @@ void LocalPlanner::report(const ProposedAction& action, const ActionOutcome& out
         if ((c.verb == ScriptCommand::Verb::Type || c.verb == ScriptCommand::Verb::Append) &&
             !c.target.isEmpty())
             phases = 3; // focus, select (or go to the end), type
+        else if (c.verb == ScriptCommand::Verb::Type && st.windowId != 0)
+            phases = 2; // the window activated (focusForText()), the text typed
         if (c.verb == ScriptCommand::Verb::Select)
             phases = 3;
         if (c.verb == ScriptCommand::Verb::Invoke)

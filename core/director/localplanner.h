@@ -111,6 +111,14 @@ private:
                                                   ZoneResolver::Purpose purpose,
                                                   std::optional<Decision>* decision);
     Decision activateWindow(const platform::WindowInfo& window);
+    // `type "X"` with no target goes to the window the task is about (localplannerwindows.cpp): nullopt when
+    // the keys may go where the focus is; else the activation of the window to type into, or a failure
+    // when no window has the focus and none can be told from the others.
+    std::optional<Decision> focusForText(const ZoneMap& map);
+    // The window `zone` is on: its own, else the topmost window its centre is in (0: none known).
+    quint64 windowOf(const Zone& zone) const;
+    // The window an action acts on: the window it activates, its zone's, else the active one (0: none).
+    quint64 windowActedOn(const Action& action, const ZoneMap& map) const;
     // A window (topmost first; never the agent's own) of a program with zones from the accessibility tree
     // on `map` that shows none of its own: its title (or class). Empty when there is none.
     QString windowAwaitingTree(const ZoneMap& map) const;
@@ -140,6 +148,12 @@ private:
     ShortcutsSeen m_seen;
     ShortcutEffectSeen m_effectSeen;
     QList<platform::WindowInfo> m_windows;
+    // The window of the last action executed (windowActedOn()) and the windows there when it was decided
+    // (a window not among them appeared since: what the action opened).
+    quint64 m_proposedWindowId = 0;
+    QSet<quint64> m_proposedAmong;
+    quint64 m_lastWindowId = 0;
+    QSet<quint64> m_windowsAtLastAction;
 };
 
 } // namespace ciu

@@ -85,4 +85,85 @@ Decision LocalPlanner::activateWindow(const platform::WindowInfo& window)
     return act(p);
 }
 
+quint64 LocalPlanner::windowOf(const Zone& zone) const
+{
+    const auto own = std::find_if(m_windows.cbegin(), m_windows.cend(),
+                                  [&zone](const platform::WindowInfo& w) { return w.id == zone.windowId; });
+    if (zone.windowId != 0 && own != m_windows.cend())
+        return zone.windowId;
+    for (auto w = m_windows.crbegin(); w != m_windows.crend(); ++w) { // topmost first
+        if (w->geometry.contains(zone.bounds.center()))
+            return w->id;
+    }
+    return 0;
+}
+
+quint64 LocalPlanner::windowActedOn(const Action& action, const ZoneMap& map) const
+{
+    if (action.type == Action::Type::ActivateWindow)
+        return action.windowId;
+    if (!action.zoneId.isEmpty()) {
+        if (const Zone* z = map.find(action.zoneId))
+            return windowOf(*z);
+    }
+    for (const platform::WindowInfo& w : m_windows) {
+        if (w.active)
+            return w.id;
+    }
+    return 0;
+}
+
+std::optional<Decision> LocalPlanner::focusForText(const ZoneMap& map)
+{
+    // The programs' windows: never the agent's own, nor one with no area (a withdrawn Tk root, say).
+    const qint64 self = QCoreApplication::applicationPid();
+    QList<const platform::WindowInfo*> candidates;
+    const platform::WindowInfo* active = nullptr;
+    const platform::WindowInfo* last = nullptr;
+    for (const platform::WindowInfo& w : m_windows) {
+        if (w.pid == self || w.geometry.isEmpty())
+            continue;
+        candidates << &w;
+        if (w.active)
+            active = &w;
+        if (w.id == m_lastWindowId)
+            last = &w;
+    }
+    if (candidates.isEmpty())
+        return std::nullopt; // no window list (no window manager): the keys go where the focus is
+    if (active) {
+        // The active window takes the keys when the task has not acted elsewhere, when it is the window
+        // acted on last, or when it appeared since (what that action opened: a dialog). A field focused in
+        // it is what the person sees the text go into, too.
+        if (!last || active == last || !m_windowsAtLastAction.contains(active->id))
+            return std::nullopt;
+        const bool focusedField = std::any_of(map.zones().cbegin(), map.zones().cend(), [&](const Zone& z) {
+            return z.state.testFlag(ZoneStateFlag::Focused) && z.type == ZoneType::TextField &&
+                   windowOf(z) == active->id;
+        });
+        if (focusedField)
+            return std::nullopt;
+        qCDebug(lcLocalPlanner) << "step" << m_current + 1 << "types into the window acted on last,"
+                                << WindowTargets::describe(*last) << "rather than the active"
+                                << WindowTargets::describe(*active);
+        return activateWindow(*last);
+    }
+    // No window has the focus (the desktop was clicked): the keys would go nowhere.
+    if (last)
+        return activateWindow(*last);
+    if (candidates.size() == 1)
+        return activateWindow(*candidates.first());
+    QStringList names;
+    for (auto w = candidates.crbegin(); w != candidates.crend(); ++w) // topmost first
+        names << WindowTargets::describe(**w);
+    const ScriptCommand& c = m_commands[m_current];
+    return Decision{
+        Decision::Kind::Impossible,
+        {},
+        QStringLiteral("step %1 (%2): no window has the keyboard focus and the task has not acted "
+                       "on one: name the window to type into (type \"...\" into WINDOW); windows: %3")
+            .arg(m_current + 1)
+            .arg(c.source, names.join(QStringLiteral(", ")))};
+}
+
 } // namespace ciu

@@ -69,6 +69,8 @@ private slots:
     void invokeLearnsMenuRowsReadByVision();
     void invokeKeepsWhatItLearnsInTheStore();
     void invokeUnknownAction();
+    void untypedTextGoesToTheWindowOfTheTask_data();
+    void untypedTextGoesToTheWindowOfTheTask();
 };
 
 using ciu::test::zone;
@@ -1457,6 +1459,91 @@ void TestLocalPlanner::invokeUnknownAction()
     QVERIFY2(
         d.message.contains(QStringLiteral("no shortcut or menu path is known for \"Frobnicate\" in Fixture")),
         qPrintable(d.message));
+}
+
+// `type "X"` with no target: the window the task is about takes the keys. Two windows of a program: A holds
+// the form (its zones), B lies beside it.
+void TestLocalPlanner::untypedTextGoesToTheWindowOfTheTask_data()
+{
+    QTest::addColumn<QString>("script");
+    QTest::addColumn<int>("activeWindow");   // 0: none (the desktop was clicked)
+    QTest::addColumn<bool>("bAppearsLater"); // B opened after the task's first action
+    QTest::addColumn<int>("onlyWindow");     // 0: both windows exist; else only this one
+    QTest::addColumn<int>("activates");      // the window activated before typing, 0: none; -1: fails
+    QTest::newRow("active window, nothing acted on: typed there") << "type \"hi\"" << 2 << false << 0 << 0;
+    QTest::newRow("no focus, one window: it is activated") << "type \"hi\"" << 0 << false << 1 << 1;
+    QTest::newRow("no focus, two windows, none acted on: fails") << "type \"hi\"" << 0 << false << 0 << -1;
+    QTest::newRow("no focus: the window acted on last") << "click OK; type \"hi\"" << 0 << false << 0 << 1;
+    QTest::newRow("another window took the focus: back to the one acted on")
+        << "click OK; type \"hi\"" << 2 << false << 0 << 1;
+    QTest::newRow("a window the action opened keeps it") << "click OK; type \"hi\"" << 2 << true << 0 << 0;
+    QTest::newRow("the window acted on is active") << "click OK; type \"hi\"" << 1 << false << 0 << 0;
+}
+
+void TestLocalPlanner::untypedTextGoesToTheWindowOfTheTask()
+{
+    QFETCH(QString, script);
+    QFETCH(int, activeWindow);
+    QFETCH(bool, bAppearsLater);
+    QFETCH(int, onlyWindow);
+    QFETCH(int, activates);
+    platform::WindowInfo a;
+    a.id = 1;
+    a.title = QStringLiteral("Form");
+    a.windowClass = QStringLiteral("Fixture");
+    a.pid = 4242;
+    a.geometry = QRect(0, 0, 640, 600);
+    platform::WindowInfo b = a;
+    b.id = 2;
+    b.title = QStringLiteral("Notes");
+    b.windowClass = QStringLiteral("Editor");
+    b.geometry = QRect(700, 0, 500, 600);
+    const auto windows = [&](bool withB) {
+        QList<platform::WindowInfo> list;
+        for (platform::WindowInfo w : {a, b}) {
+            if ((onlyWindow != 0 && int(w.id) != onlyWindow) || (w.id == b.id && !withB))
+                continue;
+            w.active = int(w.id) == activeWindow;
+            list << w;
+        }
+        return list;
+    };
+    LocalPlanner planner;
+    QString error;
+    QVERIFY2(planner.begin(script, &error), qPrintable(error));
+    const ZoneMap map = formMap();
+    Decision d = decideOnce(planner, map, windows(!bAppearsLater));
+    if (script.startsWith(QLatin1String("click"))) {
+        QCOMPARE(int(d.kind), int(Decision::Kind::Act));
+        QCOMPARE(d.actions.first().action.zoneId, QStringLiteral("z7")); // OK, in window A
+        planner.report(d.actions.first(), ok());
+        d = decideOnce(planner, map, windows(true));
+    }
+    if (activates < 0) {
+        QCOMPARE(int(d.kind), int(Decision::Kind::Impossible));
+        QVERIFY2(d.message.contains(QStringLiteral("no window has the keyboard focus")) &&
+                     d.message.contains(QStringLiteral("\"Notes\"")) &&
+                     d.message.contains(QStringLiteral("\"Form\"")),
+                 qPrintable(d.message));
+        return;
+    }
+    QCOMPARE(int(d.kind), int(Decision::Kind::Act));
+    quint64 typedInto = quint64(activeWindow);
+    if (activates > 0) {
+        QCOMPARE(int(d.actions.first().action.type), int(Action::Type::ActivateWindow));
+        QCOMPARE(d.actions.first().action.windowId, quint64(activates));
+        planner.report(d.actions.first(), ok());
+        typedInto = quint64(activates);
+        d = decideOnce(planner, map, windows(true));
+        QCOMPARE(int(d.kind), int(Decision::Kind::Act));
+    }
+    const ProposedAction& typing = d.actions.first();
+    QCOMPARE(int(typing.action.type), int(Action::Type::TypeText));
+    QCOMPARE(typing.action.text, QStringLiteral("hi"));
+    QCOMPARE(int(typing.expect.kind), int(Expectation::Kind::WindowShowsText));
+    QCOMPARE(typing.expect.windowId, typedInto);
+    planner.report(typing, ok());
+    QCOMPARE(int(decideOnce(planner, map, windows(true)).kind), int(Decision::Kind::Complete));
 }
 
 QTEST_GUILESS_MAIN(TestLocalPlanner)
