@@ -17,17 +17,19 @@ namespace ciu::platform {
 // One accessible object, read from its application. Plain values: no handle to the OS.
 struct AccessibleNode
 {
-    QString ref;          // "bus-name:object-path": stable while the object lives
-    QString parentRef;    // empty for a top-level window
-    QString windowRef;    // the top-level window the node belongs to
-    QString role;         // AT-SPI role name: "push button", "check box", "page tab", ...
-    QString name;         // accessible name
-    QString description;  // accessible description
-    QStringList states;   // AT-SPI state names: "enabled", "showing", "focused", "checked", ...
-    QRect bounds;         // root coordinates; null when the node reports no extents
-    QString value;        // text content, numeric value or selected item; empty when none
-    QString keyBinding;   // first action's key binding ("<Alt>f", "Ctrl+S"), empty when none
-    QString labelledBy;   // name of the node of its "labelled-by" relation
+    QString ref;         // "bus-name:object-path": stable while the object lives
+    QString parentRef;   // empty for a top-level window
+    QString windowRef;   // the top-level window the node belongs to
+    QString role;        // AT-SPI role name: "push button", "check box", "page tab", ...
+    QString name;        // accessible name
+    QString description; // accessible description
+    QStringList states;  // AT-SPI state names: "enabled", "showing", "focused", "checked", ...
+    QRect bounds;        // root coordinates; null when the node reports no extents
+    QString value;       // text content, numeric value or selected item; empty when none
+    QString keyBinding;  // first action's key binding ("<Alt>f", "Ctrl+S"), empty when none
+    QString labelledBy;  // name of the node of its "labelled-by" relation
+    // A password field's: how many characters it holds (its text is never read); -1 for every other node.
+    int characterCount = -1;
     QList<int> childPath; // index path from the application (window first)
     QString application;  // the application's accessible name
     qint64 pid = -1;

@@ -58,8 +58,8 @@ def task_list():
         # here, the question counted), and the PIN must be in no file the run leaves.
         dict(name="zenity-form-password",
              program=["zenity", "--forms", "--title=Login", "--add-entry=User", "--add-password=PIN"],
-             task='type "ada" into User; type "2468" into PIN; click OK',
-             expect=dict(stdout="ada|2468"), confirm=True, secret="2468"),
+             task='type "ada" into User; type "qz2468x" into PIN; click OK',
+             expect=dict(stdout="ada|qz2468x"), confirm=True, secret="qz2468x"),
         dict(name="zenity-entry-prefilled",
              program=["zenity", "--entry", "--title=Save", "--text=File name:", "--entry-text=Untitled"],
              task='type "qt.txt" into "File name"; click OK',

@@ -301,6 +301,8 @@ AccessibilityZones zonesFromAccessibility(const platform::AccessibilitySnapshot&
         }
         if (z.type != ZoneType::Static && !z.isPassword)
             z.value = n.value;
+        if (z.isPassword)
+            z.textLength = n.characterCount;
         z.events = eventsFor(z.type, n);
         z.confidence = kTreeConfidence;
         z.source = ZoneSource::Accessibility;

@@ -395,12 +395,18 @@ std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
             p.expect.repeatable = false;
         } else if (!c.target.isEmpty()) {
             // The field must read the text afterwards (all of it; appended: at its end). A password field
-            // is never read back: a change is all that can be asked of it.
+            // is never read back: its tree says how many characters it holds (the text set: as many as
+            // typed); without a tree, a change is all that can be asked of it.
             const Zone* field = map.find(st.zoneId);
             if (!field || !field->isPassword) {
                 p.expect.kind = c.verb == ScriptCommand::Verb::Append ? Expectation::Kind::TextEndsWith
                                                                       : Expectation::Kind::TextEquals;
                 p.expect.text = c.text;
+            } else if (c.verb == ScriptCommand::Verb::Type) {
+                p.expect.kind = Expectation::Kind::LengthEquals;
+                p.expect.length = int(c.text.toUcs4().size());
+                // (Not how many: a secret's length is not logged either, Action::maskedText().)
+                p.expect.description = QStringLiteral("as many characters in the password field as typed");
             }
         }
         return act(p);

@@ -30,9 +30,11 @@ struct Expectation
         ShowsText,       // choosing an option: the drop-down (focusZoneId) shows `text` as its value
         Selected,        // the target (a tab, a list item) ends selected
         WindowShowsText, // typing into a window: the window (windowId) shows `text` (each of its lines)
+        LengthEquals,    // typing into a password field: the tree says it holds `length` characters
     };
     Kind kind = Kind::None;
     QString text;
+    int length = -1;      // LengthEquals (the secret itself is never kept in an expectation)
     quint64 windowId = 0; // WindowShowsText: the window typed into
     // Whether doing the action again is harmless. A button's or link's click is not (it may submit twice):
     // its unseen effect is reported as unverified, never retried.

@@ -64,6 +64,8 @@ QString expectationName(Expectation::Kind kind)
         return QStringLiteral("selected");
     case Expectation::Kind::WindowShowsText:
         return QStringLiteral("window_shows_text");
+    case Expectation::Kind::LengthEquals:
+        return QStringLiteral("length_equals");
     }
     return {};
 }

@@ -443,6 +443,19 @@ bool ActionVerifier::expectationMet(const ProposedAction& p, const ActionResult&
     switch (p.expect.kind) {
     case Expectation::Kind::None:
         return true;
+    case Expectation::Kind::LengthEquals:
+        // A password field: the tree's count of its characters (kept current by its text-changed events);
+        // without a tree, a change is all there is.
+        if (fromTree && now->textLength >= 0) {
+            if (now->textLength == p.expect.length)
+                return true;
+            // How many is not said: a secret's length is not logged either (Action::maskedText()).
+            *why = QStringLiteral("the password field %1 holds %2 characters than were typed")
+                       .arg(now->id, now->textLength > p.expect.length ? QStringLiteral("more")
+                                                                       : QStringLiteral("fewer"));
+            return false;
+        }
+        return changed || noChange();
     case Expectation::Kind::TextEquals: // the field could not be read (a password): a change is all there is
     case Expectation::Kind::TextEndsWith:
     case Expectation::Kind::ShowsText:

@@ -3,6 +3,7 @@
 #include "core/canvas/canvasmapper.h"
 #include "core/capture/captureengine.h"
 #include "core/director/director.h"
+#include "core/director/secretmask.h"
 #include "core/mcp/mcplog.h"
 #include "core/replay/sessionformat.h"
 #include "platform/platformfactory.h"
@@ -239,7 +240,7 @@ void DesktopTools::runNext()
         // High-risk steps are confirmed through elicitation when the client can answer, else refused.
         job.options.confirmation = job.context && job.context->canElicit() ? safety::ConfirmationMode::Ask
                                                                            : safety::ConfirmationMode::Refuse;
-        qCInfo(lcMcpTools) << job.tool << "→ task:" << job.task;
+        qCInfo(lcMcpTools) << job.tool << "→ task:" << maskedTask(job.task);
         const QString task = job.task;
         const DirectorOptions options = job.options;
         if (job.context) {
@@ -349,7 +350,8 @@ void DesktopTools::onTaskFinished(const TaskOutcome& outcome)
     m_running.reset();
     QJsonObject structured = outcome.toJson();
     structured.insert(QStringLiteral("tool"), job.tool);
-    structured.insert(QStringLiteral("script"), job.task);
+    // What a step types into a credential field is masked, as in every record of the task.
+    structured.insert(QStringLiteral("script"), maskedTask(job.task));
     structured.insert(QStringLiteral("resolved"), job.resolved);
     structured.insert(QStringLiteral("verified"), job.verifications);
     structured.insert(QStringLiteral("problems"), QJsonArray::fromStringList(job.problems));

@@ -92,6 +92,7 @@ struct Zone
     // From the accessibility tree (empty for other sources):
     QString role;           // the accessible's role ("push button", "check box", "page tab", ...)
     QString value;          // text content, numeric value or selected item (never a password)
+    int textLength = -1;    // a password field's: how many characters it holds (never its text); else -1
     QString keyBinding;     // its key binding ("<Alt>f", "Ctrl+S")
     QString accessibleRef;  // the accessible object ("bus-name:object-path") to query again
     QString accessiblePath; // its index path in the tree ("0/2/1/4")

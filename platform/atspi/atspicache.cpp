@@ -260,6 +260,7 @@ void AtspiCache::reread(const QString& ref)
     cached.states = node.states;
     cached.name = node.name;
     cached.value = node.value;
+    cached.characterCount = node.characterCount;
     cached.bounds = node.bounds;
     cached.keyBinding = node.keyBinding;
     cached.labelledBy = node.labelledBy;

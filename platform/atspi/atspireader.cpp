@@ -213,6 +213,22 @@ QRect AtspiReader::extents(AtspiAccessible* object, ReadStatus& status)
     return result;
 }
 
+int AtspiReader::characterCount(AtspiAccessible* object, ReadStatus& status)
+{
+    m_connections.own(object);
+    AtspiText* text = atspi_accessible_get_text_iface(object);
+    if (!text)
+        return -1;
+    GError* error = nullptr;
+    QElapsedTimer started;
+    started.start();
+    const gint count = atspi_text_get_character_count(text, &error);
+    const bool failed = error != nullptr;
+    take(error, started, status);
+    g_object_unref(text);
+    return failed || count < 0 ? -1 : int(count);
+}
+
 QString AtspiReader::value(AtspiAccessible* object, const AccessibleNode& node, ReadStatus& status)
 {
     m_connections.own(object);
@@ -322,6 +338,8 @@ ReadStatus AtspiReader::readNode(AtspiAccessible* object, AccessibleNode& node)
     if (!showing || status.timedOut)
         return status;
     node.value = value(object, node, status);
+    if (!status.timedOut && node.role == QLatin1String("password text"))
+        node.characterCount = characterCount(object, status);
     if (!status.timedOut && isActionable(node.role))
         node.keyBinding = keyBinding(object, status);
     if (!status.timedOut && node.name.isEmpty() && !textIsLabel(node.role) &&

@@ -53,6 +53,8 @@ private:
     void take(GError* error, const QElapsedTimer& started, ReadStatus& status);
     QRect extents(AtspiAccessible* object, ReadStatus& status);
     QString value(AtspiAccessible* object, const AccessibleNode& node, ReadStatus& status);
+    // How many characters a text object holds, without reading them (a password field); -1 when unknown.
+    int characterCount(AtspiAccessible* object, ReadStatus& status);
     QString keyBinding(AtspiAccessible* object, ReadStatus& status);
     QString labelledBy(AtspiAccessible* object, ReadStatus& status);
 

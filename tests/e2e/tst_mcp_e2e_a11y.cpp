@@ -1,7 +1,8 @@
 // End to end under Xvfb and a private D-Bus session with the AT-SPI bus: `ciu-agent mcp` driven by the
 // official MCP TypeScript SDK client against the fixture app with its accessibility bridge on. The zones
 // the accessibility tree gives carry their `value` (a field's text) in get_zones and find_zones, text and
-// structuredContent (validated against the output schema by the SDK), and a password field's never.
+// structuredContent (validated against the output schema by the SDK), and a password field's never; typing
+// into a password field is verified by how many characters the tree says it holds.
 
 #include "mcpsdkclient.h"
 #include "tests/support/fixtureapp.h"
@@ -23,6 +24,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void zonesCarryValues();
+    void passwordCheckedByItsLength();
 
 private:
     std::unique_ptr<XvfbServer> m_x;
@@ -126,6 +128,56 @@ void TestMcpE2eA11y::zonesCarryValues()
     QCOMPARE(first.value(QStringLiteral("id")).toString(), nameZone->value(QStringLiteral("id")).toString());
     QCOMPARE(first.value(QStringLiteral("value")).toString(), QStringLiteral("Ada Lovelace"));
     QVERIFY2(text(r).contains(QStringLiteral("= \"Ada Lovelace\"")), qPrintable(text(r)));
+}
+
+void TestMcpE2eA11y::passwordCheckedByItsLength()
+{
+    SdkClient client;
+    QString error;
+    QVERIFY2(client.start(&error), qPrintable(error));
+    QJsonObject r =
+        client.connectStdio({QStringLiteral("mcp"), QStringLiteral("--display"), m_x->displayName(),
+                             QStringLiteral("--session-dir"), m_sessions.path(), QStringLiteral("--execute"),
+                             QStringLiteral("--max-actions-per-minute"), QStringLiteral("0")},
+                            QStringLiteral("accept")); // typing into a password field is confirmed
+    QVERIFY2(r.value(QStringLiteral("ok")).toBool(), QByteArray(dump(r) + client.log().toUtf8()).constData());
+    // The field takes 4 characters: of "hunter2secret", 9 are lost. The screen changed (4 bullets), the
+    // tree counts 4: not completed.
+    m_app->clearPending();
+    m_app->send(QStringLiteral("max-length password 4"));
+    QVERIFY(m_app->waitForEvent(QStringLiteral("max_length"), 10'000));
+    r = client.call(
+        QStringLiteral("run_steps"),
+        {{QStringLiteral("steps"), QJsonArray{QStringLiteral("type \"hunter2secret\" into Password")}}});
+    QVERIFY2(r.value(QStringLiteral("ok")).toBool(), dump(r).constData());
+    QJsonObject outcome = structured(r);
+    QCOMPARE(outcome.value(QStringLiteral("outcome")).toString(), QStringLiteral("unverified"));
+    QVERIFY2(text(r).contains(QStringLiteral("holds fewer characters than were typed")), qPrintable(text(r)));
+    QVERIFY2(!dump(r).contains("hunter2secret"), dump(r).constData());
+    // The fixture's own field: 4 characters.
+    QVERIFY(m_app->waitFor(
+        [](const QJsonObject& o) {
+            return o.value(QStringLiteral("event")).toString() == QLatin1String("text_changed") &&
+                   o.value(QStringLiteral("name")).toString() == QLatin1String("password") &&
+                   o.value(QStringLiteral("length")).toInt() == 4;
+        },
+        10'000));
+
+    // Four characters fit: the field is set to them (what it held is replaced), and the count says so.
+    m_app->clearPending();
+    r = client.call(QStringLiteral("run_steps"),
+                    {{QStringLiteral("steps"), QJsonArray{QStringLiteral("type \"wxyz\" into Password")}}});
+    QVERIFY2(r.value(QStringLiteral("ok")).toBool(), dump(r).constData());
+    outcome = structured(r);
+    QVERIFY2(outcome.value(QStringLiteral("outcome")).toString() == QLatin1String("completed"),
+             qPrintable(text(r)));
+    QVERIFY(m_app->waitFor(
+        [](const QJsonObject& o) {
+            return o.value(QStringLiteral("event")).toString() == QLatin1String("text_changed") &&
+                   o.value(QStringLiteral("name")).toString() == QLatin1String("password") &&
+                   o.value(QStringLiteral("text")).toString() == QLatin1String("wxyz");
+        },
+        10'000));
 }
 
 QTEST_GUILESS_MAIN(TestMcpE2eA11y)

@@ -521,6 +521,13 @@ void FixtureWindow::runCommand(const QString& line)
             emitEvent(QStringLiteral("enabled"),
                       {{QStringLiteral("name"), parts.at(1)}, {QStringLiteral("enabled"), w->isEnabled()}});
         }
+    } else if (cmd == QLatin1String("max-length") && parts.size() == 3) {
+        // max-length NAME N: the line edit NAME takes at most N characters (what is typed past them is lost).
+        if (auto* edit = findChild<QLineEdit*>(parts.at(1))) {
+            edit->setMaxLength(parts.at(2).toInt());
+            emitEvent(QStringLiteral("max_length"), {{QStringLiteral("name"), parts.at(1)},
+                                                     {QStringLiteral("max_length"), edit->maxLength()}});
+        }
     } else if (cmd == QLatin1String("add-drifting") && parts.size() == 3) {
         // add-drifting DX DY: a "Drifting" button in the status bar whose accessible bounds are off by DX,DY
         // until settle-drifting, which corrects them without an accessibility event.

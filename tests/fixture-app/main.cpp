@@ -7,7 +7,7 @@
 // and per raw input event (key_press, key_release, mouse_press, mouse_release, mouse_double_click, wheel).
 // stdin: commands, one a line: dump | move NAME X Y | open-dialog | open-window | close-window |
 // set-clipboard TEXT | set-clipboard-image W H RRGGBB | get-clipboard | focus NAME | sync |
-// add-drifting DX DY | settle-drifting | quit
+// max-length NAME N | add-drifting DX DY | settle-drifting | quit
 // (sync answers "synced" once every pending event is handled and every repaint has reached the X server)
 // The ready and widgets lines also carry the app's "pid".
 //

@@ -213,11 +213,17 @@ void TestAccessibilityZones::passwordHasNoValue()
         node(QStringLiteral(":1.5:/pw"), w, QStringLiteral("password text"), QStringLiteral("Password"),
              QRect(10, 10, 100, 20), {QStringLiteral("editable")});
     pw.value = QStringLiteral("hunter2"); // a backend never reads it; even if one did, it goes nowhere
-    s.nodes << w << pw;
+    pw.characterCount = 7;                // what the backend reads instead: how many characters
+    AccessibleNode entry = node(QStringLiteral(":1.5:/e"), w, QStringLiteral("text"), QStringLiteral("Name"),
+                                QRect(10, 40, 100, 20), {QStringLiteral("editable")});
+    entry.characterCount = 3; // only a password field's count is kept
+    s.nodes << w << pw << entry;
     const AccessibilityZones result = zonesFromAccessibility(s, {});
-    QCOMPARE(result.zones.size(), 1);
+    QCOMPARE(result.zones.size(), 2);
     QVERIFY(result.zones.first().isPassword);
     QVERIFY(result.zones.first().value.isEmpty());
+    QCOMPARE(result.zones.first().textLength, 7);
+    QCOMPARE(result.zones.last().textLength, -1);
     QVERIFY(!toJson(result.zones.first()).contains(QStringLiteral("value")));
 }
 

@@ -35,6 +35,7 @@ private slots:
     void showsText();
     void typingReadBackIsNotBlamedOnAFocusRing();
     void clickOutsideAnOpenMenuOnlyClosesIt();
+    void passwordLengthFromTheTree();
 };
 
 using ciu::test::zone;
@@ -427,6 +428,49 @@ void TestVerification::typingReadBackIsNotBlamedOnAFocusRing()
     // Typing with nothing to read back: the attribution is all there is.
     flight.proposed.expect.kind = Expectation::Kind::AnyChange;
     QCOMPARE(ActionVerifier::wrongZone(flight, r, {typed}), QStringLiteral("z1"));
+}
+
+void TestVerification::passwordLengthFromTheTree()
+{
+    // Typing "hunter2" (7 characters) into a password field: its text is never read; the tree's count of
+    // its characters decides. Doubled text ("LovelaceLovelace" in a password field) or keys that went
+    // elsewhere are seen; without a tree, a change in the field is all there is.
+    Zone field = fromTree(
+        zone(QStringLiteral("z7"), ZoneType::TextField, QStringLiteral("PIN"), QRect(90, 140, 200, 24)),
+        QStringLiteral(":1.5:/pin"));
+    field.isPassword = true;
+    field.textLength = 0;
+    ProposedAction p;
+    p.action.type = Action::Type::TypeText;
+    p.action.text = QStringLiteral("hunter2");
+    p.focusZoneId = QStringLiteral("z7");
+    p.expect.kind = Expectation::Kind::LengthEquals;
+    p.expect.length = 7;
+    const ActionResult r = changedAt(QRect(92, 142, 60, 20), 30);
+    QList<Zone> before = form();
+    before << field;
+    const auto withLength = [&](int length) {
+        QList<Zone> zones = before;
+        zones.last().textLength = length;
+        return mapOf(2, zones);
+    };
+    QString why;
+    QVERIFY(ActionVerifier::expectationMet(p, r, mapOf(1, before), withLength(7), &why));
+    QVERIFY(!ActionVerifier::expectationMet(p, r, mapOf(1, before), withLength(14), &why));
+    QCOMPARE(why, QStringLiteral("the password field z7 holds more characters than were typed"));
+    QVERIFY(!ActionVerifier::expectationMet(p, r, mapOf(1, before), withLength(0), &why));
+    QVERIFY2(!why.contains(QStringLiteral("hunter2")), qPrintable(why));
+    // A field vision found (no tree, no count): the change in it.
+    QList<Zone> vision = form();
+    Zone seen = field;
+    seen.source = ZoneSource::Local;
+    seen.accessibleRef.clear();
+    seen.textLength = -1;
+    vision << seen;
+    QVERIFY(ActionVerifier::expectationMet(p, r, mapOf(1, vision), mapOf(2, vision), &why));
+    ActionResult none;
+    none.success = true;
+    QVERIFY(!ActionVerifier::expectationMet(p, none, mapOf(1, vision), mapOf(2, vision), &why));
 }
 
 QTEST_GUILESS_MAIN(TestVerification)
