@@ -149,23 +149,36 @@ void TestSafety::targets_data()
     QTest::addColumn<bool>("password");
     QTest::addColumn<bool>("typing");
     QTest::addColumn<bool>("high");
-    QTest::newRow("Delete button") << "Delete" << int(ZoneType::Button) << false << false << true;
-    QTest::newRow("Remove menu") << "Remove item" << int(ZoneType::MenuItem) << false << false << true;
-    QTest::newRow("Send") << "Send" << int(ZoneType::Button) << false << false << true;
-    QTest::newRow("Pay now") << "Pay now" << int(ZoneType::Button) << false << false << true;
-    QTest::newRow("Buy") << "Buy" << int(ZoneType::Link) << false << false << true;
-    QTest::newRow("Format disk") << "Format…" << int(ZoneType::Button) << false << false << true;
-    QTest::newRow("Erase") << "&Erase" << int(ZoneType::Button) << false << false << true;
+    QTest::addColumn<int>("source");
+    const int vision = int(ZoneSource::Local);
+    const int tree = int(ZoneSource::Accessibility);
+    QTest::newRow("Delete button") << "Delete" << int(ZoneType::Button) << false << false << true << tree;
+    QTest::newRow("Remove menu") << "Remove item" << int(ZoneType::MenuItem) << false << false << true
+                                 << tree;
+    QTest::newRow("Send") << "Send" << int(ZoneType::Button) << false << false << true << tree;
+    QTest::newRow("Pay now") << "Pay now" << int(ZoneType::Button) << false << false << true << tree;
+    QTest::newRow("Buy") << "Buy" << int(ZoneType::Link) << false << false << true << tree;
+    QTest::newRow("Format disk") << "Format…" << int(ZoneType::Button) << false << false << true << tree;
+    QTest::newRow("Erase") << "&Erase" << int(ZoneType::Button) << false << false << true << tree;
     QTest::newRow("Confirm purchase")
-        << "Confirm purchase" << int(ZoneType::Button) << false << false << true;
-    QTest::newRow("Submit") << "Submit" << int(ZoneType::Button) << false << false << false;
-    QTest::newRow("OK") << "OK" << int(ZoneType::Button) << false << false << false;
-    QTest::newRow("Delete as static text") << "Delete" << int(ZoneType::Static) << false << false << false;
-    QTest::newRow("password field typing") << "" << int(ZoneType::TextField) << true << true << true;
-    QTest::newRow("password field click") << "" << int(ZoneType::TextField) << true << false << true;
+        << "Confirm purchase" << int(ZoneType::Button) << false << false << true << tree;
+    QTest::newRow("Submit") << "Submit" << int(ZoneType::Button) << false << false << false << tree;
+    QTest::newRow("OK") << "OK" << int(ZoneType::Button) << false << false << false << tree;
+    QTest::newRow("Delete as static text")
+        << "Delete" << int(ZoneType::Static) << false << false << false << tree;
+    QTest::newRow("Delete as a field of the tree")
+        << "Delete" << int(ZoneType::TextField) << false << false << false << tree;
+    // Vision's type is a guess: a button it took for a field or a text is still clicked as a button.
+    QTest::newRow("Discard read as a field by vision")
+        << "Discard" << int(ZoneType::TextField) << false << false << true << vision;
+    QTest::newRow("Delete read as text by vision")
+        << "Delete" << int(ZoneType::Static) << false << false << true << vision;
+    QTest::newRow("vision's OK") << "OK" << int(ZoneType::TextField) << false << false << false << vision;
+    QTest::newRow("password field typing") << "" << int(ZoneType::TextField) << true << true << true << tree;
+    QTest::newRow("password field click") << "" << int(ZoneType::TextField) << true << false << true << tree;
     QTest::newRow("labelled password field")
-        << "Password" << int(ZoneType::TextField) << false << true << true;
-    QTest::newRow("name field") << "Name" << int(ZoneType::TextField) << false << true << false;
+        << "Password" << int(ZoneType::TextField) << false << true << true << tree;
+    QTest::newRow("name field") << "Name" << int(ZoneType::TextField) << false << true << false << tree;
 }
 
 void TestSafety::targets()
@@ -175,7 +188,9 @@ void TestSafety::targets()
     QFETCH(bool, password);
     QFETCH(bool, typing);
     QFETCH(bool, high);
-    const Zone z = zone(QStringLiteral("z1"), ZoneType(type), label, password);
+    QFETCH(int, source);
+    Zone z = zone(QStringLiteral("z1"), ZoneType(type), label, password);
+    z.source = ZoneSource(source);
     Action a = typing ? typed(QStringLiteral("abc")) : click(QStringLiteral("z1"));
     RiskContext c;
     c.target = &z;

@@ -272,8 +272,13 @@ Risk RiskAssessor::assess(const Action& action, const RiskContext& context)
             add(Risk::Category::Credential,
                 QStringLiteral("enters a credential field (\"%1\")").arg(z->label));
         if (action.isClick() || action.type == Action::Type::LeftMouseUp) {
-            if (const QString r = destructiveLabel(z->label);
-                !r.isEmpty() && z->type != ZoneType::Static && z->type != ZoneType::TextField)
+            // A text or a field whose words are destructive is no button; but only the tree or the user
+            // knows the type for sure: vision takes a plain button for a field or a text often enough
+            // (xmessage's "Discard" read as a text field), and a click on it is treated as a button's.
+            const bool typeKnown = z->source == ZoneSource::Accessibility || z->source == ZoneSource::User;
+            const bool notAButton =
+                typeKnown && (z->type == ZoneType::Static || z->type == ZoneType::TextField);
+            if (const QString r = destructiveLabel(z->label); !r.isEmpty() && !notAButton)
                 add(Risk::Category::DestructiveTarget, r);
         }
         if (const QString r = systemWindow(z->application); !r.isEmpty())
