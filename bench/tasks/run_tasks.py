@@ -134,10 +134,10 @@ def task_list():
              expect=dict(stdout="Ada|TRUE|Pro|")),
         dict(name="gxmessage-button", set="heldout",
              program=["gxmessage", "-buttons", "Keep:3,Discard:4", "Keep the draft?"],
-             task="click Discard", expect=dict(exit=4)),
+             task="click Discard", expect=dict(exit=4), confirm=True),  # "Discard" is asked about
         dict(name="xmessage-button", set="heldout",
              program=["xmessage", "-buttons", "Keep:3,Discard:4", "Keep the draft?"],
-             task="click Discard", expect=dict(exit=4)),
+             task="click Discard", expect=dict(exit=4), confirm=True),
         dict(name="kdialog-input", set="heldout",
              program=["kdialog", "--title", "Name", "--inputbox", "Your name:", "Untitled"],
              task='type "Ada" into "Your name"; click OK', expect=dict(stdout="Ada")),

@@ -367,8 +367,13 @@ QList<Zone> fuseZones(const QList<Zone>& treeZones, const QList<Zone>& visionZon
             continue;
         // Text the tree has too, where one box holds the other: a label's or a status bar's words, the tree's
         // box the widget's and vision's the ink's (or a line of ink running past the label). The tree's zone
-        // stands for both; otherwise the canvas would publish the label twice.
-        const int same = v.type == ZoneType::Static ? sameTextIndex(fused, v) : -1;
+        // stands for both; otherwise the canvas would publish the label twice. Vision types bare text by
+        // where it lies (a word at a window's top taken for a menu, a row of words for tabs, underlined for
+        // a link): where the tree says the words are a label, they are (kdialog's "Pick a colour:" was a
+        // menu item to click). What vision saw drawn around the words (a button, a field) stays its own.
+        const bool textLike = v.type == ZoneType::Static || v.type == ZoneType::MenuItem ||
+                              v.type == ZoneType::Tab || v.type == ZoneType::Link;
+        const int same = textLike ? sameTextIndex(fused, v) : -1;
         if (same >= 0) {
             fused[same].confidence = 1.0;
             continue;

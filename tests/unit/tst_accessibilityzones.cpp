@@ -492,20 +492,34 @@ void TestAccessibilityZones::fusionTextSeenByBothIsOne()
     buttonAroundLabel.id = QStringLiteral("z4");
     buttonAroundLabel.type = ZoneType::Button;
     buttonAroundLabel.label = QStringLiteral("inset");
+    // A dialog's label at its top, taken by vision for a menu (kdialog's "Pick a colour:"): the tree's label.
+    Zone caption = bar;
+    caption.id = QStringLiteral("tmp:caption");
+    caption.bounds = QRect(541, 321, 178, 17);
+    caption.role = QStringLiteral("label");
+    caption.label = QStringLiteral("Pick a colour:");
+    Zone captionAsMenu = readyInk;
+    captionAsMenu.id = QStringLiteral("z5");
+    captionAsMenu.bounds = QRect(537, 319, 94, 20);
+    captionAsMenu.type = ZoneType::MenuItem;
+    captionAsMenu.label = QStringLiteral("Pick a colour");
 
-    const QList<Zone> fused = fuseZones({bar, inset}, {readyInk, insetLine, otherText, buttonAroundLabel});
+    const QList<Zone> fused =
+        fuseZones({bar, inset, caption}, {readyInk, insetLine, otherText, buttonAroundLabel, captionAsMenu});
     QStringList labels;
     for (const Zone& z : fused)
         labels << z.label;
-    QCOMPARE(labels, (QStringList{QStringLiteral("Ready"), QStringLiteral("inset"), QStringLiteral("3 items"),
-                                  QStringLiteral("inset")}));
-    for (const auto& [zone, tree] : {std::pair{fused.at(0), bar}, std::pair{fused.at(1), inset}}) {
+    QCOMPARE(labels,
+             (QStringList{QStringLiteral("Ready"), QStringLiteral("inset"), QStringLiteral("Pick a colour:"),
+                          QStringLiteral("3 items"), QStringLiteral("inset")}));
+    for (const auto& [zone, tree] :
+         {std::pair{fused.at(0), bar}, std::pair{fused.at(1), inset}, std::pair{fused.at(2), caption}}) {
         QCOMPARE(zone.bounds, tree.bounds); // the tree's zone, seen by both
         QCOMPARE(int(zone.source), int(ZoneSource::Accessibility));
         QCOMPARE(zone.confidence, 1.0);
     }
-    QCOMPARE(fused.at(2), otherText);
-    QCOMPARE(int(fused.at(3).type), int(ZoneType::Button));
+    QCOMPARE(fused.at(3), otherText);
+    QCOMPARE(int(fused.at(4).type), int(ZoneType::Button));
 }
 
 void TestAccessibilityZones::zoneJsonRoundTrip()
