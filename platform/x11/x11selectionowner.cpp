@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
+#include <xcb/xfixes.h>
 
 namespace ciu::platform::x11 {
 namespace {
@@ -38,6 +39,17 @@ X11SelectionOwner::X11SelectionOwner(const QString& displayName)
     const QByteArray title = "ciu-agent clipboard";
     xcb_change_property(m_c, XCB_PROP_MODE_REPLACE, m_window, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 8,
                         quint32(title.size()), title.constData());
+    // Every change of the clipboard's owner, with the time it was made at: ours must come later (below).
+    if (const xcb_query_extension_reply_t* fixes = xcb_get_extension_data(m_c, &xcb_xfixes_id);
+        fixes && fixes->present) {
+        Reply<xcb_xfixes_query_version_reply_t> version(
+            xcb_xfixes_query_version_reply(m_c, xcb_xfixes_query_version(m_c, 1, 0), nullptr));
+        if (version) {
+            m_xfixesEvent = fixes->first_event;
+            xcb_xfixes_select_selection_input(m_c, m_window, m_clipboard,
+                                              XCB_XFIXES_SELECTION_EVENT_MASK_SET_SELECTION_OWNER);
+        }
+    }
     // Chunks well below the server's request limit (in 4-byte units).
     m_chunkBytes = qBound(qsizetype(4096), qsizetype(xcb_get_maximum_request_length(m_c)) * 4 - 1024,
                           qsizetype(64 * 1024));
@@ -162,6 +174,26 @@ void X11SelectionOwner::run()
     m_done.notify_all();
 }
 
+xcb_timestamp_t X11SelectionOwner::serverTime()
+{
+    // The server's clock moves only when input comes or a request brings it up to date: an append alone is
+    // stamped with the time of the last input. UngrabPointer brings it up to date (and releases nothing: we
+    // hold no grab).
+    xcb_ungrab_pointer(m_c, XCB_CURRENT_TIME);
+    xcb_change_property(m_c, XCB_PROP_MODE_APPEND, m_window, m_stampProperty, XCB_ATOM_INTEGER, 8, 0,
+                        nullptr);
+    xcb_flush(m_c);
+    while (Reply<xcb_generic_event_t> e{xcb_wait_for_event(m_c)}) {
+        if ((e->response_type & 0x7f) == XCB_PROPERTY_NOTIFY) {
+            const auto* p = reinterpret_cast<const xcb_property_notify_event_t*>(e.get());
+            if (p->window == m_window && p->atom == m_stampProperty)
+                return p->time;
+        }
+        handleEvent(e.get());
+    }
+    return XCB_CURRENT_TIME;
+}
+
 void X11SelectionOwner::takeOwnership()
 {
     SelectionData data;
@@ -169,22 +201,18 @@ void X11SelectionOwner::takeOwnership()
         std::lock_guard lock(m_mutex);
         data = m_request;
     }
-    // ICCCM: own with a real server time, got from a zero-length append to our own window.
-    xcb_change_property(m_c, XCB_PROP_MODE_APPEND, m_window, m_stampProperty, XCB_ATOM_INTEGER, 8, 0,
-                        nullptr);
-    xcb_flush(m_c);
-    xcb_timestamp_t time = XCB_CURRENT_TIME;
-    while (Reply<xcb_generic_event_t> e{xcb_wait_for_event(m_c)}) {
-        if ((e->response_type & 0x7f) == XCB_PROPERTY_NOTIFY) {
-            const auto* p = reinterpret_cast<const xcb_property_notify_event_t*>(e.get());
-            if (p->window == m_window && p->atom == m_stampProperty) {
-                time = p->time;
-                break;
-            }
-        }
-        handleEvent(e.get());
+    // ICCCM: own with a real server time. And a later one than the last change of owner: a program keeps
+    // its ownership against a change stamped no later than its own (Qt ignores both the SelectionClear and
+    // the XFixes notice then), and would paste its old text. Two changes within a millisecond are common
+    // (a program sets the clipboard, the agent takes it at once): wait for the clock to move on.
+    xcb_timestamp_t time = serverTime();
+    for (int waited = 0;
+         time != XCB_CURRENT_TIME && waited < 100 && (time <= m_lastChange || time <= m_ownedSince);
+         ++waited) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        time = serverTime();
     }
-    if (xcb_connection_has_error(m_c)) {
+    if (time == XCB_CURRENT_TIME || xcb_connection_has_error(m_c)) {
         finishRequest(false, QStringLiteral("the X display %1 went away").arg(m_displayName));
         return;
     }
@@ -231,6 +259,12 @@ void X11SelectionOwner::handleEvent(const xcb_generic_event_t* event)
     case 0: // an error, e.g. BadWindow for a requestor that went away: its transfer expires
         break;
     default:
+        if (m_xfixesEvent != 0 &&
+            (event->response_type & 0x7f) == m_xfixesEvent + XCB_XFIXES_SELECTION_NOTIFY) {
+            const auto* e = reinterpret_cast<const xcb_xfixes_selection_notify_event_t*>(event);
+            if (e->selection == m_clipboard && e->selection_timestamp > m_lastChange)
+                m_lastChange = e->selection_timestamp;
+        }
         break;
     }
 }

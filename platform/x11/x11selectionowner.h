@@ -58,6 +58,9 @@ private:
     void continueTransfer(xcb_window_t requestor, xcb_atom_t property);
     void expireTransfers();
     xcb_atom_t intern(const QByteArray& name);
+    // The server's time now (a zero-length append to our window, the clock brought up to date first);
+    // XCB_CURRENT_TIME when the display went away.
+    xcb_timestamp_t serverTime();
     void finishRequest(bool ok, const QString& error);
 
     // Set once in the constructor.
@@ -69,6 +72,7 @@ private:
     xcb_atom_t m_incr = XCB_NONE;
     xcb_atom_t m_stampProperty = XCB_NONE;
     xcb_atom_t m_atomType = XCB_NONE;
+    quint8 m_xfixesEvent = 0; // XFixes' first event code (0: no XFixes)
     int m_wakeFd = -1;
     QString m_displayName;
 
@@ -88,6 +92,7 @@ private:
     SelectionData m_data;
     QHash<xcb_atom_t, qsizetype> m_itemByTarget;
     xcb_timestamp_t m_ownedSince = 0;
+    xcb_timestamp_t m_lastChange = 0; // the time the clipboard last changed hands (XFixes), 0: unknown
     QList<Transfer> m_transfers;
     qsizetype m_chunkBytes = 64 * 1024;
     std::thread m_thread;
