@@ -145,6 +145,9 @@ std::optional<ZoneType> zoneTypeForRole(const QString& role)
         {QStringLiteral("caption"), ZoneType::Static},
         {QStringLiteral("paragraph"), ZoneType::Static},
         {QStringLiteral("status bar"), ZoneType::Static},
+        // A table's column header names its list ("select Cherry in Fruit").
+        {QStringLiteral("table column header"), ZoneType::Static},
+        {QStringLiteral("column header"), ZoneType::Static},
     };
     const auto it = types.constFind(role);
     if (it == types.cend())

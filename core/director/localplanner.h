@@ -44,6 +44,9 @@ public:
     static constexpr int kMaxStepRetries = 2;
     // Scrolls of a drop-down's open list looking for an option (down and up together).
     static constexpr int kMaxListScrolls = 20;
+    // Looks again, each after a re-analysis, at a list that shows the same rows after a scroll before its end
+    // is taken for reached.
+    static constexpr int kListWaits = 2;
 
     // What `invoke` knows of a program (by WM_CLASS): its shortcuts and menu paths. Default: the shipped app
     // schemas with what the store under XDG data learned (knownShortcuts()).
@@ -97,7 +100,13 @@ private:
         bool listScrollsUp = false;
         QStringList listInView;
         QStringList listSeen;
+        int listWaits = 0; // looks again at a list that showed the same rows after a scroll (kListWaits)
         QString notAnOption;
+        // What the step chooses in: a list box (its options in view already: nothing is opened or closed,
+        // the option ends selected) or a menu (its item is run: no drop-down shows it afterwards); else a
+        // drop-down.
+        bool listBox = false;
+        bool menu = false;
     };
 
     Decision next(const ZoneMap& map);

@@ -2,7 +2,8 @@
 // list, scrolling the list when the option is not in view. An option that is not there fails the step (the
 // list is closed again with Escape): typing the option's name into a list or a drop-down that is not editable
 // is never the method (a GTK combo box ignores it, and the step would only look done). An editable drop-down
-// takes the name typed.
+// takes the name typed. In a list box (a list always open) the option is clicked among its rows and must end
+// selected; in a menu, its item is clicked and must have an effect.
 
 #include "core/director/directorlog.h"
 #include "core/director/localplanner.h"
@@ -57,7 +58,7 @@ QList<Zone> LocalPlanner::openListZones(const ZoneMap& map, const StepState& st)
 {
     // What opening the drop-down showed: zones with a label that were not there before, in the drop-down's
     // column (a list opens below, above or over its drop-down, at least as wide), the drop-down itself left
-    // out.
+    // out. A list box's options are the rows inside it.
     QList<Zone> list;
     if (!st.zone)
         return list;
@@ -65,6 +66,11 @@ QList<Zone> LocalPlanner::openListZones(const ZoneMap& map, const StepState& st)
     for (const Zone& z : map.zones()) {
         if (isTheDropdown(z, *st.zone) || z.label.trimmed().isEmpty() || z.bounds.isEmpty())
             continue;
+        if (st.listBox) {
+            if (box.contains(z.bounds.center()))
+                list.append(z);
+            continue;
+        }
         if (z.bounds.right() < box.left() || z.bounds.left() > box.right())
             continue;
         if (!wasThere(z, st.beforeOpen))
@@ -100,33 +106,54 @@ std::optional<Decision> LocalPlanner::selectAction(int index, const ZoneMap& map
         const auto z = resolveOrDecide(c.target, map, ZoneResolver::Purpose::Dropdown, &decision);
         if (!z)
             return decision;
-        if (labelsMatch(z->label, c.text) || (!z->value.isEmpty() && labelsMatch(z->value, c.text))) {
+        st.zoneId = z->id;
+        st.zone = *z;
+        st.beforeOpen = map.zones();
+        st.listScrolls = 0;
+        st.listWaits = 0;
+        st.listSeen.clear();
+        st.listInView.clear();
+        st.listScrollsUp = false;
+        st.notAnOption.clear();
+        st.listBox = z->type == ZoneType::ScrollArea;
+        st.menu = z->type == ZoneType::MenuItem;
+        const bool shows = st.listBox ? std::any_of(map.zones().cbegin(), map.zones().cend(),
+                                                    [&](const Zone& row) {
+                                                        return row.state.testFlag(ZoneStateFlag::Selected) &&
+                                                               labelsMatch(row.label, c.text) &&
+                                                               z->bounds.contains(row.bounds.center());
+                                                    })
+                                      : !st.menu && (labelsMatch(z->label, c.text) ||
+                                                     (!z->value.isEmpty() && labelsMatch(z->value, c.text)));
+        if (shows) {
             const QString why = QStringLiteral("\"%1\" already shows \"%2\"").arg(c.target, c.text);
             qCDebug(lcLocalPlanner) << "step" << index + 1 << "needs no action:" << why;
             m_plan.steps[index].description = why;
             finishStep(index, PlanStep::Status::Skipped);
             return std::nullopt;
         }
-        st.zoneId = z->id;
-        st.zone = *z;
-        st.beforeOpen = map.zones();
-        st.listScrolls = 0;
-        st.listSeen.clear();
-        st.listInView.clear();
-        st.listScrollsUp = false;
-        st.notAnOption.clear();
-        p.action.type = Action::Type::LeftClick;
-        p.action.zoneId = z->id;
-        p.expect.kind = Expectation::Kind::AnyChange;
-        p.expect.description = QStringLiteral("option list");
-        return act(p);
+        if (st.listBox) {
+            st.phase = 1; // a list box is open already: its rows are the options
+            st.beforeOpen.clear();
+        } else {
+            p.action.type = Action::Type::LeftClick;
+            p.action.zoneId = z->id;
+            p.expect.kind = Expectation::Kind::AnyChange;
+            p.expect.description = st.menu ? QStringLiteral("menu dropdown") : QStringLiteral("option list");
+            return act(p);
+        }
     }
     if (st.phase == 1) {
-        // The open list: the option by name, never the drop-down itself (it shows the current value).
+        // The open list: the option by name, never the drop-down itself (it shows the current value). In a
+        // list box or a menu, only among its rows (a button elsewhere may carry the same name).
         QList<Zone> zones;
-        for (const Zone& z : map.zones()) {
-            if (!st.zone || !isTheDropdown(z, *st.zone))
-                zones.append(z);
+        if (st.listBox || st.menu) {
+            zones = openListZones(map, st);
+        } else {
+            for (const Zone& z : map.zones()) {
+                if (!st.zone || !isTheDropdown(z, *st.zone))
+                    zones.append(z);
+            }
         }
         const ZoneMap options(map.version(), map.tNs(), map.screenSize(), zones);
         const auto r = ZoneResolver::resolve(c.text, options, ZoneResolver::Purpose::Option);
@@ -134,15 +161,24 @@ std::optional<Decision> LocalPlanner::selectAction(int index, const ZoneMap& map
         // zone picks the wrong item.
         if (r.zone && labelsMatch(r.zone->label, c.text)) {
             st.phase = 3; // clicking the option finishes the step
-            p.expect = showsOption(c.text);
-            p.focusZoneId = st.zoneId;
-            p.focusZone = st.zone;
+            if (st.listBox) {
+                p.expect.kind = Expectation::Kind::Selected; // the row; from pixels, its change
+                p.expect.description = QStringLiteral("the row selected");
+            } else if (st.menu) {
+                p.expect.kind = Expectation::Kind::AnyChange; // the item's effect: not known here
+                p.expect.description = QStringLiteral("the menu item's effect");
+                p.expect.repeatable = false;
+            } else {
+                p.expect = showsOption(c.text);
+                p.focusZoneId = st.zoneId;
+                p.focusZone = st.zone;
+            }
             p.action.type = Action::Type::LeftClick;
             p.action.zoneId = r.zone->id;
             return act(p);
         }
         // An editable drop-down takes the option's name typed (then Return).
-        if (st.zone &&
+        if (st.zone && !st.listBox && !st.menu &&
             (st.zone->state.testFlag(ZoneStateFlag::Editable) || st.zone->type == ZoneType::TextField)) {
             qCDebug(lcLocalPlanner) << "option" << c.text
                                     << "not in the zone map; typing it into the editable" << st.zoneId;
@@ -156,11 +192,12 @@ std::optional<Decision> LocalPlanner::selectAction(int index, const ZoneMap& map
         // keyboard (a Qt list jumps to it), then Return. The drop-down must show the option afterwards, so a
         // list that ignores typing (GTK's) ends the step unverified, never done.
         const QString wanted = QString(QLatin1Char(' ') + ZoneResolver::normalize(c.text) + QLatin1Char(' '));
-        const bool inMergedRow = std::any_of(list.cbegin(), list.cend(), [&](const Zone& z) {
-            return z.source != ZoneSource::Accessibility &&
-                   QString(QLatin1Char(' ') + ZoneResolver::normalize(z.label) + QLatin1Char(' '))
-                       .contains(wanted);
-        });
+        const bool inMergedRow =
+            !st.listBox && !st.menu && std::any_of(list.cbegin(), list.cend(), [&](const Zone& z) {
+                return z.source != ZoneSource::Accessibility &&
+                       QString(QLatin1Char(' ') + ZoneResolver::normalize(z.label) + QLatin1Char(' '))
+                           .contains(wanted);
+            });
         if (inMergedRow) {
             qCDebug(lcLocalPlanner) << "option" << c.text << "is read only within a merged row of the list of"
                                     << st.zoneId << "; typing it into the open list";
@@ -171,6 +208,8 @@ std::optional<Decision> LocalPlanner::selectAction(int index, const ZoneMap& map
         QStringList inView;
         QRect listBox;
         for (const Zone& z : list) {
+            if (st.listBox && labelsMatch(z.label, c.target))
+                continue; // the list's own caption or column header, not one of its rows
             inView << z.label.trimmed();
             listBox |= z.bounds;
             if (!st.listSeen.contains(z.label.trimmed()))
@@ -178,14 +217,27 @@ std::optional<Decision> LocalPlanner::selectAction(int index, const ZoneMap& map
         }
         // More of the list may be out of view: scroll it down, then up (a list opens at its current option),
         // while scrolling shows other options. Only an open list (two options or more) is scrolled, and never
-        // over the drop-down (a wheel there changes its value).
-        const QPoint at = listBox.center();
+        // over the drop-down (a wheel there changes its value). A list box is scrolled over itself.
+        const QPoint at = st.listBox ? st.zone->bounds.center() : listBox.center();
+        // The same rows after a scroll: the list may not have moved on the map yet (it scrolls smoothly, and
+        // its program reports the rows' new places a moment later). Looked at again before its end is
+        // taken for reached.
+        if (list.size() >= 2 && st.listScrolls > 0 && inView == st.listInView && st.listWaits < kListWaits) {
+            ++st.listWaits;
+            return Decision{Decision::Kind::Reanalyze,
+                            {},
+                            QStringLiteral("waiting for the list of %1 to move").arg(quoted(c.target))};
+        }
+        if (inView != st.listInView)
+            st.listWaits = 0;
         if (list.size() >= 2 && st.listScrolls > 0 && inView == st.listInView) {
+            st.listWaits = 0;
             if (st.listScrollsUp)
                 st.listScrolls = kMaxListScrolls; // both ways scrolled to the end
             st.listScrollsUp = true;
         }
-        if (list.size() >= 2 && st.listScrolls < kMaxListScrolls && !st.zone->bounds.contains(at)) {
+        if (list.size() >= 2 && st.listScrolls < kMaxListScrolls &&
+            (st.listBox || !st.zone->bounds.contains(at))) {
             qCDebug(lcLocalPlanner) << "option" << c.text << "not in view in the list of" << st.zoneId
                                     << inView << "; scrolling it" << (st.listScrollsUp ? "up" : "down");
             st.listInView = inView;
@@ -194,17 +246,24 @@ std::optional<Decision> LocalPlanner::selectAction(int index, const ZoneMap& map
             p.action.scrollDirection =
                 st.listScrollsUp ? platform::ScrollDirection::Up : platform::ScrollDirection::Down;
             p.action.amount = 3;
-            p.expect.kind = Expectation::Kind::None; // what it showed is looked at in the next decision
+            p.expect.kind = Expectation::Kind::None; // what it showed is looked at in the next decisions
             p.expect.description = QStringLiteral("more of the option list");
             return act(p);
         }
         // Not there: close the list, the drop-down as it was, and fail the step.
         st.notAnOption =
             st.listSeen.isEmpty()
-                ? QStringLiteral("no option named \"%1\" showed when %2 was opened")
+                ? (st.listBox ? QStringLiteral("the list %2 shows no option named \"%1\"")
+                              : QStringLiteral("no option named \"%1\" showed when %2 was opened"))
                       .arg(c.text, quoted(c.target))
                 : QStringLiteral("%1 is not among the options of %2 (seen: %3)")
                       .arg(quoted(c.text), quoted(c.target), st.listSeen.join(QStringLiteral(", ")));
+        if (st.listBox) { // nothing was opened: nothing to close (Escape would close a dialog)
+            m_failure =
+                QStringLiteral("step %1 (%2) failed: %3").arg(index + 1).arg(c.source, st.notAnOption);
+            finishStep(index, PlanStep::Status::Failed);
+            return std::nullopt;
+        }
         qCDebug(lcLocalPlanner) << "step" << index + 1 << st.notAnOption << "; closing the list";
         p.action.type = Action::Type::Key;
         p.action.text = QStringLiteral("Escape");

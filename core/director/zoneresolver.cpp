@@ -95,6 +95,27 @@ std::optional<Zone> fieldForLabel(const Zone& label, const ZoneMap& map)
     return std::nullopt;
 }
 
+// The list a label names: the smallest list that holds it (a column's header inside its table), else one
+// that starts just below it (a caption over a list box).
+std::optional<Zone> listForLabel(const Zone& label, const ZoneMap& map)
+{
+    const QRect l = label.bounds;
+    const Zone* best = nullptr;
+    for (const Zone& z : map.zones()) {
+        if (z.type != ZoneType::ScrollArea || z.id == label.id || z.bounds.width() < 2 * l.height() ||
+            z.bounds.height() < 2 * l.height())
+            continue; // a scroll bar is no list
+        const QRect f = z.bounds;
+        const bool holds = f.contains(l.center());
+        const bool below = f.top() >= l.center().y() &&
+                           f.top() - l.bottom() <= 2 * std::max(l.height(), 10) && f.left() <= l.right() &&
+                           f.right() >= l.left();
+        if ((holds || below) && (!best || area(f) < area(best->bounds)))
+            best = &z;
+    }
+    return best ? std::optional<Zone>(*best) : std::nullopt;
+}
+
 } // namespace
 
 QString ZoneResolver::symbolForm(const QString& label)
@@ -321,6 +342,9 @@ ZoneResolver::Result ZoneResolver::resolve(const QString& name, const ZoneMap& m
         if (auto field = fieldForLabel(best.zone, map); field && field->type == ZoneType::Dropdown) {
             r.matchedZone = best.zone;
             r.zone = *field;
+        } else if (auto list = listForLabel(best.zone, map)) { // a list box: its caption or column header
+            r.matchedZone = best.zone;
+            r.zone = *list;
         }
     }
     return r;

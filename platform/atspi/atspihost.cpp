@@ -41,9 +41,11 @@ QString busUnavailableReason()
 AtspiCache::Change changeOf(const char* type, int detail1)
 {
     const QByteArray t(type);
+    // What a list or table shows moved (it scrolled: GTK's tree view says so, and reports no row's new
+    // place), like its children changing: its subtree is read again.
     if (t.startsWith("object:children-changed") || t.startsWith("object:bounds-changed") ||
         t.startsWith("window:create") || t.startsWith("object:state-changed:showing") ||
-        t.startsWith("object:state-changed:visible"))
+        t.startsWith("object:state-changed:visible") || t.startsWith("object:visible-data-changed"))
         return AtspiCache::Change::Subtree;
     if (t.startsWith("window:destroy") || (t.startsWith("object:state-changed:defunct") && detail1 != 0))
         return AtspiCache::Change::Removed;
@@ -83,6 +85,7 @@ constexpr const char* kEvents[] = {
     "object:property-change:accessible-description",
     "object:text-changed",
     "object:bounds-changed",
+    "object:visible-data-changed",
     "window:create",
     "window:destroy",
     "window:activate",

@@ -110,8 +110,10 @@ private slots:
     void xtermCommandWritesFile();
     void tkMessageBoxAnswer();
     void typingAfterTheDesktopWasClicked();
+    void gtkListBoxScrolledToTheOption();
     // Not completed: the effect is missing, and the program shows that too.
     void comboWithoutTheOption();
+    void listBoxWithoutTheOption();
     void gtkButtonWithOnlyAFocusRing();
     void tkButtonWithOnlyAPressedLook();
     void typingIntoAWindowThatIgnoresKeys();
@@ -406,6 +408,48 @@ void TestOutcomesE2e::typingAfterTheDesktopWasClicked()
         }
     }
     QCOMPARE(actions, QStringList({QStringLiteral("activate_window"), QStringLiteral("type")}));
+}
+
+namespace {
+const QStringList kFruit{
+    QStringLiteral("--list"), QStringLiteral("--title=Fruit"), QStringLiteral("--column=Fruit"),
+    QStringLiteral("Apple"),  QStringLiteral("Banana"),        QStringLiteral("Cherry"),
+    QStringLiteral("Date"),   QStringLiteral("Elder"),         QStringLiteral("Fig"),
+    QStringLiteral("Grape"),  QStringLiteral("Honeydew"),      QStringLiteral("Kiwi"),
+    QStringLiteral("Lemon"),  QStringLiteral("Mango"),         QStringLiteral("Nectarine")};
+} // namespace
+
+void TestOutcomesE2e::gtkListBoxScrolledToTheOption()
+{
+    // A list box (GTK's tree view, four rows in view of twelve): named by its column's header, scrolled over
+    // itself until the row shows, the row clicked. zenity prints the row selected.
+    QVERIFY(startProgram(QStringLiteral("zenity"), kFruit, QStringLiteral("Fruit")));
+    QVERIFY(waitForAccessible(QStringLiteral("push button"), QStringLiteral("OK")));
+    const AgentRun r = runTask(QStringLiteral("select Mango in Fruit; click OK"));
+    QVERIFY2(outputAtExit() == QStringLiteral("Mango"), qPrintable(evidence(r)));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
+    QCOMPARE(r.json.value(QStringLiteral("outcome")).toString(), QStringLiteral("completed"));
+}
+
+void TestOutcomesE2e::listBoxWithoutTheOption()
+{
+    // A fruit the list does not have: looked through both ways, the step fails naming what it showed, and
+    // nothing else happens (no Escape: it would close the dialog; no row chosen).
+    QVERIFY(startProgram(QStringLiteral("zenity"), kFruit, QStringLiteral("Fruit")));
+    QVERIFY(waitForAccessible(QStringLiteral("push button"), QStringLiteral("OK")));
+    const AgentRun r = runTask(QStringLiteral("select Papaya in Fruit"));
+    QVERIFY2(r.exitCode != 0, qPrintable(r.failure()));
+    QCOMPARE(r.json.value(QStringLiteral("outcome")).toString(), QStringLiteral("failed"));
+    const QString message = r.json.value(QStringLiteral("message")).toString();
+    QVERIFY2(message.contains(QLatin1String("\"Papaya\" is not among the options of \"Fruit\" (seen: ")) &&
+                 message.contains(QLatin1String("Mango")) && !message.contains(QLatin1String("seen: Fruit")),
+             qPrintable(r.failure()));
+    QVERIFY(m_program->state() == QProcess::Running);
+    const std::optional<AccessibleNode> ok =
+        accessibleNode(QStringLiteral("push button"), QStringLiteral("OK"));
+    QVERIFY(ok);
+    clickAt(ok->bounds.center());
+    QVERIFY2(outputAtExit().isEmpty(), qPrintable(evidence(r)));
 }
 
 void TestOutcomesE2e::comboWithoutTheOption()

@@ -116,6 +116,7 @@ void TestAccessibilityZones::roleMapping_data()
     QTest::newRow("table cell") << "table cell" << int(ZoneType::Button);
     QTest::newRow("label") << "label" << int(ZoneType::Static);
     QTest::newRow("heading") << "heading" << int(ZoneType::Static);
+    QTest::newRow("table column header") << "table column header" << int(ZoneType::Static);
     QTest::newRow("panel") << "panel" << -1;
     QTest::newRow("filler") << "filler" << -1;
     QTest::newRow("frame") << "frame" << -1;

@@ -54,6 +54,8 @@ private slots:
     void expectationPerZoneType_data();
     void expectationPerZoneType();
     void selectShowingTheOptionIsSkipped();
+    void selectInAListBox();
+    void selectInAMenu();
     void missingZoneReanalyzesThenGivesUp();
     void missingZoneWaitsForAWindowsTree();
     void failedActionRetriesThenFails();
@@ -683,8 +685,11 @@ QList<ProposedAction> runSelect(LocalPlanner& planner, const QString& option, co
     if (!planner.begin(QStringLiteral("select %1 in Color").arg(option), &error))
         return {};
     QList<ProposedAction> actions;
-    for (int i = 0; i < 40; ++i) {
-        *last = decideOnce(planner, maps[std::min(i, int(maps.size()) - 1)]);
+    // The map after each action; a decision to look again (a list that has not moved yet) gets the same map.
+    for (int i = 0; i < 60; ++i) {
+        *last = decideOnce(planner, maps[std::min(int(actions.size()), int(maps.size()) - 1)]);
+        if (last->kind == Decision::Kind::Reanalyze)
+            continue;
         if (last->kind != Decision::Kind::Act)
             break;
         actions << last->actions[0];
@@ -1544,6 +1549,140 @@ void TestLocalPlanner::untypedTextGoesToTheWindowOfTheTask()
     QCOMPARE(typing.expect.windowId, typedInto);
     planner.report(typing, ok());
     QCOMPARE(int(decideOnce(planner, map, windows(true)).kind), int(Decision::Kind::Complete));
+}
+
+// A list box (a list always open, "Fruit"): its rows are the options. Nothing is opened or closed: the row is
+// clicked and must end selected; a row scrolled into view over the list; a fruit it does not have fails the
+// step without a key (Escape would close the dialog), naming what it showed. "Cherry" elsewhere (a button) is
+// not a row.
+void TestLocalPlanner::selectInAListBox()
+{
+    const auto listMap = [](const QStringList& rows, int version, const QString& selected = {}) {
+        QList<Zone> zones = formMap().zones();
+        zones << zone(QStringLiteral("l1"), ZoneType::ScrollArea, QStringLiteral("Fruit"),
+                      QRect(500, 60, 200, 80));
+        for (int i = 0; i < rows.size(); ++i) {
+            Zone row = zone(QStringLiteral("r%1").arg(rows[i]), ZoneType::Button, rows[i],
+                            QRect(502, 62 + 24 * i, 196, 22));
+            if (rows[i] == selected)
+                row.state |= ZoneStateFlag::Selected;
+            zones << row;
+        }
+        zones << zone(QStringLiteral("b9"), ZoneType::Button, QStringLiteral("Cherry"),
+                      QRect(800, 500, 80, 30));
+        return ZoneMap(version, 0, QSize(1280, 800), zones);
+    };
+    const auto run = [](LocalPlanner& planner, const QString& script, const QList<ZoneMap>& maps,
+                        Decision* last) {
+        QString error;
+        QList<ProposedAction> actions;
+        if (!planner.begin(script, &error))
+            return actions;
+        for (int i = 0; i < 60; ++i) {
+            *last = decideOnce(planner, maps[std::min(int(actions.size()), int(maps.size()) - 1)]);
+            if (last->kind == Decision::Kind::Reanalyze)
+                continue;
+            if (last->kind != Decision::Kind::Act)
+                break;
+            actions << last->actions[0];
+            planner.report(last->actions[0], ok());
+        }
+        return actions;
+    };
+    {
+        LocalPlanner planner;
+        Decision last;
+        const QList<ProposedAction> actions =
+            run(planner, QStringLiteral("select Cherry in Fruit"),
+                {listMap({QStringLiteral("Apple"), QStringLiteral("Banana"), QStringLiteral("Cherry")}, 1)},
+                &last);
+        QCOMPARE(int(last.kind), int(Decision::Kind::Complete));
+        QCOMPARE(actions.size(), 1);
+        QCOMPARE(actions[0].action.zoneId, QStringLiteral("rCherry"));
+        QCOMPARE(int(actions[0].expect.kind), int(Expectation::Kind::Selected));
+    }
+    {
+        // Scrolled into view: the wheel over the list itself.
+        LocalPlanner planner;
+        Decision last;
+        const QList<ProposedAction> actions =
+            run(planner, QStringLiteral("select Cherry in Fruit"),
+                {listMap({QStringLiteral("Apple"), QStringLiteral("Banana")}, 1),
+                 listMap({QStringLiteral("Banana"), QStringLiteral("Cherry")}, 2)},
+                &last);
+        QCOMPARE(int(last.kind), int(Decision::Kind::Complete));
+        QCOMPARE(actions.size(), 2);
+        QCOMPARE(int(actions[0].action.type), int(Action::Type::Scroll));
+        QCOMPARE(*actions[0].action.point, QRect(500, 60, 200, 80).center());
+        QCOMPARE(actions[1].action.zoneId, QStringLiteral("rCherry"));
+    }
+    {
+        // The list has not moved on the map yet after the scroll: looked at again, not taken for its end.
+        LocalPlanner planner;
+        QString error;
+        QVERIFY(planner.begin(QStringLiteral("select Cherry in Fruit"), &error));
+        const ZoneMap before = listMap({QStringLiteral("Apple"), QStringLiteral("Banana")}, 1);
+        Decision d = decideOnce(planner, before);
+        QCOMPARE(int(d.actions.value(0).action.type), int(Action::Type::Scroll));
+        planner.report(d.actions[0], ok());
+        d = decideOnce(planner, before);
+        QCOMPARE(int(d.kind), int(Decision::Kind::Reanalyze));
+        QVERIFY2(d.message.contains(QStringLiteral("waiting for the list of \"Fruit\" to move")),
+                 qPrintable(d.message));
+        d = decideOnce(planner, listMap({QStringLiteral("Banana"), QStringLiteral("Cherry")}, 2));
+        QCOMPARE(int(d.kind), int(Decision::Kind::Act));
+        QCOMPARE(d.actions[0].action.zoneId, QStringLiteral("rCherry"));
+    }
+    {
+        // Not a fruit of the list: scrolled both ways, then the step fails; no key is pressed.
+        LocalPlanner planner;
+        Decision last;
+        const QList<ProposedAction> actions =
+            run(planner, QStringLiteral("select Mango in Fruit"),
+                {listMap({QStringLiteral("Apple"), QStringLiteral("Banana"), QStringLiteral("Cherry")}, 1)},
+                &last);
+        QCOMPARE(int(last.kind), int(Decision::Kind::Failed));
+        QVERIFY2(last.message.contains(QLatin1String(
+                     "\"Mango\" is not among the options of \"Fruit\" (seen: Apple, Banana, Cherry)")),
+                 qPrintable(last.message));
+        for (const ProposedAction& a : actions)
+            QCOMPARE(int(a.action.type), int(Action::Type::Scroll));
+    }
+    {
+        // Already selected: nothing to do.
+        LocalPlanner planner;
+        Decision last;
+        const QList<ProposedAction> actions =
+            run(planner, QStringLiteral("select Banana in Fruit"),
+                {listMap({QStringLiteral("Apple"), QStringLiteral("Banana")}, 1, QStringLiteral("Banana"))},
+                &last);
+        QCOMPARE(int(last.kind), int(Decision::Kind::Complete));
+        QVERIFY(actions.isEmpty());
+        QCOMPARE(int(planner.plan().steps[0].status), int(PlanStep::Status::Skipped));
+    }
+}
+
+// A menu ("File"): opened, its item clicked among its rows (not the "Open Dialog" button); the item's effect
+// is what is checked, not the menu "showing" it.
+void TestLocalPlanner::selectInAMenu()
+{
+    QList<Zone> open = formMap().zones();
+    open << zone(QStringLiteral("m1"), ZoneType::MenuItem, QStringLiteral("New"), QRect(0, 22, 160, 22))
+         << zone(QStringLiteral("m2"), ZoneType::MenuItem, QStringLiteral("Open"), QRect(0, 44, 160, 22));
+    LocalPlanner planner;
+    QString error;
+    QVERIFY(planner.begin(QStringLiteral("select Open in File"), &error));
+    Decision d = decideOnce(planner, formMap());
+    QCOMPARE(int(d.kind), int(Decision::Kind::Act));
+    QCOMPARE(d.actions[0].action.zoneId, QStringLiteral("z12"));
+    planner.report(d.actions[0], ok());
+    d = decideOnce(planner, ZoneMap(2, 0, QSize(1280, 800), open));
+    QCOMPARE(int(d.kind), int(Decision::Kind::Act));
+    QCOMPARE(d.actions[0].action.zoneId, QStringLiteral("m2"));
+    QCOMPARE(int(d.actions[0].expect.kind), int(Expectation::Kind::AnyChange));
+    QVERIFY(!d.actions[0].expect.repeatable);
+    planner.report(d.actions[0], ok());
+    QCOMPARE(int(decideOnce(planner, formMap()).kind), int(Decision::Kind::Complete));
 }
 
 QTEST_GUILESS_MAIN(TestLocalPlanner)
