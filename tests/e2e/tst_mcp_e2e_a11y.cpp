@@ -27,6 +27,10 @@ private slots:
     void passwordCheckedByItsLength();
 
 private:
+    // Starts `client` on an executing `ciu-agent mcp` that accepts every confirmation it asks (typing into a
+    // password field is confirmed).
+    bool connectAccepting(SdkClient& client);
+
     std::unique_ptr<XvfbServer> m_x;
     std::unique_ptr<FixtureApp> m_app;
     QTemporaryDir m_sessions;
@@ -49,6 +53,25 @@ void TestMcpE2eA11y::initTestCase()
              qPrintable(m_app->errorString()));
 }
 
+bool TestMcpE2eA11y::connectAccepting(SdkClient& client)
+{
+    QString error;
+    if (!client.start(&error)) {
+        qWarning("%s", qPrintable(error));
+        return false;
+    }
+    const QJsonObject r =
+        client.connectStdio({QStringLiteral("mcp"), QStringLiteral("--display"), m_x->displayName(),
+                             QStringLiteral("--session-dir"), m_sessions.path(), QStringLiteral("--execute"),
+                             QStringLiteral("--max-actions-per-minute"), QStringLiteral("0")},
+                            QStringLiteral("accept"));
+    if (!r.value(QStringLiteral("ok")).toBool()) {
+        qWarning("%s", QByteArray(dump(r) + client.log().toUtf8()).constData());
+        return false;
+    }
+    return true;
+}
+
 void TestMcpE2eA11y::cleanupTestCase()
 {
     m_app.reset();
@@ -58,14 +81,8 @@ void TestMcpE2eA11y::cleanupTestCase()
 void TestMcpE2eA11y::zonesCarryValues()
 {
     SdkClient client;
-    QString error;
-    QVERIFY2(client.start(&error), qPrintable(error));
-    QJsonObject r =
-        client.connectStdio({QStringLiteral("mcp"), QStringLiteral("--display"), m_x->displayName(),
-                             QStringLiteral("--session-dir"), m_sessions.path(), QStringLiteral("--execute"),
-                             QStringLiteral("--max-actions-per-minute"), QStringLiteral("0")},
-                            QStringLiteral("accept")); // typing into a password field is confirmed
-    QVERIFY2(r.value(QStringLiteral("ok")).toBool(), QByteArray(dump(r) + client.log().toUtf8()).constData());
+    QVERIFY(connectAccepting(client));
+    QJsonObject r;
     const auto name = m_app->widget(QStringLiteral("name"));
     const auto password = m_app->widget(QStringLiteral("password"));
     QVERIFY(name && password);
@@ -133,14 +150,8 @@ void TestMcpE2eA11y::zonesCarryValues()
 void TestMcpE2eA11y::passwordCheckedByItsLength()
 {
     SdkClient client;
-    QString error;
-    QVERIFY2(client.start(&error), qPrintable(error));
-    QJsonObject r =
-        client.connectStdio({QStringLiteral("mcp"), QStringLiteral("--display"), m_x->displayName(),
-                             QStringLiteral("--session-dir"), m_sessions.path(), QStringLiteral("--execute"),
-                             QStringLiteral("--max-actions-per-minute"), QStringLiteral("0")},
-                            QStringLiteral("accept")); // typing into a password field is confirmed
-    QVERIFY2(r.value(QStringLiteral("ok")).toBool(), QByteArray(dump(r) + client.log().toUtf8()).constData());
+    QVERIFY(connectAccepting(client));
+    QJsonObject r;
     // The field takes 4 characters: of "hunter2secret", 9 are lost. The screen changed (4 bullets), the
     // tree counts 4: not completed.
     m_app->clearPending();

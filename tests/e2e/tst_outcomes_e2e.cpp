@@ -135,6 +135,8 @@ private:
     // Lines the running program printed so far (stdout).
     QStringList linesSoFar();
     void clickAt(const QPoint& p);
+    // The test itself submits the program's form as the agent left it: a click on its OK button.
+    void clickOk();
 
     std::unique_ptr<XvfbServer> m_xvfb;
     std::unique_ptr<platform::Platform> m_platform;
@@ -287,6 +289,14 @@ void TestOutcomesE2e::clickAt(const QPoint& p)
                        QStringLiteral("click"), QStringLiteral("1")},
                       m_xvfb->environment()),
              0);
+}
+
+void TestOutcomesE2e::clickOk()
+{
+    const std::optional<AccessibleNode> ok =
+        accessibleNode(QStringLiteral("push button"), QStringLiteral("OK"));
+    QVERIFY(ok);
+    clickAt(ok->bounds.center());
 }
 
 void TestOutcomesE2e::gtkForm()
@@ -445,10 +455,7 @@ void TestOutcomesE2e::listBoxWithoutTheOption()
                  message.contains(QLatin1String("Mango")) && !message.contains(QLatin1String("seen: Fruit")),
              qPrintable(r.failure()));
     QVERIFY(m_program->state() == QProcess::Running);
-    const std::optional<AccessibleNode> ok =
-        accessibleNode(QStringLiteral("push button"), QStringLiteral("OK"));
-    QVERIFY(ok);
-    clickAt(ok->bounds.center());
+    clickOk();
     QVERIFY2(outputAtExit().isEmpty(), qPrintable(evidence(r)));
 }
 
@@ -472,10 +479,7 @@ void TestOutcomesE2e::comboWithoutTheOption()
     // The form as the agent left it, submitted by the test: as it was (nothing typed into the name, the
     // combo with no choice, as zenity starts it: it cannot hold "Mars", and Escape chose nothing).
     QVERIFY(m_program->state() == QProcess::Running);
-    const std::optional<AccessibleNode> ok =
-        accessibleNode(QStringLiteral("push button"), QStringLiteral("OK"));
-    QVERIFY(ok);
-    clickAt(ok->bounds.center());
+    clickOk();
     QVERIFY2(outputAtExit() == QStringLiteral("|"), qPrintable(evidence(r)));
     QCOMPARE(m_program->exitCode(), 0);
 }

@@ -676,16 +676,16 @@ ZoneMap openList(const QStringList& options, int version = 2)
     return ZoneMap(version, 0, QSize(1280, 800), zones);
 }
 
-// Runs "select OPTION in Color" from its first decision on `maps` (one per decision, the last repeated),
-// reporting each action done, until the planner stops acting; returns the actions it proposed.
-QList<ProposedAction> runSelect(LocalPlanner& planner, const QString& option, const QList<ZoneMap>& maps,
+// Runs `script` from its first decision on `maps` (the map after each action, the last repeated; a decision
+// to look again gets the same map), reporting each action done, until the planner stops acting; returns the
+// actions it proposed.
+QList<ProposedAction> runScript(LocalPlanner& planner, const QString& script, const QList<ZoneMap>& maps,
                                 Decision* last)
 {
     QString error;
-    if (!planner.begin(QStringLiteral("select %1 in Color").arg(option), &error))
+    if (!planner.begin(script, &error))
         return {};
     QList<ProposedAction> actions;
-    // The map after each action; a decision to look again (a list that has not moved yet) gets the same map.
     for (int i = 0; i < 60; ++i) {
         *last = decideOnce(planner, maps[std::min(int(actions.size()), int(maps.size()) - 1)]);
         if (last->kind == Decision::Kind::Reanalyze)
@@ -696,6 +696,13 @@ QList<ProposedAction> runSelect(LocalPlanner& planner, const QString& option, co
         planner.report(last->actions[0], ok());
     }
     return actions;
+}
+
+// "select OPTION in Color" (runScript()).
+QList<ProposedAction> runSelect(LocalPlanner& planner, const QString& option, const QList<ZoneMap>& maps,
+                                Decision* last)
+{
+    return runScript(planner, QStringLiteral("select %1 in Color").arg(option), maps, last);
 }
 
 // A select that typed "Blue" (after opening Color, z4) and pressed Return, checked on the drop-down.
@@ -1572,30 +1579,13 @@ void TestLocalPlanner::selectInAListBox()
                       QRect(800, 500, 80, 30));
         return ZoneMap(version, 0, QSize(1280, 800), zones);
     };
-    const auto run = [](LocalPlanner& planner, const QString& script, const QList<ZoneMap>& maps,
-                        Decision* last) {
-        QString error;
-        QList<ProposedAction> actions;
-        if (!planner.begin(script, &error))
-            return actions;
-        for (int i = 0; i < 60; ++i) {
-            *last = decideOnce(planner, maps[std::min(int(actions.size()), int(maps.size()) - 1)]);
-            if (last->kind == Decision::Kind::Reanalyze)
-                continue;
-            if (last->kind != Decision::Kind::Act)
-                break;
-            actions << last->actions[0];
-            planner.report(last->actions[0], ok());
-        }
-        return actions;
-    };
     {
         LocalPlanner planner;
         Decision last;
-        const QList<ProposedAction> actions =
-            run(planner, QStringLiteral("select Cherry in Fruit"),
-                {listMap({QStringLiteral("Apple"), QStringLiteral("Banana"), QStringLiteral("Cherry")}, 1)},
-                &last);
+        const QList<ProposedAction> actions = runScript(
+            planner, QStringLiteral("select Cherry in Fruit"),
+            {listMap({QStringLiteral("Apple"), QStringLiteral("Banana"), QStringLiteral("Cherry")}, 1)},
+            &last);
         QCOMPARE(int(last.kind), int(Decision::Kind::Complete));
         QCOMPARE(actions.size(), 1);
         QCOMPARE(actions[0].action.zoneId, QStringLiteral("rCherry"));
@@ -1606,10 +1596,10 @@ void TestLocalPlanner::selectInAListBox()
         LocalPlanner planner;
         Decision last;
         const QList<ProposedAction> actions =
-            run(planner, QStringLiteral("select Cherry in Fruit"),
-                {listMap({QStringLiteral("Apple"), QStringLiteral("Banana")}, 1),
-                 listMap({QStringLiteral("Banana"), QStringLiteral("Cherry")}, 2)},
-                &last);
+            runScript(planner, QStringLiteral("select Cherry in Fruit"),
+                      {listMap({QStringLiteral("Apple"), QStringLiteral("Banana")}, 1),
+                       listMap({QStringLiteral("Banana"), QStringLiteral("Cherry")}, 2)},
+                      &last);
         QCOMPARE(int(last.kind), int(Decision::Kind::Complete));
         QCOMPARE(actions.size(), 2);
         QCOMPARE(int(actions[0].action.type), int(Action::Type::Scroll));
@@ -1637,10 +1627,10 @@ void TestLocalPlanner::selectInAListBox()
         // Not a fruit of the list: scrolled both ways, then the step fails; no key is pressed.
         LocalPlanner planner;
         Decision last;
-        const QList<ProposedAction> actions =
-            run(planner, QStringLiteral("select Mango in Fruit"),
-                {listMap({QStringLiteral("Apple"), QStringLiteral("Banana"), QStringLiteral("Cherry")}, 1)},
-                &last);
+        const QList<ProposedAction> actions = runScript(
+            planner, QStringLiteral("select Mango in Fruit"),
+            {listMap({QStringLiteral("Apple"), QStringLiteral("Banana"), QStringLiteral("Cherry")}, 1)},
+            &last);
         QCOMPARE(int(last.kind), int(Decision::Kind::Failed));
         QVERIFY2(last.message.contains(QLatin1String(
                      "\"Mango\" is not among the options of \"Fruit\" (seen: Apple, Banana, Cherry)")),
@@ -1652,10 +1642,10 @@ void TestLocalPlanner::selectInAListBox()
         // Already selected: nothing to do.
         LocalPlanner planner;
         Decision last;
-        const QList<ProposedAction> actions =
-            run(planner, QStringLiteral("select Banana in Fruit"),
-                {listMap({QStringLiteral("Apple"), QStringLiteral("Banana")}, 1, QStringLiteral("Banana"))},
-                &last);
+        const QList<ProposedAction> actions = runScript(
+            planner, QStringLiteral("select Banana in Fruit"),
+            {listMap({QStringLiteral("Apple"), QStringLiteral("Banana")}, 1, QStringLiteral("Banana"))},
+            &last);
         QCOMPARE(int(last.kind), int(Decision::Kind::Complete));
         QVERIFY(actions.isEmpty());
         QCOMPARE(int(planner.plan().steps[0].status), int(PlanStep::Status::Skipped));
