@@ -36,6 +36,8 @@ BrushController::BrushController(platform::PlatformOptions platformOptions, Brus
     m_holdTimer.setSingleShot(true);
     m_waitTimer.setSingleShot(true);
     m_watchTimer.setSingleShot(true);
+    // A coarse timer may fire up to 5 % early; the grace after a button's own look must be whole.
+    m_watchTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_stepTimer, &QTimer::timeout, this, &BrushController::stepMotion);
     connect(&m_pollTimer, &QTimer::timeout, this, &BrushController::poll);
     connect(&m_holdTimer, &QTimer::timeout, this, &BrushController::holdKeyDone);
@@ -170,7 +172,7 @@ void BrushController::onChanges(const FrameDiff& diff)
         // Only the clicked button's own look so far: its effect may be a frame away. Watch on until the
         // grace time after the click is over (the watch timer then ends the action as a success).
         const qint64 graceEndNs = m_job->actNs + qint64(std::max(0, m_settings.ownLookGraceMs)) * 1'000'000;
-        const qint64 leftMs = (graceEndNs - m_clock.nowNs()) / 1'000'000;
+        const qint64 leftMs = (graceEndNs - m_clock.nowNs() + 999'999) / 1'000'000; // rounded up
         if (leftMs > 0) {
             if (!m_watchTimer.isActive() || m_watchTimer.remainingTime() > leftMs)
                 m_watchTimer.start(int(leftMs));
