@@ -11,7 +11,8 @@ evidence says otherwise: the worst bug), median time per task and the time spent
     python3 bench/tasks/run_tasks.py build/release/app/ciu-agent [--only NAME[,NAME]] [--keep DIR]
 
 Programs it needs (not in install-deps.sh: a benchmark, not the test suite): zenity mousepad featherpad
-xterm xedit (x11-apps) tk (wish), openbox, xdotool, at-spi2-core.
+xterm xedit (x11-apps) tk (wish) yad gxmessage kdialog galculator, openbox, xdotool, at-spi2-core, and for
+the tree evidence (tree_text.py) python3-gi gir1.2-atspi-2.0.
 """
 
 import argparse
@@ -147,6 +148,20 @@ def task_list():
         dict(name="kdialog-combo", set="heldout",
              program=["kdialog", "--title", "Colour", "--combobox", "Pick a colour:", "Red", "Green", "Blue"],
              task='select Blue in "Pick a colour"; click OK', expect=dict(stdout="Blue")),
+        dict(name="galculator-multiply", set="heldout2",
+             program=["galculator"],
+             task='click 7; click "*"; click 6; click "="', expect=dict(tree="42")),
+        dict(name="yad-calendar", set="heldout2",
+             program=["yad", "--calendar", "--title=Date", "--day=1", "--month=1", "--year=2027",
+                      "--date-format=%Y-%m-%d"],
+             task="click 15; click OK", expect=dict(stdout="2027-01-15")),
+        dict(name="kdialog-checklist", set="heldout2",
+             program=["kdialog", "--title", "Fruit", "--checklist", "Pick fruit:", "a", "Apple", "off", "b",
+                      "Banana", "off", "c", "Cherry", "off"],
+             task="check Banana; click OK", expect=dict(stdout='"b"')),
+        dict(name="kdialog-save", set="heldout2",
+             program=["kdialog", "--title", "Save", "--getsavefilename", "{dir}/Untitled.txt"],
+             task='type "k.txt" into "File name"; click Save', expect=dict(stdout="{dir}/k.txt")),
         dict(name="tk-form", set="heldout",
              program=["wish"], stdin=TK_FORM,
              task='type "Ada" into Name; check Subscribe; click Pro; click OK', expect=dict(stdout="Ada|1|pro")),
@@ -368,7 +383,16 @@ def run_task(agent, task, display, workdir, keep):
     expect = task["expect"]
     out = ""
     code = None
-    if "file" not in expect:
+    if "tree" in expect:
+        # What the program shows, read from its accessibility tree (a calculator's display): a line that is
+        # exactly the expected text.
+        r = subprocess.run(["/usr/bin/python3", os.path.join(HERE, "tree_text.py"), str(prog.pid)], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, timeout=60)
+        lines = [line.strip() for line in r.stdout.splitlines()]
+        record.update(correct=expect["tree"] in lines,
+                      evidence="tree %s" % ("shows %r" % expect["tree"] if expect["tree"] in lines
+                                            else "lacks %r (%d texts)" % (expect["tree"], len(lines))))
+    elif "file" not in expect:
         try:
             out, _ = prog.communicate(timeout=10)
             code = prog.returncode
@@ -376,7 +400,9 @@ def run_task(agent, task, display, workdir, keep):
             os.killpg(prog.pid, signal.SIGKILL)
             out, _ = prog.communicate()
             code = None
-    if "stdout" in expect:
+    if "tree" in expect:
+        pass
+    elif "stdout" in expect:
         want = expect["stdout"].format(**fmt)
         got = (out or "").strip()
         record.update(correct=got == want, evidence="stdout %r" % got)
