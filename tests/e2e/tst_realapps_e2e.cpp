@@ -180,7 +180,14 @@ void TestRealAppsE2E::localPlannerComputesOnXcalc()
     const test::AgentRun r =
         agent({QStringLiteral("run"), QStringLiteral("click 7; click +; click 5; click ="),
                QStringLiteral("--execute"), QStringLiteral("--session-dir"), m_sessions.path()});
-    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
+    // xcalc's "+" changes nothing on screen but its own key, flashed while it is pressed (an Athena program:
+    // no accessibility tree either), and a button's own look is no evidence of its effect. Whether a frame
+    // catches something else is chance, so that step may end unverified, never failed; every other step has
+    // its effect on the display.
+    const QString unverifiedPlus =
+        QStringLiteral("all 4 steps ran, but 1 of them could not be verified: step 2 "
+                       "(click +): executed, but nothing changed that");
+    QVERIFY2(r.exitCode == 0 || (r.exitCode == 1 && r.err.contains(unverifiedPlus)), qPrintable(r.failure()));
     // The display shows the sum once xcalc has redrawn.
     QString reads;
     QVERIFY2(QTest::qWaitFor(
