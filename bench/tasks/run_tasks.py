@@ -379,20 +379,11 @@ def run_task(agent, task, display, workdir, keep):
         record["verify_ms"] = verification_ms(session)
     except subprocess.TimeoutExpired:
         record.update(outcome="timeout", exit=None, seconds=300.0)
-    # The evidence: the program's own output, exit status or file.
+    # The evidence: the program's own output, exit status, file or accessibility tree.
     expect = task["expect"]
     out = ""
     code = None
-    if "tree" in expect:
-        # What the program shows, read from its accessibility tree (a calculator's display): a line that is
-        # exactly the expected text.
-        r = subprocess.run(["/usr/bin/python3", os.path.join(HERE, "tree_text.py"), str(prog.pid)], env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, timeout=60)
-        lines = [line.strip() for line in r.stdout.splitlines()]
-        record.update(correct=expect["tree"] in lines,
-                      evidence="tree %s" % ("shows %r" % expect["tree"] if expect["tree"] in lines
-                                            else "lacks %r (%d texts)" % (expect["tree"], len(lines))))
-    elif "file" not in expect:
+    if "tree" not in expect and "file" not in expect:
         try:
             out, _ = prog.communicate(timeout=10)
             code = prog.returncode
@@ -401,7 +392,14 @@ def run_task(agent, task, display, workdir, keep):
             out, _ = prog.communicate()
             code = None
     if "tree" in expect:
-        pass
+        # What the running program shows, read from its accessibility tree (a calculator's display): a line
+        # that is exactly the expected text.
+        r = subprocess.run(["/usr/bin/python3", os.path.join(HERE, "tree_text.py"), str(prog.pid)], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, timeout=60)
+        lines = [line.strip() for line in r.stdout.splitlines()]
+        shown = expect["tree"] in lines
+        record.update(correct=shown, evidence="tree shows %r" % expect["tree"] if shown
+                      else "tree lacks %r (%d texts)" % (expect["tree"], len(lines)))
     elif "stdout" in expect:
         want = expect["stdout"].format(**fmt)
         got = (out or "").strip()
