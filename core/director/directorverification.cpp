@@ -85,6 +85,19 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
                              [complete](const std::optional<QString>& text) mutable { complete(text); });
         return;
     }
+    if (kind == Expectation::Kind::None && !flight.proposed.awaitChangeIn.isEmpty() && flight.mapBefore) {
+        // The rows of a scrolled list move late: waited for so that the next decision sees them moved (it
+        // would otherwise take a look of its own, from the iteration budget). Unmoved: the list's end.
+        setPhase(Phase::Verifying, QStringLiteral("waiting for the scrolled rows to move"));
+        const QRect region = flight.proposed.awaitChangeIn;
+        m_maps.wait(
+            [before = flight.mapBefore, actedNs = result.actedNs, region](const ZoneMap& m) {
+                return m.version() > before->version() && m.tNs() >= actedNs &&
+                       directordetail::rowsIn(m, region) != directordetail::rowsIn(*before, region);
+            },
+            m_options.settleTimeoutMs, [complete](bool) mutable { complete(); });
+        return;
+    }
     const bool opens = ActionVerifier::opensMenuOrList(flight);
     if (verification == Verification::None && !opens) {
         complete();

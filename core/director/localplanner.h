@@ -44,6 +44,8 @@ public:
     static constexpr int kMaxStepRetries = 2;
     // Scrolls of a drop-down's open list looking for an option (down and up together).
     static constexpr int kMaxListScrolls = 20;
+    // Wheel clicks of one scroll through an open list: fewer rows than a list shows (no row is skipped).
+    static constexpr int kListScrollClicks = 3;
     // Looks again, each after a re-analysis, at a list that shows the same rows after a scroll before its end
     // is taken for reached.
     static constexpr int kListWaits = 2;
@@ -98,6 +100,12 @@ private:
         QList<Zone> beforeOpen;
         int listScrolls = 0;
         bool listScrollsUp = false;
+        // Wheel clicks scrolled down, and those of the last scroll down (it met the end: nothing moved). The
+        // way back up goes over the rows seen going down in one scroll (listBackUp), then one scroll at a
+        // time.
+        int listClicksDown = 0;
+        int listLastClicksDown = 0;
+        bool listBackUp = false;
         QStringList listInView;
         QStringList listSeen;
         int listWaits = 0; // looks again at a list that showed the same rows after a scroll (kListWaits)

@@ -10,6 +10,7 @@
 #include "core/model/geometry.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace ciu {
 namespace {
@@ -114,6 +115,9 @@ std::optional<Decision> LocalPlanner::selectAction(int index, const ZoneMap& map
         st.listSeen.clear();
         st.listInView.clear();
         st.listScrollsUp = false;
+        st.listClicksDown = 0;
+        st.listLastClicksDown = 0;
+        st.listBackUp = false;
         st.notAnOption.clear();
         st.listBox = z->type == ZoneType::ScrollArea;
         st.menu = z->type == ZoneType::MenuItem;
@@ -234,6 +238,8 @@ std::optional<Decision> LocalPlanner::selectAction(int index, const ZoneMap& map
             st.listWaits = 0;
             if (st.listScrollsUp)
                 st.listScrolls = kMaxListScrolls; // both ways scrolled to the end
+            else
+                st.listBackUp = true;
             st.listScrollsUp = true;
         }
         if (list.size() >= 2 && st.listScrolls < kMaxListScrolls &&
@@ -245,8 +251,14 @@ std::optional<Decision> LocalPlanner::selectAction(int index, const ZoneMap& map
             p.action.point = at;
             p.action.scrollDirection =
                 st.listScrollsUp ? platform::ScrollDirection::Up : platform::ScrollDirection::Down;
-            p.action.amount = 3;
+            // Back up over the rows seen on the way down in one scroll: as many clicks as moved the list down
+            // (the last scroll down met the end). A few clicks too many, if the end stopped that scroll
+            // early, move the list less than a scroll of kListScrollClicks would, so no row is skipped.
+            p.action.amount = std::exchange(st.listBackUp, false)
+                                  ? std::max(kListScrollClicks, st.listClicksDown - st.listLastClicksDown)
+                                  : kListScrollClicks;
             p.expect.kind = Expectation::Kind::None; // what it showed is looked at in the next decisions
+            p.awaitChangeIn = st.listBox ? st.zone->bounds : listBox;
             p.expect.description = QStringLiteral("more of the option list");
             return act(p);
         }
@@ -289,6 +301,10 @@ bool LocalPlanner::selectReported(int index, const ProposedAction& action)
         return false;
     if (action.action.type == Action::Type::Scroll) {
         ++st.listScrolls;
+        if (action.action.scrollDirection == platform::ScrollDirection::Down) {
+            st.listClicksDown += action.action.amount;
+            st.listLastClicksDown = action.action.amount;
+        }
         return true;
     }
     if (!st.notAnOption.isEmpty() && action.action.type == Action::Type::Key) {

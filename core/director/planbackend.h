@@ -57,6 +57,10 @@ struct ProposedAction
     Expectation expect;
     bool checkpoint = false; // a verification point the plan names (SPEED-MAX)
     bool undoable = true;    // a wrong-zone recovery may press ctrl+z / Escape
+    // The rows here move a moment after the action (a list scrolled smoothly, its program reporting their new
+    // places late): the next decision waits for them up to the settle time. None moving is no failure (the
+    // list's end). Empty: no such wait.
+    QRect awaitChangeIn;
     // The Director answers it itself instead of sending it to the brush (screenshot, cursor position,
     // wait for text, request re-analysis).
     bool local = false;

@@ -230,6 +230,7 @@ private slots:
     void secretTypedIsMaskedEverywhere_data();
     void secretTypedIsMaskedEverywhere();
     void iterationLimitNeverExceeded();
+    void scrolledRowsWaitedFor();
     void pauseStepResume();
     void stopEndsTheTask();
     void takeoverPauses();
@@ -1055,6 +1056,63 @@ void TestDirector::iterationLimitNeverExceeded()
     const QStringList warnings = h.infos(QStringLiteral("iteration_warning"));
     QCOMPARE(warnings.size(), 1);
     QVERIFY(warnings.first().startsWith(QStringLiteral("4 of 5")));
+}
+
+// A list box whose rows move a moment after the wheel turned (a smooth scroll, the program reporting late):
+// the next decision waits for them instead of deciding on the unmoved list and looking again (a decision of
+// the iteration budget). Fig comes into view with the second scroll and is clicked.
+void TestDirector::scrolledRowsWaitedFor()
+{
+    const auto listZones = [](const QStringList& rows, const QString& selected = {}) {
+        QList<Zone> zones = formZones();
+        zones << zone(QStringLiteral("l1"), ZoneType::ScrollArea, QStringLiteral("Fruit"),
+                      QRect(500, 60, 200, 80));
+        for (int i = 0; i < rows.size(); ++i) {
+            Zone row = zone(QStringLiteral("r%1").arg(rows[i]), ZoneType::Button, rows[i],
+                            QRect(502, 62 + 24 * i, 196, 22));
+            if (rows[i] == selected)
+                row.state |= ZoneStateFlag::Selected;
+            zones << row;
+        }
+        return zones;
+    };
+    const QList<QStringList> views{{QStringLiteral("Apple"), QStringLiteral("Banana")},
+                                   {QStringLiteral("Cherry"), QStringLiteral("Date")},
+                                   {QStringLiteral("Elder"), QStringLiteral("Fig")}};
+    Harness h(listZones(views[0]));
+    h.options.settleTimeoutMs = 2'000; // the rows come well within it
+    int scrolls = 0;
+    h.answer = [&](const Action& a) {
+        ActionResult r;
+        r.success = true;
+        if (a.type == Action::Type::Scroll) {
+            // A first map from after the wheel turned still shows the rows where they were; they move later.
+            r.actedNs = h.clock.nowNs();
+            const QStringList before = views[std::min(scrolls, 2)];
+            const QStringList after = views[std::min(++scrolls, 2)];
+            QTimer::singleShot(5, &h, [&h, listZones, before] { h.setZones(listZones(before)); });
+            QTimer::singleShot(60, &h, [&h, listZones, after] { h.setZones(listZones(after)); });
+            return r;
+        }
+        if (a.zoneId == QLatin1String("rFig"))
+            h.setZones(listZones(views[2], QStringLiteral("Fig")));
+        r.changeObserved = true;
+        return r;
+    };
+    QVERIFY(h.run(QStringLiteral("select Fig in Fruit")));
+    QVERIFY2(h.outcome->success(), qPrintable(h.outcome->message));
+    QCOMPARE(h.requested.size(), 3);
+    QCOMPARE(int(h.requested[0].type), int(Action::Type::Scroll));
+    QCOMPARE(int(h.requested[1].type), int(Action::Type::Scroll));
+    QCOMPARE(h.requested[2].zoneId, QStringLiteral("rFig"));
+    QStringList kinds;
+    for (const QJsonObject& r : h.records) {
+        if (r.value(QStringLiteral("type")).toString() == QLatin1String("decision"))
+            kinds << r.value(QStringLiteral("kind")).toString();
+    }
+    QCOMPARE(kinds, (QStringList{QStringLiteral("act"), QStringLiteral("act"), QStringLiteral("act"),
+                                 QStringLiteral("complete")}));
+    QCOMPARE(h.outcome->usage.iterations, 4);
 }
 
 void TestDirector::pauseStepResume()

@@ -1639,6 +1639,33 @@ void TestLocalPlanner::selectInAListBox()
             QCOMPARE(int(a.action.type), int(Action::Type::Scroll));
     }
     {
+        // Looked through both ways: the way back up goes over the rows seen going down in one scroll, of the
+        // clicks that moved the list (the last scroll down met its end), then on. Every scroll waits for the
+        // list box's rows to move.
+        LocalPlanner planner;
+        Decision last;
+        const QStringList ab{QStringLiteral("Apple"), QStringLiteral("Banana")};
+        const QStringList cd{QStringLiteral("Cherry"), QStringLiteral("Date")};
+        const QStringList ef{QStringLiteral("Elder"), QStringLiteral("Fig")};
+        const QList<ProposedAction> actions = runScript(
+            planner, QStringLiteral("select Mango in Fruit"),
+            {listMap(ab, 1), listMap(cd, 2), listMap(ef, 3), listMap(ef, 4), listMap(ab, 5)}, &last);
+        QCOMPARE(int(last.kind), int(Decision::Kind::Failed));
+        QVERIFY2(last.message.contains(QLatin1String("(seen: Apple, Banana, Cherry, Date, Elder, Fig)")),
+                 qPrintable(last.message));
+        QStringList scrolls;
+        for (const ProposedAction& a : actions) {
+            QCOMPARE(int(a.action.type), int(Action::Type::Scroll));
+            QCOMPARE(a.awaitChangeIn, QRect(500, 60, 200, 80));
+            scrolls << QStringLiteral("%1 %2")
+                           .arg(platform::toString(a.action.scrollDirection))
+                           .arg(a.action.amount);
+        }
+        QCOMPARE(scrolls,
+                 (QStringList{QStringLiteral("down 3"), QStringLiteral("down 3"), QStringLiteral("down 3"),
+                              QStringLiteral("up 6"), QStringLiteral("up 3")}));
+    }
+    {
         // Already selected: nothing to do.
         LocalPlanner planner;
         Decision last;
