@@ -3,6 +3,8 @@
 #include "bench/bench_vision.h"
 #include "bench/benchmark.h"
 
+#include <QDir>
+
 #include <cstdio>
 
 namespace ciu::app {
@@ -23,6 +25,11 @@ int runBenchVision(const QStringList& arguments)
         {QStringLiteral("json"), QStringLiteral("Print one JSON document instead of tables.")},
         {QStringLiteral("iou"), QStringLiteral("Overlap a detection needs to match (default 0.5)."),
          QStringLiteral("X"), QStringLiteral("0.5")},
+        {QStringLiteral("overlay"),
+         QStringLiteral(
+             "Also write each frame to DIR with its truth and detections drawn: matched truth green, "
+             "missed truth red, detections that match nothing blue."),
+         QStringLiteral("DIR")},
     });
     parser.addHelpOption();
     if (!parser.parse(arguments)) {
@@ -56,6 +63,11 @@ int runBenchVision(const QStringList& arguments)
         return ExitUsage;
     }
     options.json = parser.isSet(QStringLiteral("json"));
+    options.overlayDir = parser.value(QStringLiteral("overlay"));
+    if (!options.overlayDir.isEmpty() && !QDir().mkpath(options.overlayDir)) {
+        printError(QStringLiteral("--overlay: cannot create the folder %1").arg(options.overlayDir));
+        return ExitFailure;
+    }
     return bench::runVisionBench(options) == 0 ? ExitOk : ExitFailure;
 }
 

@@ -13,6 +13,7 @@ struct VisionBenchOptions
     QString set = QStringLiteral("all"); // tuning, heldout or all
     bool json = false;                   // one JSON document on stdout instead of tables
     double minIou = 0.5;
+    QString overlayDir; // non-empty: each frame is also written there with truth and detections drawn
 };
 
 // Prints the figures on stdout, progress and unreadable samples on stderr. Returns 0, or 1 when a sample
