@@ -106,6 +106,7 @@ QList<Zone> Assembler::run()
     tabs();
     menuBars();
     freeLabels();
+    iconRows();
     freeText();
     QList<Zone> zones;
     for (const Element& e : m_out) {
@@ -334,6 +335,98 @@ void Assembler::freeLabels()
         const int label = lineLeftOf(e.rect, 40);
         if (label >= 0)
             e.label = cleanLabel(texts()[size_t(label)].text);
+    }
+}
+
+namespace {
+
+// Icon rows (iconRows): a tool bar's flat buttons show an icon and no border. In pixels unless named
+// otherwise.
+constexpr int kIconMinSide = 12;             // an icon's ink, its height
+constexpr int kIconMaxSide = 40;             // ... at most
+constexpr double kIconMinAspect = 0.5;       // its width over its height
+constexpr double kIconMaxAspect = 1.6;       // ... at most (wider ink is a word)
+constexpr int kIconRowAlign = 3;             // the icons' centres of a row are this close vertically
+constexpr double kIconRowHeightRatio = 1.35; // and their heights within this ratio of each other
+constexpr double kIconRowMaxGap = 1.5;       // neighbours are at most this many icon heights apart
+constexpr int kIconRowMinCount = 3;          // icons in a row for it to be a tool bar
+// A flat button is its icon with padding: its side is the icon's height times this, plus the constant.
+constexpr double kIconButtonScale = 1.4;
+constexpr int kIconButtonExtra = 4;
+
+} // namespace
+
+void Assembler::iconRows()
+{
+    // Ink that reads as no text (an icon), free of any box and of the zones found so far.
+    std::vector<int> icons;
+    for (size_t i = 0; i < texts().size(); ++i) {
+        const TextItem& t = texts()[i];
+        if (t.owner != -1 || m_usedText.count(int(i)) || t.known || t.glyph || readableText(t))
+            continue;
+        const cv::Rect& r = t.rect;
+        if (r.height < kIconMinSide || r.height > kIconMaxSide || r.width < kIconMinAspect * r.height ||
+            r.width > kIconMaxAspect * r.height)
+            continue;
+        const bool taken = std::any_of(m_out.cbegin(), m_out.cend(),
+                                       [&](const Element& e) { return centreInside(e.rect, r); }) ||
+                           std::any_of(m_menus.cbegin(), m_menus.cend(),
+                                       [&](const cv::Rect& m) { return centreInside(m, r); });
+        if (!taken)
+            icons.push_back(int(i));
+    }
+    std::sort(icons.begin(), icons.end(), [this](int a, int b) {
+        const cv::Rect& ra = texts()[size_t(a)].rect;
+        const cv::Rect& rb = texts()[size_t(b)].rect;
+        const int ca = ra.y + ra.height / 2;
+        const int cb = rb.y + rb.height / 2;
+        return std::abs(ca - cb) > kIconRowAlign ? ca < cb : ra.x < rb.x;
+    });
+    // Runs of neighbours: aligned, of like height, close.
+    const auto neighbours = [this](int a, int b) {
+        const cv::Rect& ra = texts()[size_t(a)].rect;
+        const cv::Rect& rb = texts()[size_t(b)].rect;
+        const double ratio = double(std::max(ra.height, rb.height)) / std::min(ra.height, rb.height);
+        const int gap = rb.x - (ra.x + ra.width);
+        return std::abs((ra.y + ra.height / 2) - (rb.y + rb.height / 2)) <= kIconRowAlign &&
+               ratio <= kIconRowHeightRatio && gap >= 0 &&
+               gap <= kIconRowMaxGap * std::max(ra.height, rb.height);
+    };
+    size_t start = 0;
+    while (start < icons.size()) {
+        size_t end = start + 1;
+        while (end < icons.size() && neighbours(icons[end - 1], icons[end]))
+            ++end;
+        if (int(end - start) >= kIconRowMinCount) {
+            for (size_t k = start; k < end; ++k) {
+                const TextItem& t = texts()[size_t(icons[k])];
+                const int side = int(std::lround(kIconButtonScale * t.rect.height)) + kIconButtonExtra;
+                const int cx = t.rect.x + t.rect.width / 2;
+                const int cy = t.rect.y + t.rect.height / 2;
+                Element e;
+                e.rect = cv::Rect(cx - side / 2, cy - side / 2, side, side);
+                // Not over a neighbour's icon: up to halfway between the two.
+                if (k > start) {
+                    const cv::Rect& left = texts()[size_t(icons[k - 1])].rect;
+                    const int mid = (left.x + left.width + t.rect.x + 1) / 2;
+                    if (e.rect.x < mid) {
+                        e.rect.width -= mid - e.rect.x;
+                        e.rect.x = mid;
+                    }
+                }
+                if (k + 1 < end) {
+                    const cv::Rect& right = texts()[size_t(icons[k + 1])].rect;
+                    const int mid = (t.rect.x + t.rect.width + right.x) / 2;
+                    e.rect.width = std::min(e.rect.width, mid - e.rect.x);
+                }
+                e.type = ZoneType::Button;
+                e.confidence = 0.45;
+                e.events = {QStringLiteral("click")};
+                m_usedText.insert(icons[k]);
+                m_out.push_back(e);
+            }
+        }
+        start = end;
     }
 }
 

@@ -126,6 +126,8 @@ private:
     // "Name:" left of a field names the field when the field shows no text of its own.
     void freeLabels();
 
+    // Rows of icons with no border of their own (a tool bar's flat buttons): each icon a button.
+    void iconRows();
     void freeText();
 
     // Rows of monospaced text on a regular grid (a terminal): static text, one zone a row, taken before

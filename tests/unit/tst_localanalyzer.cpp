@@ -275,6 +275,7 @@ private slots:
     void tabStripAlongAPageHoldsTabs_data();
     void tabStripAlongAPageHoldsTabs();
     void toolBarIconsSpanTheirCells();
+    void flatIconRowIsButtons();
 
 private:
     QList<Zone> m_zones;
@@ -957,6 +958,69 @@ void TestLocalAnalyzer::toolBarIconsSpanTheirCells()
         QVERIFY2(cell->bounds.contains(icon) &&
                      (cell->bounds.center() - icon.center()).manhattanLength() <= 2,
                  qPrintable(dump(result.zones)));
+    }
+}
+
+// A tool bar of flat buttons: icons with no border of their own, in a row. Each icon is a button of its own,
+// centred on it and reaching at most halfway to its neighbours; a word beside them stays text, and a lone
+// icon is no tool bar.
+void TestLocalAnalyzer::flatIconRowIsButtons()
+{
+    QImage image = themedImage(QColor(0xf0, 0xf0, 0xf0));
+    QList<QRect> icons;
+    const QRect lone(400, 160, 20, 20);
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(0x30, 0x50, 0x80));
+        for (int i = 0; i < 4; ++i) {
+            const QRect icon(40 + 30 * i, 40, 20, 20);
+            // Layout icons as a form designer's tool bar draws them: outlined cells a pixel apart.
+            p.setPen(QColor(0x20, 0x40, 0x90));
+            p.setBrush(QColor(0x90, 0xb0, 0xe0));
+            for (int c = 0; c < 4; ++c) {
+                switch (i) {
+                case 0: // columns
+                    p.drawRect(icon.x() + 6 * c, icon.y(), 4, 19);
+                    break;
+                case 1: // rows
+                    p.drawRect(icon.x(), icon.y() + 5 * c, 19, 3);
+                    break;
+                case 2: // a grid
+                    p.drawRect(icon.x() + 10 * (c % 2), icon.y() + 10 * (c / 2), 8, 8);
+                    break;
+                default: // rows of text, ragged
+                    p.drawRect(icon.x(), icon.y() + 5 * c, 19 - 4 * (c % 2), 3);
+                    break;
+                }
+            }
+            icons << icon;
+        }
+        for (int c = 0; c < 4; ++c) // the columns icon alone
+            p.drawRect(lone.x() + 6 * c, lone.y(), 4, 19);
+        p.setPen(Qt::black);
+        p.drawText(QPoint(40, 140), QStringLiteral("Document name"));
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    QList<QRect> buttons;
+    for (const QRect& icon : std::as_const(icons)) {
+        const Zone* button = nullptr;
+        for (const Zone& z : result.zones)
+            button = z.type == ZoneType::Button && z.bounds.contains(icon.center()) ? &z : button;
+        QVERIFY2(button, qPrintable(dump(result.zones)));
+        QVERIFY2(button->bounds.contains(icon) &&
+                     (button->bounds.center() - icon.center()).manhattanLength() <= 4,
+                 qPrintable(dump(result.zones)));
+        buttons << button->bounds;
+    }
+    for (int i = 1; i < buttons.size(); ++i)
+        QVERIFY2(!buttons[i - 1].intersects(buttons[i]), qPrintable(dump(result.zones)));
+    for (const Zone& z : result.zones) {
+        QVERIFY2(!(z.isInteractive() && z.bounds.contains(lone.center())), qPrintable(dump(result.zones)));
+        QVERIFY2(!(z.isInteractive() && z.bounds.contains(QPoint(60, 135))), qPrintable(dump(result.zones)));
     }
 }
 
