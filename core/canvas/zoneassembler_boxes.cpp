@@ -56,6 +56,12 @@ constexpr int kKeyGridSizeSlack = 6;     // keys of one grid differ in width and
 constexpr int kKeyGridMaxGap = 10;       // and sit at most this far apart,
 constexpr int kKeyGridOverlap = 2;       // or overlap by at most this (shared borders)
 
+// An entry's icons at its ends (onlyEndIcons).
+constexpr int kEndIconMinFieldAspect = 4; // the entry is at least this many heights wide
+constexpr int kEndIconMaxAspect = 2;      // an icon is at most this many of the entry's heights wide
+constexpr int kEndIconReach = 3;          // and lies within this many heights of an end
+constexpr int kEndIconMaxCount = 3;       // an entry holds at most this many
+
 // Tab bars drawn as a strip along a page (tabStrip, tabItems): the strip's tabs have no outline of their own
 // (flat tabs, the current one marked by a line or a shade), so they are told by where the strip sits.
 constexpr int kTabStripAlign = 3;     // the strip's ends are within this of the page's (it spans the side)
@@ -244,7 +250,9 @@ void Assembler::classifyBoxes()
         }
 
         cv::Rect arrow;
-        const bool children = hasChildBoxes(int(bi));
+        // An entry's own icons (a clear button, a mode icon, a spin button's steps) sit at its ends: the
+        // entry is still one line.
+        const bool children = hasChildBoxes(int(bi)) && !onlyEndIcons(int(bi));
         const bool singleLine = r.height <= kSingleLineMaxHeight && !children;
         // A key-shaped box with a centred label has no arrow: a glyph at its right end is the label's.
         const bool centredKey = singleLine && keyShaped(m_s, int(bi)) && centredText(lines, r);
@@ -470,6 +478,25 @@ bool Assembler::inKeyGrid(const cv::Rect& cell) const
             return true;
     }
     return false;
+}
+
+bool Assembler::onlyEndIcons(int box) const
+{
+    const cv::Rect& r = m_s.boxes[size_t(box)].rect;
+    if (r.height > kSingleLineMaxHeight || r.width < kEndIconMinFieldAspect * r.height)
+        return false;
+    int icons = 0;
+    for (size_t i = 0; i < m_s.boxes.size(); ++i) {
+        const cv::Rect& c = m_s.boxes[i].rect;
+        if (int(i) == box || !contains(r, c) || c.height <= 4)
+            continue;
+        const bool iconSized = c.height <= r.height && c.width <= kEndIconMaxAspect * r.height;
+        const bool atAnEnd = c.x >= r.x + r.width - kEndIconReach * r.height ||
+                             c.x + c.width <= r.x + kEndIconReach * r.height;
+        if (!iconSized || !atAnEnd || ++icons > kEndIconMaxCount)
+            return false;
+    }
+    return icons > 0;
 }
 
 bool Assembler::hasChildBoxes(int box) const

@@ -104,6 +104,8 @@ private:
     bool inKeyGrid(const cv::Rect& cell) const;
 
     bool hasChildBoxes(int box) const;
+    // Its only child boxes are a few icons at its ends (an entry's clear button, a spin button's steps).
+    bool onlyEndIcons(int box) const;
 
     // A tab bar drawn as a strip along a page: a box without children that spans one side of a larger
     // box (the page) and touches it, its readable labels in one row apart from each other (above or below

@@ -276,6 +276,7 @@ private slots:
     void tabStripAlongAPageHoldsTabs();
     void toolBarIconsSpanTheirCells();
     void flatIconRowIsButtons();
+    void fieldWithIconsAtItsEndsIsATextField();
 
 private:
     QList<Zone> m_zones;
@@ -1021,6 +1022,45 @@ void TestLocalAnalyzer::flatIconRowIsButtons()
     for (const Zone& z : result.zones) {
         QVERIFY2(!(z.isInteractive() && z.bounds.contains(lone.center())), qPrintable(dump(result.zones)));
         QVERIFY2(!(z.isInteractive() && z.bounds.contains(QPoint(60, 135))), qPrintable(dump(result.zones)));
+    }
+}
+
+// An entry holding its own icons (a clear button at the right end, a mode icon at the left) is one text
+// field, and each icon a button of its own.
+void TestLocalAnalyzer::fieldWithIconsAtItsEndsIsATextField()
+{
+    QImage image = themedImage(QColor(0xf0, 0xf0, 0xf0));
+    const QRect entry(40, 40, 300, 30);
+    const QRect clear(entry.right() - 25, 45, 20, 20);
+    const QRect mode(entry.x() + 5, 45, 20, 20);
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        const QColor border(0x90, 0x90, 0x90);
+        themedBox(p, entry, border, Qt::white, Qt::black, QString(), Qt::AlignLeft);
+        p.setPen(Qt::black);
+        p.drawText(QRect(entry.x() + 32, entry.y(), 200, entry.height()), Qt::AlignVCenter | Qt::AlignLeft,
+                   QStringLiteral("Berlin"));
+        for (const QRect& icon : {clear, mode}) {
+            p.setPen(QColor(0x50, 0x50, 0x50));
+            p.setBrush(QColor(0xe0, 0xe0, 0xe0));
+            p.drawRect(icon.adjusted(0, 0, -1, -1));
+        }
+        p.drawLine(clear.topLeft() + QPoint(5, 5), clear.bottomRight() - QPoint(5, 5));
+        p.drawLine(clear.topRight() + QPoint(-5, 5), clear.bottomLeft() + QPoint(5, -5));
+        p.drawEllipse(mode.adjusted(5, 5, -6, -6));
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    const Zone* field = findZone(result.zones, ZoneType::TextField, QStringLiteral("Berlin"));
+    QVERIFY2(field, qPrintable(dump(result.zones)));
+    QVERIFY2(withinPixel(field->bounds, entry), qPrintable(dump(result.zones)));
+    for (const QRect& icon : {clear, mode}) {
+        const Zone* button = nullptr;
+        for (const Zone& z : result.zones)
+            button = z.type == ZoneType::Button && z.bounds.contains(icon.center()) ? &z : button;
+        QVERIFY2(button && button->bounds.width() < entry.height(), qPrintable(dump(result.zones)));
     }
 }
 
