@@ -428,6 +428,15 @@ int LocalAnalyzer::templateCount() const
     return int(d->templates.size());
 }
 
+double LocalAnalyzer::preload()
+{
+    QElapsedTimer timer;
+    timer.start();
+    if (d->options.nameIcons)
+        d->iconNamer().load();
+    return double(timer.nsecsElapsed()) / 1e6;
+}
+
 void LocalAnalyzer::clearCaches()
 {
     d->templates.clear();
