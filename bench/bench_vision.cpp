@@ -73,29 +73,36 @@ void printRow(const QString& group, const QString& name, const Tally& t)
                 c.labelAccuracy(), c.typeAccuracy(), t.frames > 0 ? t.ms1080p / t.frames : 0.0);
 }
 
-} // namespace
-
 // Overlap from which a missed truth zone counts as a near miss: something was found there.
 constexpr double kNearMissIou = 0.25;
 
+// Which truth zones and detections of a frame were matched (indices).
+struct Matched
+{
+    QSet<int> truth;
+    QSet<int> detected;
+    explicit Matched(const FrameEvaluation& eval)
+    {
+        for (const ZoneMatch& m : eval.matches) {
+            truth.insert(m.truthIndex);
+            detected.insert(m.detectedIndex);
+        }
+    }
+};
+
 // Missed interactive truth zones with an unmatched interactive detection at kNearMissIou <= IoU < minIou.
-int countNearMisses(const QList<Zone>& truth, const QList<Zone>& detected, const FrameEvaluation& eval,
+int countNearMisses(const QList<Zone>& truth, const QList<Zone>& detected, const Matched& matched,
                     double minIou)
 {
-    QSet<int> truthMatched;
-    QSet<int> detectedMatched;
-    for (const ZoneMatch& m : eval.matches) {
-        truthMatched.insert(m.truthIndex);
-        detectedMatched.insert(m.detectedIndex);
-    }
     int near = 0;
     for (int i = 0; i < truth.size(); ++i) {
-        if (!truth.at(i).isInteractive() || truthMatched.contains(i))
+        if (!truth.at(i).isInteractive() || matched.truth.contains(i))
             continue;
         for (int j = 0; j < detected.size(); ++j) {
+            if (!detected.at(j).isInteractive() || matched.detected.contains(j))
+                continue;
             const double iou = intersectionOverUnion(truth.at(i).bounds, detected.at(j).bounds);
-            if (detected.at(j).isInteractive() && !detectedMatched.contains(j) && iou >= kNearMissIou &&
-                iou < minIou) {
+            if (iou >= kNearMissIou && iou < minIou) {
                 ++near;
                 break;
             }
@@ -107,19 +114,13 @@ int countNearMisses(const QList<Zone>& truth, const QList<Zone>& detected, const
 // The frame with what was scored drawn on it: each truth zone green when matched, red when missed (with its
 // type), each interactive detection that matched nothing blue (with its type and label).
 void writeOverlay(const QString& dir, const CorpusSample& s, const QImage& image, const QList<Zone>& detected,
-                  const FrameEvaluation& eval)
+                  const Matched& matched)
 {
     QImage out = image.convertToFormat(QImage::Format_RGB32);
     QPainter painter(&out);
     QFont font(QStringLiteral("DejaVu Sans"));
     font.setPixelSize(10);
     painter.setFont(font);
-    QSet<int> truthMatched;
-    QSet<int> detectedMatched;
-    for (const ZoneMatch& m : eval.matches) {
-        truthMatched.insert(m.truthIndex);
-        detectedMatched.insert(m.detectedIndex);
-    }
     const auto draw = [&](const Zone& z, const QColor& colour, const QString& text) {
         painter.setPen(QPen(colour, 2));
         painter.setBrush(Qt::NoBrush);
@@ -130,12 +131,12 @@ void writeOverlay(const QString& dir, const CorpusSample& s, const QImage& image
     for (int i = 0; i < s.truth.size(); ++i) {
         const Zone& z = s.truth.at(i);
         if (z.isInteractive())
-            draw(z, truthMatched.contains(i) ? QColor(0, 170, 0) : QColor(230, 0, 0),
-                 truthMatched.contains(i) ? QString() : toString(z.type));
+            draw(z, matched.truth.contains(i) ? QColor(0, 170, 0) : QColor(230, 0, 0),
+                 matched.truth.contains(i) ? QString() : toString(z.type));
     }
     for (int j = 0; j < detected.size(); ++j) {
         const Zone& z = detected.at(j);
-        if (z.isInteractive() && !detectedMatched.contains(j))
+        if (z.isInteractive() && !matched.detected.contains(j))
             draw(z, QColor(0, 90, 255), QStringLiteral("%1 %2").arg(toString(z.type), z.label.left(20)));
     }
     painter.end();
@@ -144,6 +145,8 @@ void writeOverlay(const QString& dir, const CorpusSample& s, const QImage& image
     if (!out.save(path))
         std::fprintf(stderr, "bench vision: cannot write %s\n", qPrintable(path));
 }
+
+} // namespace
 
 int runVisionBench(const VisionBenchOptions& options)
 {
@@ -182,10 +185,10 @@ int runVisionBench(const VisionBenchOptions& options)
         std::fprintf(stderr, "bench vision: OCR unavailable, zones have no labels: %s\n",
                      qPrintable(analyzer.ocrError()));
     {
-        // The one-time loads, timed apart: the icon themes' index and Tesseract's first page.
+        // The one-time loads, timed apart: the icon themes' index and Tesseract's first page (a line of
+        // text).
         QElapsedTimer warm;
         warm.start();
-        // The icon themes' index, and Tesseract's first page (a line of text).
         const double iconMs = analyzer.preload();
         QImage warmup(320, 120, QImage::Format_ARGB32);
         warmup.fill(QColor(0xf0, 0xf0, 0xf0));
@@ -239,9 +242,10 @@ int runVisionBench(const VisionBenchOptions& options)
         overall.add(eval.counts, ms1080p);
         for (auto it = eval.byTruthType.cbegin(); it != eval.byTruthType.cend(); ++it)
             types[toString(it.key())].add(it.value(), ms1080p);
+        const Matched matched(eval);
         if (!options.overlayDir.isEmpty())
-            writeOverlay(options.overlayDir, s, image, map->zones(), eval);
-        const int nearMisses = countNearMisses(s.truth, map->zones(), eval, options.minIou);
+            writeOverlay(options.overlayDir, s, image, map->zones(), matched);
+        const int nearMisses = countNearMisses(s.truth, map->zones(), matched, options.minIou);
         nearMissesAll += nearMisses;
         QJsonObject frame = toJson(eval.counts);
         frame.insert(QStringLiteral("sample"), s.jsonPath);

@@ -33,16 +33,6 @@ QJsonObject proposedJson(const ProposedAction& p)
     return o;
 }
 
-QList<std::pair<QString, QRect>> rowsIn(const ZoneMap& map, const QRect& region)
-{
-    QList<std::pair<QString, QRect>> rows;
-    for (const Zone& z : map.zones()) {
-        if (region.contains(z.bounds.center()))
-            rows.append({z.label, z.bounds});
-    }
-    return rows;
-}
-
 } // namespace directordetail
 
 namespace {

@@ -3,7 +3,9 @@
 #include "core/director/directorlog.h"
 #include "core/director/verification.h"
 
+#include <QList>
 #include <QMetaMethod>
+#include <QRect>
 
 #include <utility>
 
@@ -14,6 +16,22 @@
 namespace ciu {
 
 using directordetail::proposedJson;
+
+namespace {
+
+// The zones whose centre is in `region`, as label and place, in the map's order: what moves when a list
+// scrolls.
+QList<std::pair<QString, QRect>> rowsIn(const ZoneMap& map, const QRect& region)
+{
+    QList<std::pair<QString, QRect>> rows;
+    for (const Zone& z : map.zones()) {
+        if (region.contains(z.bounds.center()))
+            rows.append({z.label, z.bounds});
+    }
+    return rows;
+}
+
+} // namespace
 
 void Director::verify(ActionFlight flight, const ActionResult& result)
 {
@@ -91,9 +109,9 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
         setPhase(Phase::Verifying, QStringLiteral("waiting for the scrolled rows to move"));
         const QRect region = flight.proposed.awaitChangeIn;
         m_maps.wait(
-            [before = flight.mapBefore, actedNs = result.actedNs, region](const ZoneMap& m) {
-                return m.version() > before->version() && m.tNs() >= actedNs &&
-                       directordetail::rowsIn(m, region) != directordetail::rowsIn(*before, region);
+            [version = flight.mapBefore->version(), rowsBefore = rowsIn(*flight.mapBefore, region),
+             actedNs = result.actedNs, region](const ZoneMap& m) {
+                return m.version() > version && m.tNs() >= actedNs && rowsIn(m, region) != rowsBefore;
             },
             m_options.settleTimeoutMs, [complete](bool) mutable { complete(); });
         return;

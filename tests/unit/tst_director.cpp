@@ -1064,17 +1064,7 @@ void TestDirector::iterationLimitNeverExceeded()
 void TestDirector::scrolledRowsWaitedFor()
 {
     const auto listZones = [](const QStringList& rows, const QString& selected = {}) {
-        QList<Zone> zones = formZones();
-        zones << zone(QStringLiteral("l1"), ZoneType::ScrollArea, QStringLiteral("Fruit"),
-                      QRect(500, 60, 200, 80));
-        for (int i = 0; i < rows.size(); ++i) {
-            Zone row = zone(QStringLiteral("r%1").arg(rows[i]), ZoneType::Button, rows[i],
-                            QRect(502, 62 + 24 * i, 196, 22));
-            if (rows[i] == selected)
-                row.state |= ZoneStateFlag::Selected;
-            zones << row;
-        }
-        return zones;
+        return formZones() + ciu::test::listBoxZones(rows, selected);
     };
     const QList<QStringList> views{{QStringLiteral("Apple"), QStringLiteral("Banana")},
                                    {QStringLiteral("Cherry"), QStringLiteral("Date")},

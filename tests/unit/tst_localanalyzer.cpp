@@ -209,6 +209,15 @@ bool withinPixel(const QRect& a, const QRect& b)
            std::abs(a.top() - b.top()) <= 1 && std::abs(a.bottom() - b.bottom()) <= 1;
 }
 
+// The last zone of `type` whose box holds `p` (null: none).
+const Zone* zoneAt(const QList<Zone>& zones, ZoneType type, QPoint p)
+{
+    const Zone* found = nullptr;
+    for (const Zone& z : zones)
+        found = z.type == type && z.bounds.contains(p) ? &z : found;
+    return found;
+}
+
 QString dump(const QList<Zone>& zones)
 {
     QStringList lines;
@@ -951,9 +960,7 @@ void TestLocalAnalyzer::toolBarIconsSpanTheirCells()
     const auto result = analyzer.analyze(image, QPoint(0, 0), {});
     QVERIFY(result.error.isEmpty());
     for (const QRect& icon : std::as_const(icons)) {
-        const Zone* cell = nullptr;
-        for (const Zone& z : result.zones)
-            cell = z.type == ZoneType::Button && z.bounds.contains(icon.center()) ? &z : cell;
+        const Zone* cell = zoneAt(result.zones, ZoneType::Button, icon.center());
         QVERIFY2(cell, qPrintable(dump(result.zones)));
         QCOMPARE(cell->bounds.size(), QSize(33, 33));
         QVERIFY2(cell->bounds.contains(icon) &&
@@ -1008,9 +1015,7 @@ void TestLocalAnalyzer::flatIconRowIsButtons()
     QVERIFY(result.error.isEmpty());
     QList<QRect> buttons;
     for (const QRect& icon : std::as_const(icons)) {
-        const Zone* button = nullptr;
-        for (const Zone& z : result.zones)
-            button = z.type == ZoneType::Button && z.bounds.contains(icon.center()) ? &z : button;
+        const Zone* button = zoneAt(result.zones, ZoneType::Button, icon.center());
         QVERIFY2(button, qPrintable(dump(result.zones)));
         QVERIFY2(button->bounds.contains(icon) &&
                      (button->bounds.center() - icon.center()).manhattanLength() <= 4,
@@ -1057,9 +1062,7 @@ void TestLocalAnalyzer::fieldWithIconsAtItsEndsIsATextField()
     QVERIFY2(field, qPrintable(dump(result.zones)));
     QVERIFY2(withinPixel(field->bounds, entry), qPrintable(dump(result.zones)));
     for (const QRect& icon : {clear, mode}) {
-        const Zone* button = nullptr;
-        for (const Zone& z : result.zones)
-            button = z.type == ZoneType::Button && z.bounds.contains(icon.center()) ? &z : button;
+        const Zone* button = zoneAt(result.zones, ZoneType::Button, icon.center());
         QVERIFY2(button && button->bounds.width() < entry.height(), qPrintable(dump(result.zones)));
     }
 }

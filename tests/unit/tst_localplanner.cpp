@@ -1565,16 +1565,7 @@ void TestLocalPlanner::untypedTextGoesToTheWindowOfTheTask()
 void TestLocalPlanner::selectInAListBox()
 {
     const auto listMap = [](const QStringList& rows, int version, const QString& selected = {}) {
-        QList<Zone> zones = formMap().zones();
-        zones << zone(QStringLiteral("l1"), ZoneType::ScrollArea, QStringLiteral("Fruit"),
-                      QRect(500, 60, 200, 80));
-        for (int i = 0; i < rows.size(); ++i) {
-            Zone row = zone(QStringLiteral("r%1").arg(rows[i]), ZoneType::Button, rows[i],
-                            QRect(502, 62 + 24 * i, 196, 22));
-            if (rows[i] == selected)
-                row.state |= ZoneStateFlag::Selected;
-            zones << row;
-        }
+        QList<Zone> zones = formMap().zones() + ciu::test::listBoxZones(rows, selected);
         zones << zone(QStringLiteral("b9"), ZoneType::Button, QStringLiteral("Cherry"),
                       QRect(800, 500, 80, 30));
         return ZoneMap(version, 0, QSize(1280, 800), zones);
