@@ -205,6 +205,7 @@ bool Assembler::focusRing(const cv::Rect& r) const
 void Assembler::classifyBoxes()
 {
     findUsualBorder();
+    markMenus(kMaxMenuWidth);
     for (size_t bi = 0; bi < m_s.boxes.size(); ++bi) {
         const seg::Box& box = m_s.boxes[bi];
         const cv::Rect& r = box.rect;
@@ -220,6 +221,13 @@ void Assembler::classifyBoxes()
 
         if (!small && !base && tabStrip(int(bi), lines)) {
             tabItems(lines, r);
+            continue;
+        }
+
+        if (m_isMenu[bi]) {
+            // A popup menu (or one of its sections) in any colour, its icons boxes of their own.
+            menuItems(lines, r);
+            m_menus.push_back(r);
             continue;
         }
 
@@ -304,7 +312,10 @@ void Assembler::classifyBoxes()
             e.events = {QStringLiteral("scroll"), QStringLiteral("click")};
             e.confidence = m_hasScrollBar[bi] ? 0.75 : 0.55;
             e.container = true;
-            listItems(lines, r);
+            if (isProse(lines, r))
+                listItems(lines, r); // a text view's lines
+            else
+                listRows(lines, r);
         } else if (base && !children && r.width >= kMinFieldWidth && int(lines.size()) <= kMaxDisplayLines &&
                    displayText(lines, r)) {
             // A read-only display: right-aligned text in a text box, no caret to type at.
@@ -325,6 +336,13 @@ void Assembler::classifyBoxes()
             e.label.clear();
             e.confidence = 0.5;
             m_menus.push_back(r);
+        } else if (base && r.width >= kMinFieldWidth && isTable(lines, r)) {
+            // A table whose header or cells hold boxes of their own (a sort indicator, a check box).
+            e.type = ZoneType::ScrollArea;
+            e.events = {QStringLiteral("scroll"), QStringLiteral("click")};
+            e.confidence = 0.55;
+            e.container = true;
+            listRows(lines, r);
         } else {
             e.container = true;
             e.type = ZoneType::Static;
@@ -527,36 +545,28 @@ void Assembler::listItems(const std::vector<int>& lines, const cv::Rect& list)
 
 void Assembler::menuItems(const std::vector<int>& lines, const cv::Rect& menu)
 {
-    // One item per row: the row spans the menu's width.
-    std::vector<cv::Rect> rows;
-    std::vector<QString> labels;
-    std::vector<double> confidence;
-    std::vector<int> sorted = lines;
-    std::sort(sorted.begin(), sorted.end(),
-              [this](int a, int b) { return texts()[size_t(a)].rect.y < texts()[size_t(b)].rect.y; });
-    for (const int i : sorted) {
-        const TextItem& t = texts()[size_t(i)];
-        if (!rows.empty() && sameRow(rows.back(), t.rect)) {
-            rows.back() = unite(rows.back(), t.rect); // a shortcut on the right stays in its row
-            continue;
+    // One item per row, across the menu's width; its label is the row's first readable text (a shortcut
+    // on the right stays in its row). Icons read as noise make no row of their own.
+    for (const ViewRow& row : viewRows(lines, menu)) {
+        int first = -1;
+        for (const int i : row.items) {
+            if (readableText(texts()[size_t(i)]) &&
+                (first < 0 || texts()[size_t(i)].rect.x < texts()[size_t(first)].rect.x))
+                first = i;
         }
-        rows.push_back(t.rect);
-        labels.push_back(readableText(t) ? cleanLabel(t.text) : QString());
-        confidence.push_back(t.confidence);
-    }
-    for (size_t k = 0; k < rows.size(); ++k) {
-        if (labels[k].isEmpty())
+        if (first < 0)
             continue;
-        const int top = k == 0 ? rows[k].y - 3 : (rows[k - 1].y + rows[k - 1].height + rows[k].y) / 2;
-        const int bottom = k + 1 == rows.size() ? rows[k].y + rows[k].height + 3
-                                                : (rows[k].y + rows[k].height + rows[k + 1].y) / 2;
+        const TextItem& t = texts()[size_t(first)];
         Element item;
-        item.rect = cv::Rect(menu.x + 1, top, menu.width - 2, bottom - top) & menu;
+        item.rect = inset(row.band, 1) & menu;
+        item.rect.x = menu.x + 1;
+        item.rect.width = menu.width - 2;
         item.type = ZoneType::MenuItem;
-        item.label = labels[k];
-        item.confidence = 0.5 + 0.4 * confidence[k] / 100.0;
+        item.label = cleanLabel(t.text);
+        item.confidence = 0.5 + 0.4 * t.confidence / 100.0;
         item.events = {QStringLiteral("click")};
-        m_out.push_back(item);
+        if (!item.label.isEmpty())
+            m_out.push_back(item);
     }
 }
 

@@ -99,6 +99,15 @@ void Assembler::textGrids()
         }
         if (fitting < kMinFitWords || fitting * 10 < sized * 8 || longest - shortest < kMinLengthSpread)
             continue;
+        // Rows ending in key combinations are a menu's, however evenly its short words fall.
+        std::vector<int> lines;
+        cv::Rect area = words.front().rect;
+        for (const Word& w : words) {
+            lines.push_back(w.text);
+            area = unite(area, w.rect);
+        }
+        if (hasShortcutColumn(lines, area))
+            continue;
 
         // Rows: words side by side; each row's top on one pitch.
         std::sort(words.begin(), words.end(), [](const Word& a, const Word& b) {

@@ -114,7 +114,37 @@ private:
 
     // One tab a readable label of the strip: the label with the toolkit's padding, within the strip.
     void tabItems(const std::vector<int>& lines, const cv::Rect& strip);
+    // A text view's lines, each static text.
     void listItems(const std::vector<int>& lines, const cv::Rect& list);
+
+    // A row of a view (a list, a tree, a table): its band across the view and its text lines, readable or
+    // not (icons read as noise); the distance from the previous row's centre (zoneassembler_rows.cpp).
+    struct ViewRow
+    {
+        cv::Rect band;
+        std::vector<int> items;
+        int gapBefore = 0;
+    };
+    std::vector<ViewRow> viewRows(const std::vector<int>& lines, const cv::Rect& view) const;
+
+    // The columns of rows: the content's x extents, apart by a gutter no row's content crosses.
+    std::vector<std::pair<int, int>> viewColumns(const std::vector<ViewRow>& rows) const;
+
+    // A table: rows at one pitch in at least two columns, the second filled in most rows.
+    bool isTable(const std::vector<int>& lines, const cv::Rect& view) const;
+
+    // A popup menu's rows: at least two end in a key combination ("Ctrl+S", "F1").
+    bool hasShortcutColumn(const std::vector<int>& lines, const cv::Rect& view) const;
+
+    // The boxes that are popup menus (m_isMenu): those with a shortcut column, at most `maxWidth` wide, and
+    // the boxes stacked edge to edge on them (a menu's sections between separators).
+    void markMenus(int maxWidth);
+
+    // A text view's paragraphs, not a list's items: rows of several words each.
+    bool isProse(const std::vector<int>& lines, const cv::Rect& view) const;
+
+    // The items of a view: one a row of a one-column list, one a cell of a table, each clickable.
+    void listRows(const std::vector<int>& lines, const cv::Rect& view);
     void menuItems(const std::vector<int>& lines, const cv::Rect& menu);
     void sliders();
 
@@ -140,6 +170,7 @@ private:
     const Segmentation& m_s;
     std::vector<Element> m_out;
     std::vector<bool> m_hasScrollBar;
+    std::vector<bool> m_isMenu;
     std::optional<cv::Vec3b> m_usualBorder;
     std::vector<cv::Rect> m_menus;
     std::set<int> m_usedText;

@@ -10,6 +10,7 @@
 #include <QPainterPath>
 #include <QTest>
 
+#include <array>
 #include <cstdlib>
 
 using namespace ciu;
@@ -286,6 +287,10 @@ private slots:
     void toolBarIconsSpanTheirCells();
     void flatIconRowIsButtons();
     void fieldWithIconsAtItsEndsIsATextField();
+    void tableCellsAreItemsByColumn();
+    void menuInTheBaseColourIsAMenu();
+    void menuCutBySeparatorsIsOneMenu();
+    void textViewLinesStayText();
 
 private:
     QList<Zone> m_zones;
@@ -386,11 +391,22 @@ void TestLocalAnalyzer::listIsAScrollAreaWithItems()
             area = &z;
     }
     QVERIFY2(area, qPrintable(dump(m_zones)));
-    QVERIFY(area->bounds.contains(QRect(505, 50, 100, 100)));
+    QCOMPARE(area->bounds, QRect(500, 40, 200, 300));
+    // Each row is one item across the list, its border and scroll bar (x 683..699) left out, at the rows'
+    // pitch (16 px) around the row's text.
     int items = 0;
     for (const Zone& z : std::as_const(m_zones))
-        items += area->bounds.contains(z.bounds) && z.label.startsWith(QLatin1String("Item")) ? 1 : 0;
-    QVERIFY2(items >= 10, qPrintable(dump(m_zones)));
+        items += area->bounds.contains(z.bounds.center()) && !z.label.isEmpty() ? 1 : 0;
+    QCOMPARE(items, 12);
+    for (int i = 0; i < 12; ++i) {
+        const QString label = QStringLiteral("Item %1").arg(i + 1);
+        const Zone* item = findZone(m_zones, ZoneType::Button, label);
+        QVERIFY2(item, qPrintable(label + QLatin1Char('\n') + dump(m_zones)));
+        QCOMPARE(item->bounds.left(), 501);
+        QCOMPARE(item->bounds.right(), 682);
+        QVERIFY2(item->bounds.height() >= 15 && item->bounds.height() <= 17, qPrintable(dump(m_zones)));
+        QVERIFY2(std::abs(item->bounds.center().y() - (44 + 16 * i + 8)) <= 2, qPrintable(dump(m_zones)));
+    }
 }
 
 void TestLocalAnalyzer::fieldWithoutTextTakesItsLabel()
@@ -1065,6 +1081,195 @@ void TestLocalAnalyzer::fieldWithIconsAtItsEndsIsATextField()
         const Zone* button = zoneAt(result.zones, ZoneType::Button, icon.center());
         QVERIFY2(button && button->bounds.width() < entry.height(), qPrintable(dump(result.zones)));
     }
+}
+
+void TestLocalAnalyzer::tableCellsAreItemsByColumn()
+{
+    // A file table: a header band with its column titles and a sort indicator, six rows in three columns.
+    QImage image = themedImage(QColor(0xef, 0xef, 0xef));
+    const QRect view(20, 20, 420, 180);
+    const std::array<int, 3> columnX{26, 196, 276};
+    const QStringList names{QStringLiteral("Quarterly report"), QStringLiteral("notes"),
+                            QStringLiteral("Budget for 2027"),  QStringLiteral("letters"),
+                            QStringLiteral("Holiday photos"),   QStringLiteral("music")};
+    const QStringList sizes{QStringLiteral("12 kB"), QStringLiteral("31 kB"), QStringLiteral("40 kB"),
+                            QStringLiteral("72 kB"), QStringLiteral("96 kB"), QStringLiteral("58 kB")};
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        p.setPen(QColor(0x9a, 0x9a, 0x9a));
+        p.setBrush(Qt::white);
+        p.drawRect(view.adjusted(0, 0, -1, -1));
+        p.setBrush(QColor(0xdc, 0xdc, 0xdc));
+        p.drawRect(QRect(view.x(), view.y(), view.width(), 22).adjusted(0, 0, -1, -1));
+        p.drawRect(QRect(170, 26, 10, 10)); // the sort indicator's box
+        p.setPen(Qt::black);
+        const QStringList titles{QStringLiteral("Name"), QStringLiteral("Size"), QStringLiteral("Modified")};
+        for (int c = 0; c < 3; ++c)
+            p.drawText(QRect(columnX[size_t(c)], view.y(), 120, 22), Qt::AlignVCenter | Qt::AlignLeft,
+                       titles.at(c));
+        for (int r = 0; r < 6; ++r) {
+            const int y = view.y() + 24 + 20 * r;
+            p.drawText(QRect(columnX[0], y, 120, 20), Qt::AlignVCenter | Qt::AlignLeft, names.at(r));
+            p.drawText(QRect(columnX[1], y, 60, 20), Qt::AlignVCenter | Qt::AlignLeft, sizes.at(r));
+            p.drawText(QRect(columnX[2], y, 120, 20), Qt::AlignVCenter | Qt::AlignLeft,
+                       QStringLiteral("2026-11-%1").arg(10 + r));
+        }
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    const Zone* area = zoneAt(result.zones, ZoneType::ScrollArea, view.center());
+    QVERIFY2(area && area->bounds == view, qPrintable(dump(result.zones)));
+    int cells = 0;
+    for (const Zone& z : result.zones)
+        cells += view.contains(z.bounds.center()) && z.type == ZoneType::Button && !z.label.isEmpty() ? 1 : 0;
+    QCOMPARE(cells, 18); // the header's titles are no cells (its sort indicator is a button of its own)
+    for (int r = 0; r < 6; ++r) {
+        const int centreY = view.y() + 24 + 20 * r + 10;
+        std::array<const Zone*, 3> row{};
+        for (int c = 0; c < 3; ++c) {
+            row[size_t(c)] = zoneAt(result.zones, ZoneType::Button, QPoint(columnX[size_t(c)] + 8, centreY));
+            QVERIFY2(row[size_t(c)], qPrintable(dump(result.zones)));
+            QVERIFY2(std::abs(row[size_t(c)]->bounds.center().y() - centreY) <= 2,
+                     qPrintable(dump(result.zones)));
+        }
+        QCOMPARE(row[0]->label, names.at(r));
+        QCOMPARE(row[1]->label, sizes.at(r));
+        // The first column starts at the view's left; each column ends where the next one's starts, a few
+        // pixels left of its text; the last ends at the view's right.
+        QCOMPARE(row[0]->bounds.left(), view.left() + 1);
+        for (int c = 1; c < 3; ++c) {
+            QCOMPARE(row[size_t(c - 1)]->bounds.right() + 1, row[size_t(c)]->bounds.left());
+            QVERIFY2(row[size_t(c)]->bounds.left() >= columnX[size_t(c)] - 6 &&
+                         row[size_t(c)]->bounds.left() <= columnX[size_t(c)] - 2,
+                     qPrintable(dump(result.zones)));
+        }
+        QCOMPARE(row[2]->bounds.right(), view.right() - 1);
+    }
+}
+
+void TestLocalAnalyzer::menuInTheBaseColourIsAMenu()
+{
+    // A popup menu as white as a list, no hint that it is one: its key combinations tell it.
+    QImage image = themedImage(QColor(0xef, 0xef, 0xef));
+    const QRect menu(60, 30, 220, 130);
+    const QStringList labels{QStringLiteral("New Window"), QStringLiteral("Open"), QStringLiteral("Save"),
+                             QStringLiteral("Export as PDF"), QStringLiteral("Quit")};
+    const QStringList keys{QStringLiteral("Ctrl+N"), QStringLiteral("Ctrl+O"), QStringLiteral("Ctrl+S"),
+                           QString(), QStringLiteral("Ctrl+Q")};
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        p.setPen(QColor(0x9a, 0x9a, 0x9a));
+        p.setBrush(Qt::white);
+        p.drawRect(menu.adjusted(0, 0, -1, -1));
+        p.setPen(Qt::black);
+        for (int i = 0; i < labels.size(); ++i) {
+            const QRect row(menu.x() + 24, menu.y() + 4 + 24 * i, 180, 24);
+            p.drawText(row, Qt::AlignVCenter | Qt::AlignLeft, labels.at(i));
+            p.drawText(row, Qt::AlignVCenter | Qt::AlignRight, keys.at(i));
+        }
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    for (int i = 0; i < labels.size(); ++i) {
+        const Zone* item = findZone(result.zones, ZoneType::MenuItem, labels.at(i));
+        QVERIFY2(item, qPrintable(labels.at(i) + QLatin1Char('\n') + dump(result.zones)));
+        QCOMPARE(item->bounds.left(), menu.left() + 1);
+        QCOMPARE(item->bounds.right(), menu.right() - 1);
+        QVERIFY2(std::abs(item->bounds.center().y() - (menu.y() + 16 + 24 * i)) <= 2,
+                 qPrintable(dump(result.zones)));
+    }
+    for (const Zone& z : result.zones) {
+        QVERIFY2(!menu.contains(z.bounds.center()) || z.type == ZoneType::MenuItem,
+                 qPrintable(dump(result.zones)));
+    }
+}
+
+void TestLocalAnalyzer::menuCutBySeparatorsIsOneMenu()
+{
+    // A popup menu in the panel's colour, cut by separators into sections; only the first section's rows
+    // have key combinations. The other sections' rows are items of the same menu all the same.
+    QImage image = themedImage(QColor(0xe8, 0xe8, 0xe8));
+    const QRect menu(60, 20, 240, 200);
+    const QStringList labels{QStringLiteral("New Window"),    QStringLiteral("Open"),
+                             QStringLiteral("Save"),          QStringLiteral("Recent Files"),
+                             QStringLiteral("Print Preview"), QStringLiteral("Close")};
+    const QStringList keys{QStringLiteral("Ctrl+N"),
+                           QStringLiteral("Ctrl+O"),
+                           QStringLiteral("Ctrl+S"),
+                           QString(),
+                           QString(),
+                           QString()};
+    const std::array<int, 6> rowY{26, 50, 74, 110, 134, 170};
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        p.setPen(QColor(0x9a, 0x9a, 0x9a));
+        p.setBrush(QColor(0xf6, 0xf6, 0xf6));
+        p.drawRect(menu.adjusted(0, 0, -1, -1));
+        p.setPen(QColor(0xc0, 0xc0, 0xc0));
+        for (const int y : {103, 163}) // the separators, wall to wall
+            p.drawLine(menu.left() + 1, y, menu.right() - 1, y);
+        p.setPen(Qt::black);
+        for (int i = 0; i < labels.size(); ++i) {
+            const QRect row(menu.x() + 24, rowY[size_t(i)], 200, 24);
+            p.drawText(row, Qt::AlignVCenter | Qt::AlignLeft, labels.at(i));
+            p.drawText(row, Qt::AlignVCenter | Qt::AlignRight, keys.at(i));
+        }
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    for (int i = 0; i < labels.size(); ++i) {
+        const Zone* item = findZone(result.zones, ZoneType::MenuItem, labels.at(i));
+        QVERIFY2(item, qPrintable(labels.at(i) + QLatin1Char('\n') + dump(result.zones)));
+        QVERIFY2(std::abs(item->bounds.left() - menu.left()) <= 2 &&
+                     std::abs(item->bounds.right() - menu.right()) <= 2,
+                 qPrintable(dump(result.zones)));
+        QVERIFY2(item->bounds.contains(QPoint(menu.x() + 30, rowY[size_t(i)] + 12)),
+                 qPrintable(dump(result.zones)));
+    }
+    for (const Zone& z : result.zones) {
+        QVERIFY2(!menu.contains(z.bounds.center()) || z.type == ZoneType::MenuItem,
+                 qPrintable(dump(result.zones)));
+    }
+}
+
+void TestLocalAnalyzer::textViewLinesStayText()
+{
+    // A text view's paragraph: its lines are text to read, not items to click, though they stack like rows.
+    QImage image = themedImage(QColor(0xef, 0xef, 0xef));
+    const QRect view(20, 20, 440, 150);
+    const QStringList lines{QStringLiteral("The meeting moved to Thursday at ten."),
+                            QStringLiteral("Please bring the printed budget and"),
+                            QStringLiteral("the notes from last week so that we"),
+                            QStringLiteral("can settle the open points quickly."),
+                            QStringLiteral("Lunch will be served after the talk.")};
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        p.setPen(QColor(0x9a, 0x9a, 0x9a));
+        p.setBrush(Qt::white);
+        p.drawRect(view.adjusted(0, 0, -1, -1));
+        p.setPen(Qt::black);
+        for (int i = 0; i < lines.size(); ++i)
+            p.drawText(QRect(view.x() + 6, view.y() + 6 + 18 * i, 420, 18), Qt::AlignVCenter | Qt::AlignLeft,
+                       lines.at(i));
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    int statics = 0;
+    for (const Zone& z : result.zones) {
+        if (!view.contains(z.bounds.center()) || z.bounds == view)
+            continue;
+        QVERIFY2(z.type == ZoneType::Static, qPrintable(dump(result.zones)));
+        ++statics;
+    }
+    QCOMPARE(statics, 5);
 }
 
 QTEST_MAIN(TestLocalAnalyzer)
