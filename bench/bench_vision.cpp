@@ -175,6 +175,7 @@ int runVisionBench(const VisionBenchOptions& options)
                                      QStringLiteral("state"),   QStringLiteral("screen")};
     QMap<QString, QMap<QString, Tally>> groups;
     QMap<QString, Tally> types;
+    QMap<QString, QMap<QString, int>> confusions; // truth type -> detected type -> matches of another type
     Tally overall;
     QJsonArray frames;
     QStringList failures = listing.errors;
@@ -242,6 +243,13 @@ int runVisionBench(const VisionBenchOptions& options)
         overall.add(eval.counts, ms1080p);
         for (auto it = eval.byTruthType.cbegin(); it != eval.byTruthType.cend(); ++it)
             types[toString(it.key())].add(it.value(), ms1080p);
+        const QList<Zone> detected = map->zones();
+        for (const ZoneMatch& m : eval.matches) {
+            const ZoneType truthType = s.truth.at(m.truthIndex).type;
+            const ZoneType detectedType = detected.at(m.detectedIndex).type;
+            if (truthType != detectedType)
+                ++confusions[toString(truthType)][toString(detectedType)];
+        }
         const Matched matched(eval);
         if (!options.overlayDir.isEmpty())
             writeOverlay(options.overlayDir, s, image, map->zones(), matched);
@@ -275,6 +283,11 @@ int runVisionBench(const VisionBenchOptions& options)
             QJsonObject o = toJson(t.value().counts);
             o.remove(QStringLiteral("detected")); // per truth type: detections have no truth type
             o.remove(QStringLiteral("precision"));
+            QJsonObject mistaken;
+            const QMap<QString, int> as = confusions.value(t.key());
+            for (auto c = as.cbegin(); c != as.cend(); ++c)
+                mistaken.insert(c.key(), c.value());
+            o.insert(QStringLiteral("matched_as"), mistaken);
             typesJson.insert(t.key(), o);
         }
         const QJsonObject doc{{QStringLiteral("bench"), QStringLiteral("vision")},
@@ -303,9 +316,16 @@ int runVisionBench(const VisionBenchOptions& options)
         std::printf("\nper truth type (recall, and of the matched: type and label accuracy)\n");
         for (auto t = types.cbegin(); t != types.cend(); ++t) {
             const MatchCounts& c = t.value().counts;
-            std::printf("%-12s truth %5d matched %5d recall %.3f type %.3f label %.3f (%d labelled)\n",
+            QStringList mistaken;
+            const QMap<QString, int> as = confusions.value(t.key());
+            for (auto m = as.cbegin(); m != as.cend(); ++m)
+                mistaken << QStringLiteral("%1 %2").arg(m.key()).arg(m.value());
+            std::printf("%-12s truth %5d matched %5d recall %.3f type %.3f label %.3f (%d labelled)%s\n",
                         qPrintable(t.key()), c.truth, c.matched, c.recall(), c.typeAccuracy(),
-                        c.labelAccuracy(), c.labelled);
+                        c.labelAccuracy(), c.labelled,
+                        mistaken.isEmpty() ? ""
+                                           : qPrintable(QStringLiteral("; typed as ") +
+                                                        mistaken.join(QStringLiteral(", "))));
         }
         std::printf(
             "\nnear misses: %d missed truth zones overlap an unmatched detection at IoU %.2f..%.2f (a box "

@@ -288,11 +288,8 @@ Segmentation segment(const cv::Mat& bgra, const Params& p)
     return s;
 }
 
-bool findArrow(const Segmentation& s, const cv::Rect& box, cv::Rect* arrow)
+bool findTriangle(const Segmentation& s, const cv::Rect& area, bool sideways, cv::Rect* found, bool* forward)
 {
-    const int side = std::min(box.width / 3, box.height + 8);
-    const cv::Rect area =
-        clipped(cv::Rect(box.x + box.width - side, box.y + 3, side - 3, box.height - 6), s.gray);
     if (area.width < 6 || area.height < 4)
         return false;
     // The arrow stands out of the button's fill, darker on a light theme, lighter on a dark one.
@@ -307,25 +304,43 @@ bool findArrow(const Segmentation& s, const cv::Rect& box, cv::Rect* arrow)
         const int w = stats.at<int>(i, cv::CC_STAT_WIDTH);
         const int h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
         const int a = stats.at<int>(i, cv::CC_STAT_AREA);
-        if (w < 5 || w > 16 || h < 2 || h > 10 || w < h)
+        // Its base is the long side: across for up and down, upright for left and right.
+        const int base = sideways && h > w ? h : w;
+        const int depth = base == w ? h : w;
+        if (base < 5 || base > 16 || depth < 2 || depth > 10 || base < depth)
             continue;
         const double fill = double(a) / double(w * h);
         if (fill < 0.3 || fill > 0.8)
             continue;
-        // A triangle: row widths shrink (or grow) monotonically.
+        // A triangle: its rows (columns, sideways) shrink or grow monotonically.
         const cv::Rect r(stats.at<int>(i, cv::CC_STAT_LEFT), stats.at<int>(i, cv::CC_STAT_TOP), w, h);
         std::vector<int> widths;
-        for (int y = r.y; y < r.y + h; ++y)
-            widths.push_back(cv::countNonZero(labels.row(y).colRange(r.x, r.x + w) == i));
-        const bool down = std::is_sorted(widths.rbegin(), widths.rend());
-        const bool up = std::is_sorted(widths.begin(), widths.end());
-        if ((down || up) && widths.front() != widths.back()) {
-            if (arrow)
-                *arrow = cv::Rect(area.x + r.x, area.y + r.y, w, h);
+        if (base == w) {
+            for (int y = r.y; y < r.y + h; ++y)
+                widths.push_back(cv::countNonZero(labels.row(y).colRange(r.x, r.x + w) == i));
+        } else {
+            for (int x = r.x; x < r.x + w; ++x)
+                widths.push_back(cv::countNonZero(labels.col(x).rowRange(r.y, r.y + h) == i));
+        }
+        const bool shrinking = std::is_sorted(widths.rbegin(), widths.rend());
+        const bool growing = std::is_sorted(widths.begin(), widths.end());
+        if ((shrinking || growing) && widths.front() != widths.back()) {
+            if (found)
+                *found = cv::Rect(area.x + r.x, area.y + r.y, w, h);
+            if (forward)
+                *forward = shrinking;
             return true;
         }
     }
     return false;
+}
+
+bool findArrow(const Segmentation& s, const cv::Rect& box, cv::Rect* arrow)
+{
+    const int side = std::min(box.width / 3, box.height + 8);
+    const cv::Rect area =
+        clipped(cv::Rect(box.x + box.width - side, box.y + 3, side - 3, box.height - 6), s.gray);
+    return findTriangle(s, area, false, arrow, nullptr);
 }
 
 bool horizontalEdgeAt(const Segmentation& s, int y, int x0, int x1, int maxGap)

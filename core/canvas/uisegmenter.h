@@ -38,6 +38,11 @@ Segmentation segment(const cv::Mat& bgra, const Params& params = {});
 // A small triangle (a combo box or menu arrow) in the right end of `box`; returns its rectangle.
 bool findArrow(const Segmentation& s, const cv::Rect& box, cv::Rect* arrow);
 
+// A small filled triangle in `area`, standing out of its fill: pointing down or up (its rows shrink or grow)
+// or, with `sideways`, right or left (its columns do). Returns its rectangle and whether it points down or
+// right (`*forward`).
+bool findTriangle(const Segmentation& s, const cv::Rect& area, bool sideways, cv::Rect* found, bool* forward);
+
 // The cell around `text` delimited by edge lines: scans left/right for a vertical edge and up/down
 // for a horizontal edge within `reach` pixels. Missing sides stay at the text's edge; `found` gets
 // a bit mask of the sides that were found (1 left, 2 right, 4 top, 8 bottom).

@@ -356,6 +356,16 @@ constexpr int kIconButtonExtra = 4;
 
 } // namespace
 
+// Expanders (disclosureLeftOf, freeText).
+constexpr int kExpanderReach = 10; // the triangle lies at most this many text heights left of its label
+constexpr int kExpanderMinHeight =
+    12;                              // (a line's height counted as this at least: no ascender, no descender)
+constexpr int kExpanderMinBase = 5;  // its base is at least this long
+constexpr int kExpanderMinDepth = 3; // and its point at least this far from it
+constexpr int kExpanderPad = 3;      // the expander reaches this far around the triangle
+constexpr int kExpanderFlatTolerance = 8;   // grey levels of the band between triangle and label
+constexpr double kExpanderFlatShare = 0.97; // share of that band that is flat
+
 void Assembler::iconRows()
 {
     // Ink that reads as no text (an icon), free of any box and of the zones found so far.
@@ -430,6 +440,35 @@ void Assembler::iconRows()
     }
 }
 
+bool Assembler::disclosureLeftOf(const cv::Rect& text, cv::Rect* arrow, ZoneState* state) const
+{
+    const int reach = std::min(text.x, kExpanderReach * std::max(text.height, kExpanderMinHeight));
+    const cv::Rect left = cv::Rect(text.x - reach, text.y - 3, reach - 1, text.height + 6) &
+                          cv::Rect(0, 0, m_s.gray.cols, m_s.gray.rows);
+    bool forward = false;
+    if (left.width < 6 || !seg::findTriangle(m_s, left, true, arrow, &forward) ||
+        std::max(arrow->width, arrow->height) < kExpanderMinBase ||
+        std::min(arrow->width, arrow->height) < kExpanderMinDepth)
+        return false;
+    // A triangle on its own (not the corner of a frame or part of an icon): flat on both sides of it.
+    const cv::Rect& a = *arrow;
+    for (const cv::Rect& strip :
+         {cv::Rect(a.x - 4, a.y, 2, a.height), cv::Rect(a.x + a.width + 2, a.y, 2, a.height)}) {
+        if (seg::flatShare(m_s, strip, kExpanderFlatTolerance) < kExpanderFlatShare)
+            return false;
+    }
+    // Nothing between the triangle and its label: the band between them is flat.
+    const cv::Rect between(arrow->x + arrow->width + 1, text.y, text.x - arrow->x - arrow->width - 2,
+                           text.height);
+    if (between.width > 0 && seg::flatShare(m_s, between, kExpanderFlatTolerance) < kExpanderFlatShare)
+        return false;
+    // Pointing down: open; pointing right (or left, right to left): closed.
+    const bool expanded = arrow->width >= arrow->height && forward;
+    *state = (*state & ~ZoneState(ZoneStateFlag::Expanded | ZoneStateFlag::Collapsed)) |
+             (expanded ? ZoneStateFlag::Expanded : ZoneStateFlag::Collapsed);
+    return true;
+}
+
 void Assembler::freeText()
 {
     for (size_t i = 0; i < texts().size(); ++i) {
@@ -447,6 +486,16 @@ void Assembler::freeText()
         e.type = ZoneType::Static;
         e.label = t.text.simplified();
         e.confidence = 0.3 + 0.5 * t.confidence / 100.0;
+        cv::Rect arrow;
+        if (disclosureLeftOf(t.rect, &arrow, &e.state)) {
+            // An expander (a section's header, a tree's group): the triangle and its label, clicked to open
+            // or close what it heads.
+            e.rect = unite(e.rect, cv::Rect(arrow.x - kExpanderPad, arrow.y - kExpanderPad,
+                                            arrow.width + 2 * kExpanderPad, arrow.height + 2 * kExpanderPad));
+            e.type = ZoneType::Button;
+            e.label = cleanLabel(t.text);
+            e.events = {QStringLiteral("click")};
+        }
         m_out.push_back(e);
     }
 }

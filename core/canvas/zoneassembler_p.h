@@ -160,6 +160,9 @@ private:
 
     // Rows of icons with no border of their own (a tool bar's flat buttons): each icon a button.
     void iconRows();
+    // A disclosure triangle left of the free text line `text`, nothing else between them: its rectangle and
+    // the state it shows (pointing down: expanded; right or left: collapsed).
+    bool disclosureLeftOf(const cv::Rect& text, cv::Rect* arrow, ZoneState* state) const;
     void freeText();
 
     // Rows of monospaced text on a regular grid (a terminal): static text, one zone a row, taken before

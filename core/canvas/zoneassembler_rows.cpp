@@ -31,8 +31,8 @@ constexpr int kSelectedMinDistance = 60;  // that far from the view's base
 
 struct Row
 {
-    cv::Rect rect;           // the union of its content
-    std::vector<int> items;  // its text lines, readable or not (icons read as noise count for its extent)
+    cv::Rect rect;          // the union of its content
+    std::vector<int> items; // its text lines, readable or not (icons read as noise count for its extent)
 };
 
 int centreY(const cv::Rect& r)
@@ -103,7 +103,8 @@ std::vector<std::pair<int, int>> Assembler::viewColumns(const std::vector<ViewRo
     std::vector<std::pair<int, int>> spans;
     for (const ViewRow& row : rows) {
         for (const int i : row.items)
-            spans.push_back({texts()[size_t(i)].rect.x, texts()[size_t(i)].rect.x + texts()[size_t(i)].rect.width});
+            spans.push_back(
+                {texts()[size_t(i)].rect.x, texts()[size_t(i)].rect.x + texts()[size_t(i)].rect.width});
     }
     std::sort(spans.begin(), spans.end());
     std::vector<std::pair<int, int>> columns;
@@ -189,7 +190,8 @@ void Assembler::markMenus(int maxWidth)
     for (size_t b = 0; b < m_s.boxes.size(); ++b) {
         const cv::Rect& r = m_s.boxes[b].rect;
         const std::vector<int> lines = linesOwnedBy(int(b));
-        texted[b] = std::any_of(lines.cbegin(), lines.cend(), [this](int i) { return readableText(texts()[size_t(i)]); });
+        texted[b] = std::any_of(lines.cbegin(), lines.cend(),
+                                [this](int i) { return readableText(texts()[size_t(i)]); });
         m_isMenu[b] = r.width <= maxWidth && hasShortcutColumn(lines, r);
     }
     // A menu cut by separators into boxes: a box of text rows stacked on a menu's box, edge to edge, is the
@@ -243,8 +245,8 @@ void Assembler::listRows(const std::vector<int>& lines, const cv::Rect& view)
         const bool selected = seg::chroma(fill) >= kSelectedMinChroma &&
                               seg::colourDistance(fill, baseColour) >= kSelectedMinDistance;
         for (size_t c = 0; c + 1 < starts.size(); ++c) {
-            const cv::Rect cell = cv::Rect(starts[c], row.band.y, starts[c + 1] - starts[c], row.band.height) &
-                                  inside;
+            const cv::Rect cell =
+                cv::Rect(starts[c], row.band.y, starts[c + 1] - starts[c], row.band.height) & inside;
             std::vector<int> in;
             for (const int i : row.items) {
                 const TextItem& t = texts()[size_t(i)];

@@ -291,6 +291,7 @@ private slots:
     void menuInTheBaseColourIsAMenu();
     void menuCutBySeparatorsIsOneMenu();
     void textViewLinesStayText();
+    void expandersAreButtonsWithTheirState();
 
 private:
     QList<Zone> m_zones;
@@ -1270,6 +1271,70 @@ void TestLocalAnalyzer::textViewLinesStayText()
         ++statics;
     }
     QCOMPARE(statics, 5);
+}
+
+void TestLocalAnalyzer::expandersAreButtonsWithTheirState()
+{
+    // A tool box's section headers (a band, the triangle at its left, the title centred) and an expander
+    // (the triangle just left of its label): pointing down, open; pointing right, closed.
+    QImage image = themedImage(QColor(0xef, 0xef, 0xef));
+    const auto triangle = [](QPainter& p, QPoint at, bool down) {
+        QPainterPath path;
+        if (down) {
+            path.moveTo(at);
+            path.lineTo(at + QPoint(8, 0));
+            path.lineTo(at + QPoint(4, 4));
+        } else {
+            path.moveTo(at);
+            path.lineTo(at + QPoint(0, 8));
+            path.lineTo(at + QPoint(4, 4));
+        }
+        path.closeSubpath();
+        p.fillPath(path, QColor(0x30, 0x30, 0x30));
+    };
+    const QRect open(20, 30, 240, 18);
+    const QRect closed(20, 120, 240, 18);
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        for (const QRect& band : {open, closed}) {
+            p.fillRect(band, QColor(0xd6, 0xd6, 0xd6));
+            p.setPen(QColor(0xb0, 0xb0, 0xb0));
+            p.drawLine(band.topLeft(), band.topRight());
+        }
+        triangle(p, QPoint(open.x() + 4, open.y() + 7), true);
+        triangle(p, QPoint(closed.x() + 6, closed.y() + 5), false);
+        p.setPen(Qt::black);
+        p.drawText(open, Qt::AlignCenter, QStringLiteral("Layouts"));
+        p.drawText(closed, Qt::AlignCenter, QStringLiteral("Containers"));
+        p.drawText(QPoint(40, 60 + 14), QStringLiteral("Vertical Layout"));
+        p.drawText(QPoint(40, 84 + 14), QStringLiteral("Grid Layout"));
+        triangle(p, QPoint(300, 200), false);
+        p.drawText(QPoint(312, 208), QStringLiteral("Details"));
+        p.drawText(QPoint(300, 40), QStringLiteral("Plain text"));
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    struct Expect
+    {
+        const char* label;
+        QPoint triangle;
+        ZoneStateFlag state;
+    };
+    for (const Expect& x :
+         {Expect{"Layouts", QPoint(open.x() + 8, open.y() + 9), ZoneStateFlag::Expanded},
+          Expect{"Containers", QPoint(closed.x() + 8, closed.y() + 9), ZoneStateFlag::Collapsed},
+          Expect{"Details", QPoint(302, 204), ZoneStateFlag::Collapsed}}) {
+        const Zone* z = findZone(result.zones, ZoneType::Button, QString::fromLatin1(x.label));
+        QVERIFY2(z, qPrintable(QString::fromLatin1(x.label) + QLatin1Char('\n') + dump(result.zones)));
+        QVERIFY2(z->bounds.contains(x.triangle), qPrintable(dump(result.zones)));
+        QVERIFY2(z->state.testFlag(x.state), qPrintable(dump(result.zones)));
+    }
+    // Text without a triangle stays text.
+    for (const char* text : {"Vertical Layout", "Grid Layout", "Plain text"})
+        QVERIFY2(findZone(result.zones, ZoneType::Static, QString::fromLatin1(text)),
+                 qPrintable(dump(result.zones)));
 }
 
 QTEST_MAIN(TestLocalAnalyzer)
