@@ -123,10 +123,24 @@ def state_names(acc):
         return []
 
 
+# A scaled look's toolkit reports its accessible boxes in logical pixels (device pixels / scale): GTK with
+# GDK_SCALE, Qt with QT_SCALE_FACTOR. The screenshot, the ground truth and the clicks are in device pixels.
+coord_scale = 1.0
+
+
+def scale_of(look_env):
+    for key in ("GDK_SCALE", "QT_SCALE_FACTOR"):
+        if key in look_env:
+            return float(look_env[key])
+    return 1.0
+
+
 def extents(acc):
     try:
         r = acc.get_extents(Atspi.CoordType.SCREEN)
-        return [r.x, r.y, r.width, r.height]
+        s = coord_scale
+        x, y = round(r.x * s), round(r.y * s)
+        return [x, y, round((r.x + r.width) * s) - x, round((r.y + r.height) * s) - y]
     except Exception:  # noqa: BLE001
         return None
 
@@ -439,6 +453,7 @@ def stop(proc):
 
 
 def capture_program(program, looks, screen, outdir, states):
+    global coord_scale
     disp = Display(*screen)
     written = 0
     try:
@@ -453,6 +468,7 @@ def capture_program(program, looks, screen, outdir, states):
                 for key in ("GTK_THEME", "GDK_SCALE", "QT_STYLE_OVERRIDE", "QT_SCALE_FACTOR", "QT_QPA_PLATFORM"):
                     env.pop(key, None)
                 env.update(LOOKS[family(program["toolkit"])][look])
+                coord_scale = scale_of(LOOKS[family(program["toolkit"])][look])
                 os.makedirs(home + "/.config/gtk-3.0", exist_ok=True)
                 with open(home + "/.config/gtk-3.0/settings.ini", "w") as f:
                     f.write("[Settings]\ngtk-cursor-blink=false\n")
