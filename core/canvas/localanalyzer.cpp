@@ -64,6 +64,12 @@ bool samePixels(const QImage& a, const QImage& frame, const QRect& at)
     return true;
 }
 
+// A scaled screen (GDK_SCALE=2, QT_SCALE_FACTOR=2: every widget drawn at twice its size) is told by its
+// text: the lines' median height, over a frame with enough of them, against a line of UI text at scale 1.
+constexpr int kScaleMinLines = 12;           // lines needed to tell the scale (else the last one told holds)
+constexpr double kUnscaledLineHeight = 11.0; // px: the median text line of a UI at scale 1 (10 to 12)
+constexpr double kScaleRoundUp = 0.3;        // a median this share of a line above a whole scale rounds up
+
 double ms(const QElapsedTimer& t)
 {
     return double(t.nsecsElapsed()) / 1e6;
@@ -173,6 +179,23 @@ struct LocalAnalyzer::Private
     QHash<QString, Template> templates;
     QCache<QByteArray, OcrEngine::Result> ocrCache;
     std::unique_ptr<IconNamer> icons; // created (and the themes read) at the first unlabelled icon button
+    int uiScale = 1;                  // the screen's scale, as its text last told it
+    bool inScaled = false;            // analysing a downscaled copy: no second look at the scale
+
+    // The scale of the UI in `s` (1 unless it is drawn at twice the size or more), from its text lines'
+    // heights; too few lines: the scale last told.
+    int scaleOf(const seg::Segmentation& s)
+    {
+        if (int(s.textLines.size()) < kScaleMinLines)
+            return uiScale;
+        std::vector<int> heights;
+        for (const cv::Rect& r : s.textLines)
+            heights.push_back(r.height);
+        std::nth_element(heights.begin(), heights.begin() + long(heights.size() / 2), heights.end());
+        const double lines = double(heights[heights.size() / 2]) / kUnscaledLineHeight;
+        uiScale = std::max(1, int(std::floor(lines + kScaleRoundUp)));
+        return uiScale;
+    }
 
     OcrEngine* engine()
     {
@@ -437,10 +460,50 @@ double LocalAnalyzer::preload()
     return double(timer.nsecsElapsed()) / 1e6;
 }
 
+LocalAnalysisResult LocalAnalyzer::analyzeScaled(const QImage& image, QPoint origin, const QRect& region,
+                                                 const QList<Zone>& known, const AnalysisHints& hints,
+                                                 int scale)
+{
+    // Logical coordinates: root point p is origin / scale + (p - origin) / scale.
+    const QPoint logicalOrigin(origin.x() / scale, origin.y() / scale);
+    const auto down = [&](const QRect& r) {
+        if (r.isNull())
+            return r;
+        const QPoint a =
+            logicalOrigin + QPoint((r.left() - origin.x()) / scale, (r.top() - origin.y()) / scale);
+        const QPoint b = logicalOrigin + QPoint((r.right() + 1 - origin.x() + scale - 1) / scale,
+                                                (r.bottom() + 1 - origin.y() + scale - 1) / scale);
+        return QRect(a, b - QPoint(1, 1));
+    };
+    const auto up = [&](const QRect& r) {
+        return QRect(origin + (r.topLeft() - logicalOrigin) * scale, r.size() * scale);
+    };
+    const QImage small = image.scaled(image.width() / scale, image.height() / scale, Qt::IgnoreAspectRatio,
+                                      Qt::SmoothTransformation);
+    QList<Zone> knownSmall = known;
+    for (Zone& z : knownSmall)
+        z.bounds = down(z.bounds);
+    AnalysisHints hintsSmall = hints;
+    for (platform::WindowInfo& w : hintsSmall.windows)
+        w.geometry = down(w.geometry);
+    for (QRect& r : hintsSmall.excluded)
+        r = down(r);
+    d->inScaled = true;
+    LocalAnalysisResult result = analyze(small, logicalOrigin, down(region), knownSmall, hintsSmall);
+    d->inScaled = false;
+    for (Zone& z : result.zones)
+        z.bounds = up(z.bounds);
+    const QRect imageRoot(origin, image.size());
+    result.region = region.isNull() ? imageRoot : region.intersected(imageRoot);
+    qCDebug(lcCanvas) << "tier 1 at scale" << scale << result.region << "zones" << result.zones.size();
+    return result;
+}
+
 void LocalAnalyzer::clearCaches()
 {
     d->templates.clear();
     d->ocrCache.clear();
+    d->uiScale = 1;
 }
 
 void LocalAnalyzer::forgetTemplates(const QStringList& ids)
@@ -530,6 +593,16 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
     timer.start();
     seg::Segmentation s = seg::segment(crop);
     result.stats.segmentMs = ms(timer);
+    // A scaled screen is analysed at its toolkit's logical size: at twice the size, the counters of letters
+    // are as large as check boxes and the cues' pixel sizes no longer fit.
+    if (!d->inScaled) {
+        if (const int scale = d->scaleOf(s); scale >= 2) {
+            LocalAnalysisResult scaled = analyzeScaled(image, origin, region, known, hints, scale);
+            scaled.stats.segmentMs += result.stats.segmentMs;
+            scaled.stats.totalMs = ms(total);
+            return scaled;
+        }
+    }
     QList<Zone> kept;
     QList<const Template*> missing;
     for (const Zone& z : known) {

@@ -96,6 +96,10 @@ public:
     double preload();
 
 private:
+    // `image` drawn at `scale` (a HiDPI screen) analysed downscaled by it, the zones scaled back.
+    LocalAnalysisResult analyzeScaled(const QImage& image, QPoint origin, const QRect& region,
+                                      const QList<Zone>& known, const AnalysisHints& hints, int scale);
+
     struct Private;
     std::unique_ptr<Private> d;
 };

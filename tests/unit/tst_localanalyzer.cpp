@@ -3,6 +3,7 @@
 // theme-independent cues (dark-theme fields, focus rings of any colour).
 
 #include "core/canvas/localanalyzer.h"
+#include "core/model/geometry.h"
 
 #include <QFont>
 #include <QLinearGradient>
@@ -102,11 +103,13 @@ void list(QPainter& p, const QRect& r, int items)
                    QStringLiteral("Item %1").arg(i + 1));
 }
 
-QImage form(QPoint submitAt = QPoint(40, 300))
+// The test form; at `scale` 2 drawn as a toolkit draws for a HiDPI screen (GDK_SCALE=2): twice the size.
+QImage form(QPoint submitAt = QPoint(40, 300), int scale = 1)
 {
-    QImage image(800, 480, QImage::Format_RGB32);
+    QImage image(800 * scale, 480 * scale, QImage::Format_RGB32);
     image.fill(QColor(0xef, 0xef, 0xef));
     QPainter p(&image);
+    p.scale(scale, scale);
     p.setFont(uiFont());
     p.setRenderHint(QPainter::Antialiasing, false);
     p.setRenderHint(QPainter::TextAntialiasing, true);
@@ -292,6 +295,7 @@ private slots:
     void menuCutBySeparatorsIsOneMenu();
     void textViewLinesStayText();
     void expandersAreButtonsWithTheirState();
+    void scaledScreenIsAnalysedAtItsLogicalSize();
 
 private:
     QList<Zone> m_zones;
@@ -1335,6 +1339,39 @@ void TestLocalAnalyzer::expandersAreButtonsWithTheirState()
     for (const char* text : {"Vertical Layout", "Grid Layout", "Plain text"})
         QVERIFY2(findZone(result.zones, ZoneType::Static, QString::fromLatin1(text)),
                  qPrintable(dump(result.zones)));
+}
+
+void TestLocalAnalyzer::scaledScreenIsAnalysedAtItsLogicalSize()
+{
+    // The form drawn at scale 2: the same widgets as at scale 1, at twice their place and size.
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(form(QPoint(40, 300), 2), QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    QCOMPARE(result.region, QRect(0, 0, 1600, 960));
+    struct Expect
+    {
+        ZoneType type;
+        const char* label;
+        QRect atScale1;
+    };
+    for (const Expect& x : {Expect{ZoneType::Button, "Submit", QRect(40, 300, 100, 26)},
+                            Expect{ZoneType::Button, "Cancel", QRect(160, 300, 100, 26)},
+                            Expect{ZoneType::TextField, "Name", QRect(110, 60, 260, 24)},
+                            Expect{ZoneType::TextField, "Berlin", QRect(110, 100, 260, 24)},
+                            Expect{ZoneType::Dropdown, "Green", QRect(110, 140, 260, 24)},
+                            Expect{ZoneType::CheckBox, "Subscribe", QRect(220, 222, 81, 18)},
+                            Expect{ZoneType::Button, "Item 3", QRect(501, 76, 182, 15)}}) {
+        const Zone* z = findZone(result.zones, x.type, QString::fromLatin1(x.label));
+        QVERIFY2(z, qPrintable(QString::fromLatin1(x.label) + QLatin1Char('\n') + dump(result.zones)));
+        const QRect twice(x.atScale1.topLeft() * 2, x.atScale1.size() * 2);
+        QVERIFY2(intersectionOverUnion(z->bounds, twice) >= 0.8,
+                 qPrintable(QString::fromLatin1(x.label) + QLatin1Char('\n') + dump(result.zones)));
+    }
+    // A region of the same screen, too small to tell the scale by itself, keeps the scale the screen told.
+    const auto part = analyzer.analyze(form(QPoint(40, 300), 2), QPoint(0, 0), QRect(60, 580, 480, 100));
+    const Zone* submit = findZone(part.zones, ZoneType::Button, QStringLiteral("Submit"));
+    QVERIFY2(submit && intersectionOverUnion(submit->bounds, QRect(80, 600, 200, 52)) >= 0.8,
+             qPrintable(dump(part.zones)));
 }
 
 QTEST_MAIN(TestLocalAnalyzer)
