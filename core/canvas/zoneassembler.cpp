@@ -357,12 +357,11 @@ constexpr int kIconButtonExtra = 4;
 } // namespace
 
 // Expanders (disclosureLeftOf, freeText).
-constexpr int kExpanderReach = 10; // the triangle lies at most this many text heights left of its label
-constexpr int kExpanderMinHeight =
-    12;                              // (a line's height counted as this at least: no ascender, no descender)
-constexpr int kExpanderMinBase = 5;  // its base is at least this long
-constexpr int kExpanderMinDepth = 3; // and its point at least this far from it
-constexpr int kExpanderPad = 3;      // the expander reaches this far around the triangle
+constexpr int kExpanderReach = 10;     // the triangle lies at most this many line heights left of its label,
+constexpr int kExpanderMinHeight = 12; // a line counted this tall at least (no ascender, no descender)
+constexpr int kExpanderMinBase = 5;    // its base is at least this long
+constexpr int kExpanderMinDepth = 3;   // and its point at least this far from it
+constexpr int kExpanderPad = 3;        // the expander reaches this far around the triangle
 constexpr int kExpanderFlatTolerance = 8;   // grey levels of the band between triangle and label
 constexpr double kExpanderFlatShare = 0.97; // share of that band that is flat
 

@@ -558,9 +558,7 @@ void Assembler::menuItems(const std::vector<int>& lines, const cv::Rect& menu)
             continue;
         const TextItem& t = texts()[size_t(first)];
         Element item;
-        item.rect = inset(row.band, 1) & menu;
-        item.rect.x = menu.x + 1;
-        item.rect.width = menu.width - 2;
+        item.rect = cv::Rect(menu.x + 1, row.band.y + 1, menu.width - 2, row.band.height - 2);
         item.type = ZoneType::MenuItem;
         item.label = cleanLabel(t.text);
         item.confidence = 0.5 + 0.4 * t.confidence / 100.0;
