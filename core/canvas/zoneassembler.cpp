@@ -350,9 +350,15 @@ constexpr int kIconRowAlign = 3;             // the icons' centres of a row are 
 constexpr double kIconRowHeightRatio = 1.35; // and their heights within this ratio of each other
 constexpr double kIconRowMaxGap = 1.5;       // neighbours are at most this many icon heights apart
 constexpr int kIconRowMinCount = 3;          // icons in a row for it to be a tool bar
+constexpr double kIconWordAspect = 2.0;      // a line this many times wider than tall is words (its height
+                                             // the usual line's)
+constexpr int kIconMaxLetters = 2;           // an icon read as text reads as this many characters at most
+constexpr double kIconLetterHeight = 1.5;    // and is this many usual lines tall at least
 // A flat button is its icon with padding: its side is the icon's height times this, plus the constant.
 constexpr double kIconButtonScale = 1.4;
 constexpr int kIconButtonExtra = 4;
+constexpr double kIconCellMaxWidth =
+    1.5; // a row's button spans its pitch when that is at most this many sides
 
 } // namespace
 
@@ -367,73 +373,113 @@ constexpr double kExpanderFlatShare = 0.97; // share of that band that is flat
 
 void Assembler::iconRows()
 {
-    // Ink that reads as no text (an icon), free of any box and of the zones found so far.
-    std::vector<int> icons;
+    // The usual height of a line of words, to tell an icon read as a letter or two ("A", "=") from text.
+    std::vector<int> wordHeights;
+    for (const TextItem& t : texts()) {
+        if (readableText(t) && t.rect.width >= kIconWordAspect * t.rect.height)
+            wordHeights.push_back(t.rect.height);
+    }
+    int lineHeight = 0;
+    if (!wordHeights.empty()) {
+        std::nth_element(wordHeights.begin(), wordHeights.begin() + long(wordHeights.size() / 2),
+                         wordHeights.end());
+        lineHeight = wordHeights[wordHeights.size() / 2];
+    }
+    const auto iconShaped = [](const cv::Rect& r) {
+        return r.height >= kIconMinSide && r.height <= kIconMaxSide && r.width >= kIconMinAspect * r.height &&
+               r.width <= kIconMaxAspect * r.height;
+    };
+    // The row's members: ink that reads as no text (an icon) or as a letter or two far taller than the
+    // words around (an icon read as "A"), free of any box and of the zones found so far; and icon-sized
+    // buttons found as boxes, which join a row but are made already.
+    struct Member
+    {
+        cv::Rect rect;
+        int text = -1;    // the text item, or -1 for a button found before
+        int element = -1; // that button in m_out
+    };
+    std::vector<Member> members;
     for (size_t i = 0; i < texts().size(); ++i) {
         const TextItem& t = texts()[i];
-        if (t.owner != -1 || m_usedText.count(int(i)) || t.known || t.glyph || readableText(t))
+        if (t.owner != -1 || m_usedText.count(int(i)) || t.known || t.glyph || !iconShaped(t.rect))
             continue;
-        const cv::Rect& r = t.rect;
-        if (r.height < kIconMinSide || r.height > kIconMaxSide || r.width < kIconMinAspect * r.height ||
-            r.width > kIconMaxAspect * r.height)
+        const bool tallLetters = lineHeight > 0 && t.text.simplified().size() <= kIconMaxLetters &&
+                                 t.rect.height >= kIconLetterHeight * lineHeight;
+        if (readableText(t) && !tallLetters)
             continue;
         const bool taken = std::any_of(m_out.cbegin(), m_out.cend(),
-                                       [&](const Element& e) { return centreInside(e.rect, r); }) ||
+                                       [&](const Element& e) { return centreInside(e.rect, t.rect); }) ||
                            std::any_of(m_menus.cbegin(), m_menus.cend(),
-                                       [&](const cv::Rect& m) { return centreInside(m, r); });
+                                       [&](const cv::Rect& m) { return centreInside(m, t.rect); });
         if (!taken)
-            icons.push_back(int(i));
+            members.push_back({t.rect, int(i)});
     }
-    std::sort(icons.begin(), icons.end(), [this](int a, int b) {
-        const cv::Rect& ra = texts()[size_t(a)].rect;
-        const cv::Rect& rb = texts()[size_t(b)].rect;
-        const int ca = ra.y + ra.height / 2;
-        const int cb = rb.y + rb.height / 2;
-        return std::abs(ca - cb) > kIconRowAlign ? ca < cb : ra.x < rb.x;
+    for (size_t i = 0; i < m_out.size(); ++i) {
+        const Element& e = m_out[i];
+        if (e.type != ZoneType::Button || !e.label.isEmpty() || !iconShaped(e.rect))
+            continue;
+        const bool inMenu = std::any_of(m_menus.cbegin(), m_menus.cend(),
+                                        [&](const cv::Rect& m) { return centreInside(m, e.rect); });
+        if (!inMenu)
+            members.push_back({e.rect, -1, int(i)});
+    }
+    std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) {
+        const int ca = a.rect.y + a.rect.height / 2;
+        const int cb = b.rect.y + b.rect.height / 2;
+        return std::abs(ca - cb) > kIconRowAlign ? ca < cb : a.rect.x < b.rect.x;
     });
-    // Runs of neighbours: aligned, of like height, close.
-    const auto neighbours = [this](int a, int b) {
-        const cv::Rect& ra = texts()[size_t(a)].rect;
-        const cv::Rect& rb = texts()[size_t(b)].rect;
+    // Runs of neighbours: aligned, of like height (a button's box is its icon with padding), close.
+    const auto neighbours = [](const Member& a, const Member& b) {
+        const cv::Rect& ra = a.rect;
+        const cv::Rect& rb = b.rect;
         const double ratio = double(std::max(ra.height, rb.height)) / std::min(ra.height, rb.height);
+        const double maxRatio = kIconRowHeightRatio * (a.text < 0 || b.text < 0 ? kIconButtonScale : 1.0);
         const int gap = rb.x - (ra.x + ra.width);
         return std::abs((ra.y + ra.height / 2) - (rb.y + rb.height / 2)) <= kIconRowAlign &&
-               ratio <= kIconRowHeightRatio && gap >= 0 &&
-               gap <= kIconRowMaxGap * std::max(ra.height, rb.height);
+               ratio <= maxRatio && gap >= 0 && gap <= kIconRowMaxGap * std::max(ra.height, rb.height);
     };
     size_t start = 0;
-    while (start < icons.size()) {
+    while (start < members.size()) {
         size_t end = start + 1;
-        while (end < icons.size() && neighbours(icons[end - 1], icons[end]))
+        while (end < members.size() && neighbours(members[end - 1], members[end]))
             ++end;
-        if (int(end - start) >= kIconRowMinCount) {
-            for (size_t k = start; k < end; ++k) {
-                const TextItem& t = texts()[size_t(icons[k])];
-                const int side = int(std::lround(kIconButtonScale * t.rect.height)) + kIconButtonExtra;
-                const int cx = t.rect.x + t.rect.width / 2;
-                const int cy = t.rect.y + t.rect.height / 2;
-                Element e;
-                e.rect = cv::Rect(cx - side / 2, cy - side / 2, side, side);
-                // Not over a neighbour's icon: up to halfway between the two.
-                if (k > start) {
-                    const cv::Rect& left = texts()[size_t(icons[k - 1])].rect;
-                    const int mid = (left.x + left.width + t.rect.x + 1) / 2;
-                    if (e.rect.x < mid) {
-                        e.rect.width -= mid - e.rect.x;
-                        e.rect.x = mid;
-                    }
-                }
-                if (k + 1 < end) {
-                    const cv::Rect& right = texts()[size_t(icons[k + 1])].rect;
-                    const int mid = (t.rect.x + t.rect.width + right.x) / 2;
-                    e.rect.width = std::min(e.rect.width, mid - e.rect.x);
-                }
-                e.type = ZoneType::Button;
-                e.confidence = 0.45;
-                e.events = {QStringLiteral("click")};
-                m_usedText.insert(icons[k]);
-                m_out.push_back(e);
+        if (int(end - start) < kIconRowMinCount) {
+            start = end;
+            continue;
+        }
+        // Centres doubled, to stay in integers.
+        const auto cx2 = [&](size_t k) { return 2 * members[k].rect.x + members[k].rect.width; };
+        const auto cy2 = [&](size_t k) { return 2 * members[k].rect.y + members[k].rect.height; };
+        for (size_t k = start; k < end; ++k) {
+            const cv::Rect& ink = members[k].rect;
+            const int side = int(std::lround(kIconButtonScale * ink.height)) + kIconButtonExtra;
+            // The button spans its share of the row, from halfway to the last icon's centre to halfway to the
+            // next's (a row's end as far out as its other side), less a pixel between buttons; where the
+            // icons lie far apart, its icon with padding.
+            int right2 = k + 1 < end ? (cx2(k) + cx2(k + 1)) / 2 : 0;
+            int left2 = k > start ? (cx2(k - 1) + cx2(k)) / 2 : 2 * cx2(k) - right2;
+            if (k + 1 == end)
+                right2 = 2 * cx2(k) - left2;
+            if (right2 - left2 > 2 * kIconCellMaxWidth * side) {
+                left2 = std::max(left2, cx2(k) - side);
+                right2 = std::min(right2, cx2(k) + side);
             }
+            const int width = right2 / 2 - left2 / 2 - 1;
+            const int height = std::min(width, side);
+            Element e;
+            e.rect = cv::Rect(left2 / 2, (cy2(k) - height) / 2, width, height);
+            if (members[k].text < 0) {
+                // A button found as a box: grown to its share if the box was its icon alone.
+                Element& found = m_out[size_t(members[k].element)];
+                if ((e.rect & found.rect) == found.rect)
+                    found.rect = e.rect;
+                continue;
+            }
+            e.type = ZoneType::Button;
+            e.confidence = 0.45;
+            e.events = {QStringLiteral("click")};
+            m_usedText.insert(members[k].text);
+            m_out.push_back(e);
         }
         start = end;
     }

@@ -316,6 +316,7 @@ private slots:
     void tabStripAlongAPageHoldsTabs();
     void toolBarIconsSpanTheirCells();
     void flatIconRowIsButtons();
+    void toolBarOfMixedIconsIsOneRowOfCells();
     void fieldWithIconsAtItsEndsIsATextField();
     void tableCellsAreItemsByColumn();
     void menuInTheBaseColourIsAMenu();
@@ -1075,6 +1076,64 @@ void TestLocalAnalyzer::flatIconRowIsButtons()
     for (const Zone& z : result.zones) {
         QVERIFY2(!(z.isInteractive() && z.bounds.contains(lone.center())), qPrintable(dump(result.zones)));
         QVERIFY2(!(z.isInteractive() && z.bounds.contains(QPoint(60, 135))), qPrintable(dump(result.zones)));
+    }
+}
+
+// A tool bar whose icons are found in three ways: as boxes (an outlined page), as ink that reads as no
+// text (a grid), and as ink that reads as a letter far taller than the words around (an icon shaped like
+// a "T"). They are one row: each icon a button spanning its share of the row, side by side at the pitch.
+void TestLocalAnalyzer::toolBarOfMixedIconsIsOneRowOfCells()
+{
+    QImage image = themedImage(QColor(0xef, 0xef, 0xef));
+    constexpr int kPitch = 34;
+    QList<QRect> icons;
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        for (int i = 0; i < 5; ++i) {
+            const QRect icon(40 + kPitch * i, 40, 20, 20);
+            icons << icon;
+            if (i == 0 || i == 3) { // an outlined page
+                p.setPen(QColor(0x40, 0x40, 0x40));
+                p.setBrush(Qt::white);
+                p.drawRect(icon.adjusted(0, 0, -1, -1));
+                continue;
+            }
+            p.setPen(QColor(0x20, 0x40, 0x90));
+            p.setBrush(QColor(0x90, 0xb0, 0xe0));
+            if (i == 1) { // an icon shaped like a letter
+                QFont big = p.font();
+                big.setPixelSize(26);
+                big.setBold(true);
+                p.setFont(big);
+                p.setPen(QColor(0x30, 0x30, 0x30));
+                p.drawText(icon.adjusted(-4, -6, 4, 6), Qt::AlignCenter, QStringLiteral("T"));
+                p.setFont(uiFont());
+                continue;
+            }
+            for (int c = 0; c < 4; ++c) // a grid
+                p.drawRect(icon.x() + 10 * (c % 2), icon.y() + 10 * (c / 2), 8, 8);
+        }
+        p.setPen(Qt::black);
+        p.drawText(QPoint(40, 140), QStringLiteral("The document's name and its path"));
+        p.drawText(QPoint(40, 170), QStringLiteral("Saved a minute ago to the disk"));
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    QList<QRect> cells;
+    for (const QRect& icon : std::as_const(icons)) {
+        const Zone* cell = zoneAt(result.zones, ZoneType::Button, icon.center());
+        QVERIFY2(cell, qPrintable(dump(result.zones)));
+        QVERIFY2(cell->bounds.contains(icon.adjusted(2, 2, -2, -2)) && cell->bounds.width() >= kPitch - 2 &&
+                     cell->bounds.width() <= kPitch,
+                 qPrintable(dump(result.zones)));
+        cells << cell->bounds;
+    }
+    // Side by side: each cell starts where the last one ends, give or take a pixel of the ink's centres.
+    for (int i = 1; i < cells.size(); ++i) {
+        QVERIFY2(cells[i].left() > cells[i - 1].right() && cells[i].left() <= cells[i - 1].right() + 2,
+                 qPrintable(dump(result.zones)));
     }
 }
 
