@@ -91,6 +91,45 @@ std::vector<Box> findBoxes(const cv::Mat& edges, const Params& p)
     return unique;
 }
 
+// A bevelled box (the Windows, Motif and Tk styles): two adjacent sides lit and the other two shaded, well
+// apart, all of them grey: raised (lit top and left) or sunken (shaded top and left). Each side is sampled
+// along its middle, on its outline or the line just inside, whichever stands further out of the box's fill.
+bool isBevelled(const cv::Mat& bgra, const cv::Mat& gray, const cv::Rect& r, const Params& p)
+{
+    if (r.width < 8 || r.height < 8 || (r & cv::Rect(0, 0, gray.cols, gray.rows)) != r)
+        return false;
+    const cv::Mat inner = gray(cv::Rect(r.x + 3, r.y + 3, r.width - 6, r.height - 6));
+    std::vector<uchar> interior;
+    interior.reserve(size_t(inner.total()));
+    for (int y = 0; y < inner.rows; ++y)
+        interior.insert(interior.end(), inner.ptr<uchar>(y), inner.ptr<uchar>(y) + inner.cols);
+    const int base = medianOf(interior);
+    bool grey = true; // bevels are shades of the panel's grey; an icon's lit edge is coloured
+    const auto side = [&](bool horizontal, int at, int step) {
+        // The middle 60 % of the side, at `at` and one line inwards (`step`).
+        int best = 0;
+        for (int k = 0; k < 2; ++k) {
+            const int line = at + k * step;
+            const cv::Rect strip = horizontal ? cv::Rect(r.x + r.width / 5, line, r.width * 3 / 5, 1)
+                                              : cv::Rect(line, r.y + r.height / 5, 1, r.height * 3 / 5);
+            const int level = int(cv::mean(gray(strip))[0]);
+            best = k == 0 || std::abs(level - base) > std::abs(best - base) ? level : best;
+            const cv::Scalar colour = cv::mean(bgra(strip));
+            grey = grey &&
+                   chroma(cv::Vec3b(cv::saturate_cast<uchar>(colour[0]), cv::saturate_cast<uchar>(colour[1]),
+                                    cv::saturate_cast<uchar>(colour[2]))) <= p.bevelMaxChroma;
+        }
+        return best;
+    };
+    const int top = side(true, r.y, 1);
+    const int left = side(false, r.x, 1);
+    const int bottom = side(true, r.y + r.height - 1, -1);
+    const int right = side(false, r.x + r.width - 1, -1);
+    const bool raised = std::min(top, left) >= std::max(bottom, right) + 2 * p.bevelMinStep;
+    const bool sunken = std::max(top, left) + 2 * p.bevelMinStep <= std::min(bottom, right);
+    return grey && (raised || sunken);
+}
+
 // A slider: a long thin track with a handle standing out of it.
 bool isSlider(const cv::Mat& edges, const cv::Rect& r)
 {
@@ -227,6 +266,26 @@ Segmentation segment(const cv::Mat& bgra, const Params& p)
     s.edges.col(s.edges.cols - 1).setTo(0);
 
     std::vector<Box> boxes = findBoxes(s.edges, p);
+    // Bevelled boxes: a lit side can be too faint for the edge threshold (white on a light grey panel).
+    // Boxes closed at a lower threshold count when they are bevelled and new.
+    cv::Mat soft;
+    cv::threshold(gradient, soft, p.bevelThreshold, 255, cv::THRESH_BINARY);
+    soft.row(0).setTo(0);
+    soft.row(soft.rows - 1).setTo(0);
+    soft.col(0).setTo(0);
+    soft.col(soft.cols - 1).setTo(0);
+    const size_t found = boxes.size();
+    for (const Box& b : findBoxes(soft, p)) {
+        const bool known = std::any_of(boxes.cbegin(), boxes.cbegin() + long(found), [&](const Box& k) {
+            return std::abs(k.rect.x - b.rect.x) <= 3 && std::abs(k.rect.y - b.rect.y) <= 3 &&
+                   std::abs(k.rect.width - b.rect.width) <= 4 && std::abs(k.rect.height - b.rect.height) <= 4;
+        });
+        if (!known && isBevelled(s.bgra, s.gray, b.rect, p)) {
+            boxes.push_back(b);
+            // Its faint sides are edges: the text pass below erases them with the box.
+            cv::rectangle(s.edges, b.rect, cv::Scalar(255), 1);
+        }
+    }
     // Narrow tall (or flat wide) boxes are scroll bar grooves and thumbs.
     for (const Box& b : boxes) {
         const cv::Rect& r = b.rect;

@@ -28,9 +28,12 @@ struct Segmentation
 
 struct Params
 {
-    int edgeThreshold = 18; // grey levels of the 3x3 morphological gradient
-    int minBox = 10;        // smallest box side in pixels
-    int wordGap = 5;        // horizontal closing that joins glyphs into words and lines
+    int edgeThreshold = 18;  // grey levels of the 3x3 morphological gradient
+    int bevelThreshold = 8;  // ... for a bevelled box's sides (a highlight a few levels off the panel)
+    int bevelMinStep = 8;    // a bevel's lit and shaded sides differ by twice this many levels
+    int bevelMaxChroma = 24; // and are grey: their colour's channels this close at most
+    int minBox = 10;         // smallest box side in pixels
+    int wordGap = 5;         // horizontal closing that joins glyphs into words and lines
 };
 
 Segmentation segment(const cv::Mat& bgra, const Params& params = {});

@@ -18,6 +18,8 @@ constexpr int kMinFitWords = 5;      // words of 3+ characters whose widths fit 
 constexpr int kMinLengthSpread = 2;  // characters between the shortest and the longest of them
 constexpr double kColumnSlack = 0.3; // of a character: how far a word may start off a column
 constexpr int kMaxWords = 400;
+constexpr int kHeaderMinSections = 2; // boxes along a box's top edge that make a table's header
+constexpr int kHeaderSlack = 3;       // px: how far a section's top may lie below the box's
 
 struct Word
 {
@@ -62,8 +64,27 @@ void Assembler::textGrids()
         }
         groups[t.owner].push_back({int(i), t.rect, int(t.text.trimmed().size())});
     }
+    // A table's header: sections side by side along the top of its view (the box holding the rows, or one
+    // holding that box). A terminal has none, however evenly a table's columns fall.
+    const auto headed = [this](const cv::Rect& r) {
+        int sections = 0;
+        for (const seg::Box& b : m_s.boxes) {
+            sections += b.rect != r && contains(r, b.rect) && b.rect.y - r.y <= kHeaderSlack &&
+                                b.rect.width > b.rect.height
+                            ? 1
+                            : 0;
+        }
+        return sections >= kHeaderMinSections;
+    };
+    const auto hasHeader = [&](int box) {
+        if (box < 0)
+            return false;
+        const cv::Rect& rows = m_s.boxes[size_t(box)].rect;
+        return std::any_of(m_s.boxes.cbegin(), m_s.boxes.cend(),
+                           [&](const seg::Box& b) { return contains(b.rect, rows) && headed(b.rect); });
+    };
     for (auto& [owner, words] : groups) {
-        if (int(words.size()) < kMinRows || int(words.size()) > kMaxWords)
+        if (int(words.size()) < kMinRows || int(words.size()) > kMaxWords || hasHeader(owner))
             continue;
         // The character width: the slope of width over length (words' boxes carry a constant margin).
         std::vector<double> slopes;

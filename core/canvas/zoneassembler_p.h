@@ -130,6 +130,10 @@ private:
     // The columns of rows: the content's x extents, apart by a gutter no row's content crosses.
     std::vector<std::pair<int, int>> viewColumns(const std::vector<ViewRow>& rows) const;
 
+    // A header row: its band stands out of the view's base grey (`base`) by a grey, not a colour (a
+    // selected row's).
+    bool headerBand(const ViewRow& row, int base) const;
+
     // A table: rows at one pitch in at least two columns, the second filled in most rows.
     bool isTable(const std::vector<int>& lines, const cv::Rect& view) const;
 

@@ -117,9 +117,18 @@ std::vector<std::pair<int, int>> Assembler::viewColumns(const std::vector<ViewRo
     return columns;
 }
 
+bool Assembler::headerBand(const ViewRow& row, int base) const
+{
+    return std::abs(seg::medianGray(m_s, row.band) - base) >= kHeaderContrast &&
+           seg::chroma(seg::medianColour(m_s, row.band)) < kSelectedMinChroma;
+}
+
 bool Assembler::isTable(const std::vector<int>& lines, const cv::Rect& view) const
 {
     std::vector<ViewRow> rows = viewRows(lines, view);
+    // A header row's titles can be read as one line across the columns: the columns are the rows' below.
+    if (rows.size() > 1 && headerBand(rows.front(), seg::medianGray(m_s, inset(view, 1))))
+        rows.erase(rows.begin());
     if (int(rows.size()) < kTableMinRows)
         return false;
     // At one pitch: the gaps between rows (the first, maybe a header's, left out) are mostly the median.
@@ -161,7 +170,8 @@ bool Assembler::isProse(const std::vector<int>& lines, const cv::Rect& view) con
                 words += int(texts()[size_t(i)].text.split(QLatin1Char(' '), Qt::SkipEmptyParts).size());
         }
     }
-    return double(words) / double(rows.size()) >= kProseWordsPerRow;
+    // A table's rows can hold as many words (a date, a size), but in columns apart by a gutter.
+    return double(words) / double(rows.size()) >= kProseWordsPerRow && !isTable(lines, view);
 }
 
 bool Assembler::hasShortcutColumn(const std::vector<int>& lines, const cv::Rect& view) const
@@ -229,8 +239,7 @@ void Assembler::listRows(const std::vector<int>& lines, const cv::Rect& view)
     const int base = seg::medianGray(m_s, inside);
     const cv::Vec3b baseColour = seg::medianColour(m_s, inside);
     // A header row on its own band (a table's column titles) names columns; it is no item.
-    if (rows.size() > 1 && std::abs(seg::medianGray(m_s, rows.front().band) - base) >= kHeaderContrast &&
-        seg::chroma(seg::medianColour(m_s, rows.front().band)) < kSelectedMinChroma)
+    if (rows.size() > 1 && headerBand(rows.front(), base))
         rows.erase(rows.begin());
     std::vector<std::pair<int, int>> columns = viewColumns(rows);
     if (columns.empty())

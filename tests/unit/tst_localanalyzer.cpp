@@ -199,6 +199,34 @@ void themedBox(QPainter& p, const QRect& r, const QColor& border, const QColor& 
     p.drawText(r.adjusted(6, 0, -6, 0), Qt::AlignVCenter | align, text);
 }
 
+// A box drawn as the Windows, Motif and Tk styles do: two lines of bevel, lit on the top and left and shaded
+// on the bottom and right when raised, the other way round when sunken, around a fill.
+void bevelledBox(QPainter& p, const QRect& r, bool raised, const QColor& fill)
+{
+    const QColor light(0xff, 0xff, 0xff);
+    const QColor midLight(0xe3, 0xe3, 0xe3);
+    const QColor mid(0xa0, 0xa0, 0xa0);
+    const QColor dark(0x69, 0x69, 0x69);
+    p.setPen(Qt::NoPen);
+    p.setBrush(fill);
+    p.drawRect(r);
+    const auto frame = [&](const QRect& f, const QColor& topLeft, const QColor& bottomRight) {
+        p.setPen(topLeft);
+        p.drawLine(f.topLeft(), f.topRight() - QPoint(1, 0));
+        p.drawLine(f.topLeft(), f.bottomLeft() - QPoint(0, 1));
+        p.setPen(bottomRight);
+        p.drawLine(f.bottomLeft(), f.bottomRight());
+        p.drawLine(f.topRight(), f.bottomRight());
+    };
+    if (raised) {
+        frame(r, light, dark);
+        frame(r.adjusted(1, 1, -1, -1), midLight, mid);
+    } else {
+        frame(r, mid, light);
+        frame(r.adjusted(1, 1, -1, -1), dark, midLight);
+    }
+}
+
 QImage themedImage(const QColor& panel)
 {
     QImage image(480, 260, QImage::Format_RGB32);
@@ -317,6 +345,7 @@ private slots:
     void toolBarIconsSpanTheirCells();
     void flatIconRowIsButtons();
     void toolBarOfMixedIconsIsOneRowOfCells();
+    void bevelledWidgetsAreFound();
     void fieldWithIconsAtItsEndsIsATextField();
     void tableCellsAreItemsByColumn();
     void menuInTheBaseColourIsAMenu();
@@ -1134,6 +1163,71 @@ void TestLocalAnalyzer::toolBarOfMixedIconsIsOneRowOfCells()
     for (int i = 1; i < cells.size(); ++i) {
         QVERIFY2(cells[i].left() > cells[i - 1].right() && cells[i].left() <= cells[i - 1].right() + 2,
                  qPrintable(dump(result.zones)));
+    }
+}
+
+// The Windows, Motif and Tk styles draw widgets with bevels whose lit side is only a few grey levels off a
+// light panel: a raised push button, a sunken entry, and a sunken list whose header is a row of raised
+// sections. The list's columns fall as evenly as a terminal's (a monospaced font): its header tells it is a
+// table, each cell an item.
+void TestLocalAnalyzer::bevelledWidgetsAreFound()
+{
+    const QColor panel(0xf0, 0xf0, 0xf0);
+    QImage image = themedImage(panel);
+    const QRect button(30, 20, 90, 26);
+    const QRect entry(140, 20, 200, 24);
+    const QRect view(30, 70, 420, 150);
+    const std::array<int, 3> columnX{36, 196, 306};
+    const QStringList names{QStringLiteral("app"),   QStringLiteral("bench"), QStringLiteral("build"),
+                            QStringLiteral("cmake"), QStringLiteral("docs"),  QStringLiteral("tests")};
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        bevelledBox(p, button, true, panel);
+        p.setPen(Qt::black);
+        p.drawText(button, Qt::AlignCenter, QStringLiteral("Open"));
+        bevelledBox(p, entry, false, Qt::white);
+        p.setPen(Qt::black);
+        p.drawText(entry.adjusted(6, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                   QStringLiteral("report.txt"));
+        bevelledBox(p, view, false, Qt::white);
+        const QStringList titles{QStringLiteral("Name"), QStringLiteral("Type"), QStringLiteral("Modified")};
+        for (int c = 0; c < 3; ++c) {
+            const int right = c < 2 ? columnX[size_t(c + 1)] - 6 : view.right() - 2;
+            const QRect section(columnX[size_t(c)] - 4, view.y() + 2, right - columnX[size_t(c)] + 4, 22);
+            bevelledBox(p, section, true, panel);
+            p.setPen(Qt::black);
+            p.drawText(section.adjusted(4, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, titles.at(c));
+        }
+        QFont mono(QStringLiteral("DejaVu Sans Mono"));
+        mono.setPixelSize(12);
+        p.setFont(mono);
+        for (int r = 0; r < names.size(); ++r) {
+            const int y = view.y() + 28 + 20 * r;
+            p.drawText(QRect(columnX[0], y, 150, 20), Qt::AlignVCenter | Qt::AlignLeft, names.at(r));
+            p.drawText(QRect(columnX[1], y, 100, 20), Qt::AlignVCenter | Qt::AlignLeft,
+                       QStringLiteral("Folder"));
+            p.drawText(QRect(columnX[2], y, 140, 20), Qt::AlignVCenter | Qt::AlignLeft,
+                       QStringLiteral("28 Nov 12:%1").arg(10 + 7 * r));
+        }
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    const Zone* open = findZone(result.zones, ZoneType::Button, QStringLiteral("Open"));
+    QVERIFY2(open && open->bounds == button, qPrintable(dump(result.zones)));
+    // A sunken box's lit bottom and right sides are white on the light panel: it is found by its inner ones.
+    const Zone* field = zoneAt(result.zones, ZoneType::TextField, entry.center());
+    QVERIFY2(field && withinPixel(field->bounds, entry), qPrintable(dump(result.zones)));
+    // The list's body below its header, from side to side.
+    const Zone* area = zoneAt(result.zones, ZoneType::ScrollArea, view.center());
+    QVERIFY2(area && withinPixel(area->bounds, QRect(QPoint(view.x(), view.y() + 24), view.bottomRight())),
+             qPrintable(dump(result.zones)));
+    for (int r = 0; r < names.size(); ++r) {
+        const QPoint at(columnX[0] + 8, view.y() + 28 + 20 * r + 10);
+        const Zone* cell = zoneAt(result.zones, ZoneType::Button, at);
+        QVERIFY2(cell && cell->label == names.at(r), qPrintable(dump(result.zones)));
+        QVERIFY2(cell->bounds.right() < columnX[1], qPrintable(dump(result.zones)));
     }
 }
 
