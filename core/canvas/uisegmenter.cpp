@@ -394,6 +394,58 @@ bool findTriangle(const Segmentation& s, const cv::Rect& area, bool sideways, cv
     return false;
 }
 
+bool findPlusMinusBox(const Segmentation& s, const cv::Rect& area, cv::Rect* found, bool* plus)
+{
+    if (area.width < 8 || area.height < 8)
+        return false;
+    constexpr int kContrast = 50;    // grey levels between the outline's ink and the fill
+    constexpr int kMinSide = 7;      // the box's side, outline included
+    constexpr int kMaxSide = 15;     // ... at most
+    constexpr double kMaxFill = 0.6; // share of its bounding square the outline covers (hollow)
+    const int background = medianGray(s, area);
+    cv::Mat diff, ink;
+    cv::absdiff(s.gray(area), cv::Scalar(background), diff);
+    cv::threshold(diff, ink, kContrast - 1, 255, cv::THRESH_BINARY);
+    cv::Mat labels, stats, centroids;
+    const int n = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
+    for (int i = 1; i < n; ++i) {
+        const cv::Rect r(stats.at<int>(i, cv::CC_STAT_LEFT), stats.at<int>(i, cv::CC_STAT_TOP),
+                         stats.at<int>(i, cv::CC_STAT_WIDTH), stats.at<int>(i, cv::CC_STAT_HEIGHT));
+        if (r.width < kMinSide || r.width > kMaxSide || std::abs(r.width - r.height) > 1 ||
+            stats.at<int>(i, cv::CC_STAT_AREA) > kMaxFill * r.area())
+            continue;
+        // A square outline: its four sides drawn in full.
+        const cv::Mat own = labels(r) == i;
+        const bool outline = cv::countNonZero(own.row(0)) >= r.width - 2 &&
+                             cv::countNonZero(own.row(r.height - 1)) >= r.width - 2 &&
+                             cv::countNonZero(own.col(0)) >= r.height - 2 &&
+                             cv::countNonZero(own.col(r.width - 1)) >= r.height - 2;
+        if (!outline)
+            continue;
+        // Inside, apart from the outline: a bar across the middle, and for a plus one down it too.
+        const cv::Mat inside = ink(cv::Rect(r.x + 2, r.y + 2, r.width - 4, r.height - 4));
+        const int midRow = inside.rows / 2;
+        const int midCol = inside.cols / 2;
+        int across = 0;
+        int down = 0;
+        for (int d = -1; d <= 1; ++d) {
+            if (midRow + d >= 0 && midRow + d < inside.rows)
+                across = std::max(across, cv::countNonZero(inside.row(midRow + d)));
+            if (midCol + d >= 0 && midCol + d < inside.cols)
+                down = std::max(down, cv::countNonZero(inside.col(midCol + d)));
+        }
+        const int total = cv::countNonZero(inside);
+        if (across < inside.cols - 2 || total > across + down + 2)
+            continue;
+        if (found)
+            *found = cv::Rect(area.x + r.x, area.y + r.y, r.width, r.height);
+        if (plus)
+            *plus = down >= inside.rows - 2;
+        return true;
+    }
+    return false;
+}
+
 bool findArrow(const Segmentation& s, const cv::Rect& box, cv::Rect* arrow)
 {
     const int side = std::min(box.width / 3, box.height + 8);

@@ -46,6 +46,10 @@ bool findArrow(const Segmentation& s, const cv::Rect& box, cv::Rect* arrow);
 // right (`*forward`).
 bool findTriangle(const Segmentation& s, const cv::Rect& area, bool sideways, cv::Rect* found, bool* forward);
 
+// A small square outline holding a minus or a plus (a tree's or a tool box's expander in the Windows, Motif
+// and Tk styles) in `area`. Returns its rectangle and whether it shows a plus (`*plus`: closed).
+bool findPlusMinusBox(const Segmentation& s, const cv::Rect& area, cv::Rect* found, bool* plus);
+
 // The cell around `text` delimited by edge lines: scans left/right for a vertical edge and up/down
 // for a horizontal edge within `reach` pixels. Missing sides stay at the text's edge; `found` gets
 // a bit mask of the sides that were found (1 left, 2 right, 4 top, 8 bottom).

@@ -491,10 +491,17 @@ bool Assembler::disclosureLeftOf(const cv::Rect& text, cv::Rect* arrow, ZoneStat
     const cv::Rect left = cv::Rect(text.x - reach, text.y - 3, reach - 1, text.height + 6) &
                           cv::Rect(0, 0, m_s.gray.cols, m_s.gray.rows);
     bool forward = false;
-    if (left.width < 6 || !seg::findTriangle(m_s, left, true, arrow, &forward) ||
-        std::max(arrow->width, arrow->height) < kExpanderMinBase ||
-        std::min(arrow->width, arrow->height) < kExpanderMinDepth)
+    bool plus = false;
+    bool boxed = false; // a square with a minus or a plus, not a triangle
+    if (left.width < 6)
         return false;
+    if (!seg::findTriangle(m_s, left, true, arrow, &forward) ||
+        std::max(arrow->width, arrow->height) < kExpanderMinBase ||
+        std::min(arrow->width, arrow->height) < kExpanderMinDepth) {
+        if (!seg::findPlusMinusBox(m_s, left, arrow, &plus))
+            return false;
+        boxed = true;
+    }
     // A triangle on its own (not the corner of a frame or part of an icon): flat on both sides of it.
     const cv::Rect& a = *arrow;
     for (const cv::Rect& strip :
@@ -507,8 +514,8 @@ bool Assembler::disclosureLeftOf(const cv::Rect& text, cv::Rect* arrow, ZoneStat
                            text.height);
     if (between.width > 0 && seg::flatShare(m_s, between, kExpanderFlatTolerance) < kExpanderFlatShare)
         return false;
-    // Pointing down: open; pointing right (or left, right to left): closed.
-    const bool expanded = arrow->width >= arrow->height && forward;
+    // Pointing down: open; pointing right (or left, right to left): closed. A minus: open; a plus: closed.
+    const bool expanded = boxed ? !plus : arrow->width >= arrow->height && forward;
     *state = (*state & ~ZoneState(ZoneStateFlag::Expanded | ZoneStateFlag::Collapsed)) |
              (expanded ? ZoneStateFlag::Expanded : ZoneStateFlag::Collapsed);
     return true;

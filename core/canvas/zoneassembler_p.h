@@ -164,8 +164,9 @@ private:
 
     // Rows of icons with no border of their own (a tool bar's flat buttons): each icon a button.
     void iconRows();
-    // A disclosure triangle left of the free text line `text`, nothing else between them: its rectangle and
-    // the state it shows (pointing down: expanded; right or left: collapsed).
+    // A disclosure triangle, or a square with a minus or a plus, left of the free text line `text`, nothing
+    // else between them: its rectangle and the state it shows (pointing down or a minus: expanded; right,
+    // left or a plus: collapsed).
     bool disclosureLeftOf(const cv::Rect& text, cv::Rect* arrow, ZoneState* state) const;
     void freeText();
 

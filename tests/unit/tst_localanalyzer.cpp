@@ -352,6 +352,7 @@ private slots:
     void menuCutBySeparatorsIsOneMenu();
     void textViewLinesStayText();
     void expandersAreButtonsWithTheirState();
+    void plusMinusExpandersAreButtons();
     void scaledScreenIsAnalysedAtItsLogicalSize();
 
 private:
@@ -1500,6 +1501,45 @@ void TestLocalAnalyzer::expandersAreButtonsWithTheirState()
     }
     // Text without a triangle stays text.
     for (const char* text : {"Vertical Layout", "Grid Layout", "Plain text"})
+        QVERIFY2(findZone(result.zones, ZoneType::Static, QString::fromLatin1(text)),
+                 qPrintable(dump(result.zones)));
+}
+
+// A tree drawn as the Windows, Motif and Tk styles do: a square holding a minus (open) or a plus (closed)
+// left of a group's label. Each group is a button with its state; an item without one stays text.
+void TestLocalAnalyzer::plusMinusExpandersAreButtons()
+{
+    QImage image = themedImage(Qt::white);
+    const auto square = [](QPainter& p, QPoint at, bool plus) {
+        p.setPen(QColor(0x80, 0x80, 0x80));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(QRect(at, QSize(8, 8))); // 9 px from side to side
+        p.setPen(Qt::black);
+        p.drawLine(at + QPoint(2, 4), at + QPoint(6, 4));
+        if (plus)
+            p.drawLine(at + QPoint(4, 2), at + QPoint(4, 6));
+    };
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        square(p, QPoint(30, 40), false);
+        p.drawText(QPoint(46, 49), QStringLiteral("Documents"));
+        p.drawText(QPoint(62, 71), QStringLiteral("Letters"));
+        square(p, QPoint(30, 84), true);
+        p.drawText(QPoint(46, 93), QStringLiteral("Pictures"));
+        p.drawText(QPoint(46, 137), QStringLiteral("Readme"));
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    const Zone* open = findZone(result.zones, ZoneType::Button, QStringLiteral("Documents"));
+    QVERIFY2(open && open->bounds.contains(QPoint(34, 44)) && open->state.testFlag(ZoneStateFlag::Expanded),
+             qPrintable(dump(result.zones)));
+    const Zone* closed = findZone(result.zones, ZoneType::Button, QStringLiteral("Pictures"));
+    QVERIFY2(closed && closed->bounds.contains(QPoint(34, 88)) &&
+                 closed->state.testFlag(ZoneStateFlag::Collapsed),
+             qPrintable(dump(result.zones)));
+    for (const char* text : {"Letters", "Readme"})
         QVERIFY2(findZone(result.zones, ZoneType::Static, QString::fromLatin1(text)),
                  qPrintable(dump(result.zones)));
 }
