@@ -107,6 +107,7 @@ QList<Zone> Assembler::run()
     menuBars();
     freeLabels();
     iconRows();
+    iconPairs();
     freeText();
     QList<Zone> zones;
     for (const Element& e : m_out) {
@@ -482,6 +483,62 @@ void Assembler::iconRows()
             m_out.push_back(e);
         }
         start = end;
+    }
+}
+
+// Small icon buttons side by side (iconPairs): a dock's or a title bar's float and close buttons, read as one
+// run of ink that is no text.
+constexpr int kPairMinSide = 8;       // px: each icon's side, at least
+constexpr int kPairMaxSide = 20;      // ... at most (13 px at scale 1.5)
+constexpr int kPairSizeSlack = 2;     // px: icons of one group are this close in width and height
+constexpr int kPairMinIcons = 2;      // icons in a group
+constexpr int kPairMaxIcons = 4;      // ... at most (more are a row: iconRows)
+constexpr int kPairPad = 1;           // px: a button reaches this far around its icon
+constexpr int kPairFlatTolerance = 8; // grey levels: a column between two icons is flat
+
+void Assembler::iconPairs()
+{
+    for (size_t i = 0; i < texts().size(); ++i) {
+        const TextItem& t = texts()[i];
+        const cv::Rect& r = t.rect;
+        if (t.owner != -1 || m_usedText.count(int(i)) || t.known || t.glyph || readableText(t) ||
+            r.height < kPairMinSide || r.height > kPairMaxSide || r.width < kPairMinIcons * r.height ||
+            r.width > (kPairMaxIcons + 1) * r.height)
+            continue;
+        if (std::any_of(m_out.cbegin(), m_out.cend(),
+                        [&](const Element& e) { return centreInside(e.rect, r); }))
+            continue;
+        // The ink's runs of columns, apart by flat columns.
+        std::vector<std::pair<int, int>> runs;
+        for (int x = r.x; x < r.x + r.width; ++x) {
+            const bool flat = seg::flatShare(m_s, cv::Rect(x, r.y, 1, r.height), kPairFlatTolerance) >= 1.0;
+            if (flat)
+                continue;
+            if (!runs.empty() && runs.back().second == x)
+                runs.back().second = x + 1;
+            else
+                runs.push_back({x, x + 1});
+        }
+        if (int(runs.size()) < kPairMinIcons || int(runs.size()) > kPairMaxIcons)
+            continue;
+        // Square icons of one size, each its own height.
+        const bool alike = std::all_of(runs.cbegin(), runs.cend(), [&](const std::pair<int, int>& run) {
+            const int width = run.second - run.first;
+            return std::abs(width - r.height) <= kPairSizeSlack &&
+                   std::abs(width - (runs.front().second - runs.front().first)) <= kPairSizeSlack;
+        });
+        if (!alike)
+            continue;
+        for (const auto& [left, right] : runs) {
+            Element e;
+            e.rect = cv::Rect(left - kPairPad, r.y - kPairPad, right - left + 2 * kPairPad,
+                              r.height + 2 * kPairPad);
+            e.type = ZoneType::Button;
+            e.confidence = 0.45;
+            e.events = {QStringLiteral("click")};
+            m_out.push_back(e);
+        }
+        m_usedText.insert(int(i));
     }
 }
 

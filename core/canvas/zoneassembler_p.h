@@ -164,6 +164,9 @@ private:
 
     // Rows of icons with no border of their own (a tool bar's flat buttons): each icon a button.
     void iconRows();
+    // Two to four small square icons side by side read as one run of ink (a dock's float and close
+    // buttons): each icon a button.
+    void iconPairs();
     // A disclosure triangle, or a square with a minus or a plus, left of the free text line `text`, nothing
     // else between them: its rectangle and the state it shows (pointing down or a minus: expanded; right,
     // left or a plus: collapsed).

@@ -346,6 +346,7 @@ private slots:
     void flatIconRowIsButtons();
     void toolBarOfMixedIconsIsOneRowOfCells();
     void bevelledWidgetsAreFound();
+    void dockTitleButtonsAreButtons();
     void fieldWithIconsAtItsEndsIsATextField();
     void tableCellsAreItemsByColumn();
     void menuInTheBaseColourIsAMenu();
@@ -1230,6 +1231,44 @@ void TestLocalAnalyzer::bevelledWidgetsAreFound()
         QVERIFY2(cell && cell->label == names.at(r), qPrintable(dump(result.zones)));
         QVERIFY2(cell->bounds.right() < columnX[1], qPrintable(dump(result.zones)));
     }
+}
+
+// A dock's title: its name at the left, its float and close buttons at the right, two small outlined icons
+// a few pixels apart that read as one run of ink and no text. Each icon is a button of its own.
+void TestLocalAnalyzer::dockTitleButtonsAreButtons()
+{
+    QImage image = themedImage(QColor(0xef, 0xef, 0xef));
+    const QRect floatIcon(228, 81, 11, 11);
+    const QRect closeIcon(242, 81, 11, 11);
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        p.setPen(Qt::black);
+        p.drawText(QPoint(8, 91), QStringLiteral("Widget Box"));
+        p.setRenderHint(QPainter::Antialiasing, true);
+        p.setPen(QPen(QColor(0x70, 0x70, 0x70), 1.2));
+        p.setBrush(Qt::NoBrush);
+        for (const QRect& icon : {floatIcon, closeIcon})
+            p.drawRoundedRect(QRectF(icon).adjusted(0.5, 0.5, -0.5, -0.5), 2, 2);
+        p.setPen(QPen(QColor(0x60, 0x60, 0x60), 1.5));
+        p.drawRect(QRectF(floatIcon.x() + 3, floatIcon.y() + 5, 4, 3)); // two windows
+        p.drawRect(QRectF(floatIcon.x() + 5, floatIcon.y() + 3, 3, 3));
+        p.drawLine(closeIcon.topLeft() + QPoint(3, 3), closeIcon.bottomRight() - QPoint(3, 3)); // a cross
+        p.drawLine(closeIcon.topRight() + QPoint(-3, 3), closeIcon.bottomLeft() + QPoint(3, -3));
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    const Zone* floatButton = zoneAt(result.zones, ZoneType::Button, floatIcon.center());
+    const Zone* closeButton = zoneAt(result.zones, ZoneType::Button, closeIcon.center());
+    QVERIFY2(floatButton && closeButton && floatButton != closeButton, qPrintable(dump(result.zones)));
+    // Each its icon and a pixel around it.
+    QVERIFY2(withinPixel(floatButton->bounds, floatIcon.adjusted(-1, -1, 1, 1)),
+             qPrintable(dump(result.zones)));
+    QVERIFY2(withinPixel(closeButton->bounds, closeIcon.adjusted(-1, -1, 1, 1)),
+             qPrintable(dump(result.zones)));
+    QVERIFY2(findZone(result.zones, ZoneType::Static, QStringLiteral("Widget Box")),
+             qPrintable(dump(result.zones)));
 }
 
 // An entry holding its own icons (a clear button at the right end, a mode icon at the left) is one text
