@@ -358,8 +358,13 @@ constexpr double kIconLetterHeight = 1.5;    // and is this many usual lines tal
 // A flat button is its icon with padding: its side is the icon's height times this, plus the constant.
 constexpr double kIconButtonScale = 1.4;
 constexpr int kIconButtonExtra = 4;
-constexpr double kIconCellMaxWidth =
-    1.5; // a row's button spans its pitch when that is at most this many sides
+// A row's button spans its pitch when that is at most this many sides.
+constexpr double kIconCellMaxWidth = 1.5;
+// Small glyph icons (a flat dock's float and close glyphs, 8 to 11 px): a run of two of them is buttons too
+// when nothing else is written beside it.
+constexpr int kGlyphIconMinSide = 8;       // px
+constexpr int kGlyphIconSlack = 2;         // px: square within this
+constexpr double kGlyphRunIsolation = 3.0; // no other text this many glyph heights either side of the run
 
 } // namespace
 
@@ -400,13 +405,20 @@ void Assembler::iconRows()
         int element = -1; // that button in m_out
     };
     std::vector<Member> members;
+    // A small square glyph read as no text or as one character (a cross read as "x").
+    const auto smallGlyph = [](const TextItem& t) {
+        return t.rect.height >= kGlyphIconMinSide && t.rect.height < kIconMinSide &&
+               std::abs(t.rect.width - t.rect.height) <= kGlyphIconSlack &&
+               (!readableText(t) || t.text.simplified().size() <= 1);
+    };
     for (size_t i = 0; i < texts().size(); ++i) {
         const TextItem& t = texts()[i];
-        if (t.owner != -1 || m_usedText.count(int(i)) || t.known || t.glyph || !iconShaped(t.rect))
+        if (t.owner != -1 || m_usedText.count(int(i)) || t.known || t.glyph ||
+            !(iconShaped(t.rect) || smallGlyph(t)))
             continue;
         const bool tallLetters = lineHeight > 0 && t.text.simplified().size() <= kIconMaxLetters &&
                                  t.rect.height >= kIconLetterHeight * lineHeight;
-        if (readableText(t) && !tallLetters)
+        if (readableText(t) && !tallLetters && !smallGlyph(t))
             continue;
         const bool taken = std::any_of(m_out.cbegin(), m_out.cend(),
                                        [&](const Element& e) { return centreInside(e.rect, t.rect); }) ||
@@ -444,7 +456,28 @@ void Assembler::iconRows()
         size_t end = start + 1;
         while (end < members.size() && neighbours(members[end - 1], members[end]))
             ++end;
-        if (int(end - start) < kIconRowMinCount) {
+        // A shorter run: small glyphs alone on their row (a dock title's buttons at its end).
+        const auto glyphRun = [&] {
+            if (end - start < 2)
+                return false;
+            cv::Rect run = members[start].rect;
+            for (size_t k = start; k < end; ++k) {
+                if (members[k].text < 0 || !smallGlyph(texts()[size_t(members[k].text)]))
+                    return false;
+                run = unite(run, members[k].rect);
+            }
+            const int reach = int(kGlyphRunIsolation * run.height);
+            const cv::Rect around(run.x - reach, run.y, run.width + 2 * reach, run.height);
+            for (size_t i = 0; i < texts().size(); ++i) {
+                const cv::Rect& r = texts()[i].rect;
+                const bool member = std::any_of(members.cbegin() + long(start), members.cbegin() + long(end),
+                                                [&](const Member& m) { return m.text == int(i); });
+                if (!member && sameRow(r, run) && (r & around).area() > 0)
+                    return false;
+            }
+            return true;
+        };
+        if (int(end - start) < kIconRowMinCount && !glyphRun()) {
             start = end;
             continue;
         }

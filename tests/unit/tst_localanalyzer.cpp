@@ -347,6 +347,7 @@ private slots:
     void toolBarOfMixedIconsIsOneRowOfCells();
     void bevelledWidgetsAreFound();
     void dockTitleButtonsAreButtons();
+    void smallGlyphsAloneAreButtons();
     void fieldWithIconsAtItsEndsIsATextField();
     void tableCellsAreItemsByColumn();
     void menuInTheBaseColourIsAMenu();
@@ -1269,6 +1270,49 @@ void TestLocalAnalyzer::dockTitleButtonsAreButtons()
              qPrintable(dump(result.zones)));
     QVERIFY2(findZone(result.zones, ZoneType::Static, QStringLiteral("Widget Box")),
              qPrintable(dump(result.zones)));
+}
+
+// A flat dock title (Qt's Windows style): its float and close buttons are bare glyphs of 8 or 9 px, a float
+// square and a cross (read as "x"), apart by more than a word's gap. Alone at the title's end they are two
+// buttons, side by side at their pitch; the same glyphs right after words are text.
+void TestLocalAnalyzer::smallGlyphsAloneAreButtons()
+{
+    QImage image = themedImage(QColor(0xf0, 0xf0, 0xf0));
+    const auto glyphs = [](QPainter& p, QPoint at) {
+        p.setPen(QColor(0x35, 0x35, 0x35));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(QRect(at + QPoint(2, 0), QSize(5, 4))); // two windows
+        p.drawRect(QRect(at + QPoint(0, 3), QSize(5, 5)));
+        const QPoint cross = at + QPoint(20, 0);
+        p.drawLine(cross, cross + QPoint(7, 7));
+        p.drawLine(cross + QPoint(7, 0), cross + QPoint(0, 7));
+        p.drawLine(cross + QPoint(1, 0), cross + QPoint(7, 6));
+        p.drawLine(cross + QPoint(6, 0), cross + QPoint(0, 6));
+    };
+    const QPoint dock(221, 76);
+    const QPoint inText(150, 156);
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        p.setPen(Qt::black);
+        p.drawText(QPoint(8, 85), QStringLiteral("Widget Box"));
+        glyphs(p, dock);
+        p.setPen(Qt::black);
+        p.drawText(QPoint(8, 165), QStringLiteral("Keep the window size"));
+        glyphs(p, inText);
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    const Zone* floatButton = zoneAt(result.zones, ZoneType::Button, dock + QPoint(4, 4));
+    const Zone* closeButton = zoneAt(result.zones, ZoneType::Button, dock + QPoint(24, 4));
+    QVERIFY2(floatButton && closeButton && floatButton != closeButton, qPrintable(dump(result.zones)));
+    QVERIFY2(floatButton->bounds.right() < closeButton->bounds.left() &&
+                 closeButton->bounds.left() - floatButton->bounds.right() <= 2 &&
+                 floatButton->bounds.width() >= 18 && closeButton->bounds.width() >= 18,
+             qPrintable(dump(result.zones)));
+    for (const QPoint at : {inText + QPoint(4, 4), inText + QPoint(24, 4)})
+        QVERIFY2(!zoneAt(result.zones, ZoneType::Button, at), qPrintable(dump(result.zones)));
 }
 
 // An entry holding its own icons (a clear button at the right end, a mode icon at the left) is one text
