@@ -19,6 +19,22 @@ uchar medianOf(std::vector<uchar>& v)
     return v[v.size() / 2];
 }
 
+// Two boxes found for one border: their sides a few pixels apart at most.
+bool sameBox(const cv::Rect& a, const cv::Rect& b)
+{
+    return std::abs(a.x - b.x) <= 3 && std::abs(a.y - b.y) <= 3 && std::abs(a.width - b.width) <= 4 &&
+           std::abs(a.height - b.height) <= 4;
+}
+
+// Pixels on the image border would close every contour that touches it.
+void clearBorder(cv::Mat& m)
+{
+    m.row(0).setTo(0);
+    m.row(m.rows - 1).setTo(0);
+    m.col(0).setTo(0);
+    m.col(m.cols - 1).setTo(0);
+}
+
 // Contour boxes: closed border lines give an outer contour and a hole, both rectangular. The outer
 // contour of a glyph is rejected because its hole (if any) is tiny.
 std::vector<Box> findBoxes(const cv::Mat& edges, const Params& p)
@@ -77,10 +93,7 @@ std::vector<Box> findBoxes(const cv::Mat& edges, const Params& p)
     for (const Box& b : boxes) {
         bool duplicate = false;
         for (const Box& u : unique) {
-            const bool near = std::abs(u.rect.x - b.rect.x) <= 3 && std::abs(u.rect.y - b.rect.y) <= 3 &&
-                              std::abs(u.rect.width - b.rect.width) <= 4 &&
-                              std::abs(u.rect.height - b.rect.height) <= 4;
-            if (near || iou(u.rect, b.rect) >= 0.85) {
+            if (sameBox(u.rect, b.rect) || iou(u.rect, b.rect) >= 0.85) {
                 duplicate = true;
                 break;
             }
@@ -94,16 +107,11 @@ std::vector<Box> findBoxes(const cv::Mat& edges, const Params& p)
 // A bevelled box (the Windows, Motif and Tk styles): two adjacent sides lit and the other two shaded, well
 // apart, all of them grey: raised (lit top and left) or sunken (shaded top and left). Each side is sampled
 // along its middle, on its outline or the line just inside, whichever stands further out of the box's fill.
-bool isBevelled(const cv::Mat& bgra, const cv::Mat& gray, const cv::Rect& r, const Params& p)
+bool isBevelled(const Segmentation& s, const cv::Rect& r, const Params& p)
 {
-    if (r.width < 8 || r.height < 8 || (r & cv::Rect(0, 0, gray.cols, gray.rows)) != r)
+    if (r.width < 8 || r.height < 8 || clipped(r, s.gray) != r)
         return false;
-    const cv::Mat inner = gray(cv::Rect(r.x + 3, r.y + 3, r.width - 6, r.height - 6));
-    std::vector<uchar> interior;
-    interior.reserve(size_t(inner.total()));
-    for (int y = 0; y < inner.rows; ++y)
-        interior.insert(interior.end(), inner.ptr<uchar>(y), inner.ptr<uchar>(y) + inner.cols);
-    const int base = medianOf(interior);
+    const int base = medianGray(s, cv::Rect(r.x + 3, r.y + 3, r.width - 6, r.height - 6));
     bool grey = true; // bevels are shades of the panel's grey; an icon's lit edge is coloured
     const auto side = [&](bool horizontal, int at, int step) {
         // The middle 60 % of the side, at `at` and one line inwards (`step`).
@@ -112,9 +120,9 @@ bool isBevelled(const cv::Mat& bgra, const cv::Mat& gray, const cv::Rect& r, con
             const int line = at + k * step;
             const cv::Rect strip = horizontal ? cv::Rect(r.x + r.width / 5, line, r.width * 3 / 5, 1)
                                               : cv::Rect(line, r.y + r.height / 5, 1, r.height * 3 / 5);
-            const int level = int(cv::mean(gray(strip))[0]);
+            const int level = int(cv::mean(s.gray(strip))[0]);
             best = k == 0 || std::abs(level - base) > std::abs(best - base) ? level : best;
-            const cv::Scalar colour = cv::mean(bgra(strip));
+            const cv::Scalar colour = cv::mean(s.bgra(strip));
             grey = grey &&
                    chroma(cv::Vec3b(cv::saturate_cast<uchar>(colour[0]), cv::saturate_cast<uchar>(colour[1]),
                                     cv::saturate_cast<uchar>(colour[2]))) <= p.bevelMaxChroma;
@@ -259,28 +267,19 @@ Segmentation segment(const cv::Mat& bgra, const Params& p)
     cv::Mat gradient;
     cv::morphologyEx(s.gray, gradient, cv::MORPH_GRADIENT, cv::getStructuringElement(cv::MORPH_RECT, {3, 3}));
     cv::threshold(gradient, s.edges, p.edgeThreshold, 255, cv::THRESH_BINARY);
-    // Pixels on the image border would close every contour that touches it.
-    s.edges.row(0).setTo(0);
-    s.edges.row(s.edges.rows - 1).setTo(0);
-    s.edges.col(0).setTo(0);
-    s.edges.col(s.edges.cols - 1).setTo(0);
+    clearBorder(s.edges);
 
     std::vector<Box> boxes = findBoxes(s.edges, p);
     // Bevelled boxes: a lit side can be too faint for the edge threshold (white on a light grey panel).
     // Boxes closed at a lower threshold count when they are bevelled and new.
     cv::Mat soft;
     cv::threshold(gradient, soft, p.bevelThreshold, 255, cv::THRESH_BINARY);
-    soft.row(0).setTo(0);
-    soft.row(soft.rows - 1).setTo(0);
-    soft.col(0).setTo(0);
-    soft.col(soft.cols - 1).setTo(0);
+    clearBorder(soft);
     const size_t found = boxes.size();
     for (const Box& b : findBoxes(soft, p)) {
-        const bool known = std::any_of(boxes.cbegin(), boxes.cbegin() + long(found), [&](const Box& k) {
-            return std::abs(k.rect.x - b.rect.x) <= 3 && std::abs(k.rect.y - b.rect.y) <= 3 &&
-                   std::abs(k.rect.width - b.rect.width) <= 4 && std::abs(k.rect.height - b.rect.height) <= 4;
-        });
-        if (!known && isBevelled(s.bgra, s.gray, b.rect, p)) {
+        const bool known = std::any_of(boxes.cbegin(), boxes.cbegin() + long(found),
+                                       [&](const Box& k) { return sameBox(k.rect, b.rect); });
+        if (!known && isBevelled(s, b.rect, p)) {
             boxes.push_back(b);
             // Its faint sides are edges: the text pass below erases them with the box.
             cv::rectangle(s.edges, b.rect, cv::Scalar(255), 1);
@@ -347,16 +346,26 @@ Segmentation segment(const cv::Mat& bgra, const Params& p)
     return s;
 }
 
+namespace {
+
+// The pixels of `area` at least `contrast` grey levels off its median (its fill), darker or lighter.
+cv::Mat inkOffFill(const Segmentation& s, const cv::Rect& area, int contrast)
+{
+    cv::Mat diff, ink;
+    cv::absdiff(s.gray(area), cv::Scalar(medianGray(s, area)), diff);
+    cv::threshold(diff, ink, contrast - 1, 255, cv::THRESH_BINARY);
+    return ink;
+}
+
+} // namespace
+
 bool findTriangle(const Segmentation& s, const cv::Rect& area, bool sideways, cv::Rect* found, bool* forward)
 {
     if (area.width < 6 || area.height < 4)
         return false;
     // The arrow stands out of the button's fill, darker on a light theme, lighter on a dark one.
     constexpr int kArrowContrast = 60; // grey levels between the arrow's ink and the fill
-    const int background = medianGray(s, area);
-    cv::Mat diff, ink;
-    cv::absdiff(s.gray(area), cv::Scalar(background), diff);
-    cv::threshold(diff, ink, kArrowContrast - 1, 255, cv::THRESH_BINARY);
+    const cv::Mat ink = inkOffFill(s, area, kArrowContrast);
     cv::Mat labels, stats, centroids;
     const int n = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
     for (int i = 1; i < n; ++i) {
@@ -402,10 +411,7 @@ bool findPlusMinusBox(const Segmentation& s, const cv::Rect& area, cv::Rect* fou
     constexpr int kMinSide = 7;      // the box's side, outline included
     constexpr int kMaxSide = 15;     // ... at most
     constexpr double kMaxFill = 0.6; // share of its bounding square the outline covers (hollow)
-    const int background = medianGray(s, area);
-    cv::Mat diff, ink;
-    cv::absdiff(s.gray(area), cv::Scalar(background), diff);
-    cv::threshold(diff, ink, kContrast - 1, 255, cv::THRESH_BINARY);
+    const cv::Mat ink = inkOffFill(s, area, kContrast);
     cv::Mat labels, stats, centroids;
     const int n = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
     for (int i = 1; i < n; ++i) {

@@ -85,6 +85,24 @@ Element menuItemElement(const cv::Rect& rect, const TextItem& t, double base)
     return e;
 }
 
+int medianOf(std::vector<int> v)
+{
+    if (v.empty())
+        return 0;
+    std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
+Element iconButton(const cv::Rect& rect)
+{
+    Element e;
+    e.rect = rect;
+    e.type = ZoneType::Button;
+    e.confidence = 0.45;
+    e.events = {QStringLiteral("click")};
+    return e;
+}
+
 bool looksLikePassword(const QString& text)
 {
     static const QRegularExpression dots(QStringLiteral("^[\\x{2022}\\x{25CF}\\x{00B7}\\*eo•°.]{3,}$"));
@@ -385,12 +403,7 @@ void Assembler::iconRows()
         if (readableText(t) && t.rect.width >= kIconWordAspect * t.rect.height)
             wordHeights.push_back(t.rect.height);
     }
-    int lineHeight = 0;
-    if (!wordHeights.empty()) {
-        std::nth_element(wordHeights.begin(), wordHeights.begin() + long(wordHeights.size() / 2),
-                         wordHeights.end());
-        lineHeight = wordHeights[wordHeights.size() / 2];
-    }
+    const int lineHeight = medianOf(wordHeights);
     const auto iconShaped = [](const cv::Rect& r) {
         return r.height >= kIconMinSide && r.height <= kIconMaxSide && r.width >= kIconMinAspect * r.height &&
                r.width <= kIconMaxAspect * r.height;
@@ -500,20 +513,16 @@ void Assembler::iconRows()
             }
             const int width = right2 / 2 - left2 / 2 - 1;
             const int height = std::min(width, side);
-            Element e;
-            e.rect = cv::Rect(left2 / 2, (cy2(k) - height) / 2, width, height);
+            const cv::Rect cell(left2 / 2, (cy2(k) - height) / 2, width, height);
             if (members[k].text < 0) {
                 // A button found as a box: grown to its share if the box was its icon alone.
                 Element& found = m_out[size_t(members[k].element)];
-                if ((e.rect & found.rect) == found.rect)
-                    found.rect = e.rect;
+                if ((cell & found.rect) == found.rect)
+                    found.rect = cell;
                 continue;
             }
-            e.type = ZoneType::Button;
-            e.confidence = 0.45;
-            e.events = {QStringLiteral("click")};
             m_usedText.insert(members[k].text);
-            m_out.push_back(e);
+            m_out.push_back(iconButton(cell));
         }
         start = end;
     }
@@ -563,13 +572,8 @@ void Assembler::iconPairs()
         if (!alike)
             continue;
         for (const auto& [left, right] : runs) {
-            Element e;
-            e.rect = cv::Rect(left - kPairPad, r.y - kPairPad, right - left + 2 * kPairPad,
-                              r.height + 2 * kPairPad);
-            e.type = ZoneType::Button;
-            e.confidence = 0.45;
-            e.events = {QStringLiteral("click")};
-            m_out.push_back(e);
+            m_out.push_back(iconButton(cv::Rect(left - kPairPad, r.y - kPairPad, right - left + 2 * kPairPad,
+                                                r.height + 2 * kPairPad)));
         }
         m_usedText.insert(int(i));
     }

@@ -27,6 +27,8 @@ bool sameRow(const cv::Rect& a, const cv::Rect& b);
 // that lie outside the image left out.
 std::vector<int> sideGrays(const Segmentation& s, const cv::Rect& r);
 bool readableText(const TextItem& t);
+// The median of `v` (0 when empty).
+int medianOf(std::vector<int> v);
 bool looksLikePassword(const QString& text);
 
 // TextItem::owner of a line taken by a text grid: no box owns it any more, and it is not free.
@@ -43,6 +45,9 @@ struct Element
     bool container = false;
     bool password = false;
 };
+
+// A flat icon's button at `rect`: clicked, its name not read.
+Element iconButton(const cv::Rect& rect);
 
 // A collapsed menu-bar item at `rect` labelled with the text `t`; its confidence rises from `base` with the
 // OCR's.

@@ -40,14 +40,6 @@ int centreY(const cv::Rect& r)
     return r.y + r.height / 2;
 }
 
-int medianOf(std::vector<int> v)
-{
-    if (v.empty())
-        return 0;
-    std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
-    return v[v.size() / 2];
-}
-
 } // namespace
 
 std::vector<Assembler::ViewRow> Assembler::viewRows(const std::vector<int>& lines, const cv::Rect& view) const
