@@ -79,6 +79,9 @@ void CanvasMapper::onFrame(const Frame& frame)
 {
     if (!frame.isValid())
         return;
+    // The last frame's changes are all analysed: a tooltip it showed may name its zone now.
+    if (m_tooltip && m_frame.isValid() && nameFromTooltip(m_frame.tNs))
+        publish();
     m_frame = frame;
     m_registry.setScreenSize(frame.image.size());
     if (!m_firstFrameAnalysed) {
@@ -121,7 +124,11 @@ void CanvasMapper::onChanges(const FrameDiff& diff)
 
 void CanvasMapper::onCursor(const CursorSample& sample)
 {
+    if (!m_cursor || *m_cursor != sample.pos)
+        m_cursorStillSinceNs = sample.tNs;
     m_cursor = sample.pos;
+    if (m_tooltip && m_tooltip->cursor != sample.pos)
+        m_tooltip.reset(); // the pointer moved on: whose tooltip it was is no longer clear
 }
 
 void CanvasMapper::onActiveWindowChanged(quint64 windowId)
@@ -256,9 +263,13 @@ void CanvasMapper::process(const FrameDiff& rawDiff)
     QHash<QString, Zone> before;
     for (const Zone& z : m_registry.zones())
         before.insert(z.id, z);
-    // Tooltips vanish when the screen changes under them.
+    // Tooltips vanish when the screen changes under them (a new one is analysed again below).
     if (!changed.isEmpty())
         m_registry.removeTemporary(united(changed));
+    if (m_tooltip && !diff.cursorOnly &&
+        std::any_of(changed.cbegin(), changed.cend(),
+                    [this](const QRect& r) { return r.intersects(m_tooltip->region); }))
+        m_tooltip.reset();
     m_registry.ageOut(tNs);
     bury(m_registry.takeRemovedIds(), before);
 
@@ -464,6 +475,10 @@ void CanvasMapper::runLocal(const TierDecision& decision, const QRect& region, b
             inRegion << z;
     }
     m_local.rememberTemplates(m_frame.image, m_frame.origin, inRegion);
+    if (decision.temporary && decision.reason == QLatin1String("tooltip")) {
+        noteTooltip(result.region, result.zones);
+        nameFromTooltip(m_frame.tNs);
+    }
 
     SpatialEvent e;
     e.kind = SpatialEvent::Kind::Analysis;

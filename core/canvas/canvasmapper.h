@@ -55,6 +55,10 @@ public:
         int graveyardSize = 400;          // removed zones kept for re-identification (menus closing)
         // Stored corrections (setCorrectionStore()): how often their files are looked at for changes.
         int correctionsCheckMs = 1000;
+        // A tooltip names the unnamed zone under the cursor (LabelSource::Tooltip) only when a frame taken
+        // this long after the cursor came to rest shows it: one shown sooner may still be the last zone's
+        // (a program answers the move a little later; a tooltip already up changes at once).
+        int tooltipRestMs = 300;
         // The session's clock. A map changed by the accessibility tree is stamped with the time its news
         // arrived, not with the last frame's (the screen may not have changed since, and the tree reports
         // between frames): what an action caused is not taken for what was there before it. Null: frames'
@@ -198,6 +202,11 @@ private:
     const platform::WindowInfo* memoryWindow(quint64 id) const; // a window memory may use, or null
     bool covered(quint64 windowId) const; // another window (above it) overlaps it, or it is not listed
     void memoryError(const QString& program, const QString& message);
+    // Tooltips (canvasmapper_tooltips.cpp): the text of a tooltip just analysed (its zones in `region`),
+    // waiting to name the zone under the resting cursor; and that naming, with the frame of time `frameNs`
+    // fully analysed. True: a zone was named.
+    void noteTooltip(const QRect& region, const QList<Zone>& zones);
+    bool nameFromTooltip(qint64 frameNs);
     // `vision` (zones of `region`) fused with the tree's zones there: what a vision pass stores.
     QList<Zone> withTreeZones(const QRect& region, const QList<Zone>& vision) const;
 
@@ -217,6 +226,14 @@ private:
     QList<QRect> m_waitRegions;      // changes seen while animating
     QList<QRect> m_deferred;         // changes below the threshold: analysed once the screen is stable
     std::optional<QPoint> m_cursor;
+    qint64 m_cursorStillSinceNs = 0; // the cursor sample that first showed it where it is
+    struct PendingTooltip
+    {
+        QString text;
+        QRect region;
+        QPoint cursor;
+    };
+    std::optional<PendingTooltip> m_tooltip; // noteTooltip()
     QString m_hoveredId;
     quint64 m_activeWindow = 0;
     bool m_activeWindowKnown = false;

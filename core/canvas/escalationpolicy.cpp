@@ -169,6 +169,19 @@ QList<TierDecision> EscalationPolicy::decide(const FrameDiff& diff, const Contex
 
     QList<QRect> local;
     QList<QRect> below;
+    // The zone under the pointer as this diff leaves it (a tooltip may show in the frame that lights it).
+    QString hovered = ctx.hoveredZoneId;
+    for (const ChangeRegion& c : std::as_const(regions)) {
+        const Zone* z = zoneAround(map, c.rect, m_options.hoverSlack);
+        if (z && ctx.cursor && z->bounds.contains(*ctx.cursor))
+            hovered = z->id;
+    }
+    // A control whose highlight is larger than the zone found of it (an icon's ink) lights up no zone: the
+    // pointer is on it all the same.
+    if (hovered.isEmpty() && map && ctx.cursor) {
+        if (const Zone* z = map->zoneAt(*ctx.cursor); z && z->isInteractive() && !z->temporary)
+            hovered = z->id;
+    }
     for (const ChangeRegion& c : std::as_const(regions)) {
         const QRect& r = c.rect;
         if (const Zone* origin = menuOrigin(map, r)) {
@@ -236,8 +249,9 @@ QList<TierDecision> EscalationPolicy::decide(const FrameDiff& diff, const Contex
             decisions << d;
             continue;
         }
-        if (!ctx.hoveredZoneId.isEmpty() && ctx.cursor && r.height() <= m_options.tooltipMaxHeight &&
-            r.width() <= m_options.tooltipMaxWidth &&
+        // A tooltip shows beside the pointer, never under it (what lights up under it is the control).
+        if (!hovered.isEmpty() && ctx.cursor && !r.contains(*ctx.cursor) &&
+            r.height() <= m_options.tooltipMaxHeight && r.width() <= m_options.tooltipMaxWidth &&
             distance(r, *ctx.cursor) <= m_options.tooltipCursorDistance) {
             TierDecision d;
             d.action = TierDecision::Action::Local;

@@ -242,6 +242,11 @@ ZoneRegistry::UpdateStats ZoneRegistry::apply(const QRect& region, bool replace,
                 z.source = ZoneSource::Model;
                 z.confidence = std::max(z.confidence, old.confidence);
             }
+            // A name its tooltip gave stays while the pixels read none (an icon has no text to read).
+            if (z.label.isEmpty() && old.labelSource == LabelSource::Tooltip && z.type == old.type) {
+                z.label = old.label;
+                z.labelSource = old.labelSource;
+            }
             // Hover is tracked from the cursor, not from pixels.
             if (old.state.testFlag(ZoneStateFlag::Hovered))
                 z.state |= ZoneStateFlag::Hovered;

@@ -116,6 +116,18 @@ void Director::verify(ActionFlight flight, const ActionResult& result)
             m_options.settleTimeoutMs, [complete](bool) mutable { complete(); });
         return;
     }
+    if (kind == Expectation::Kind::None && !flight.proposed.awaitLabelOf.isEmpty()) {
+        // A tooltip shows a moment after the pointer comes to rest; the canvas names the zone from it.
+        setPhase(Phase::Verifying,
+                 QStringLiteral("waiting for the tooltip of %1").arg(flight.proposed.awaitLabelOf));
+        m_maps.wait(
+            [id = flight.proposed.awaitLabelOf, actedNs = result.actedNs](const ZoneMap& m) {
+                const Zone* z = m.find(id);
+                return m.tNs() >= actedNs && z && !z->label.trimmed().isEmpty();
+            },
+            m_options.settleTimeoutMs * 2, [complete](bool) mutable { complete(); });
+        return;
+    }
     const bool opens = ActionVerifier::opensMenuOrList(flight);
     if (verification == Verification::None && !opens) {
         complete();

@@ -4,6 +4,8 @@
 
 #include <QCoreApplication>
 
+#include <tuple>
+
 namespace ciu {
 
 namespace {
@@ -169,6 +171,7 @@ void LocalPlanner::decide(const WorldState& world)
     static const ZoneMap empty;
     const ZoneMap& map = world.map ? *world.map : empty;
     m_windows = world.windows;
+    m_dryRun = world.dryRun;
     emit decided(next(map));
 }
 
@@ -258,15 +261,65 @@ std::optional<Zone> LocalPlanner::resolveOrDecide(const QString& name, const Zon
             Decision{Decision::Kind::Reanalyze, {}, QStringLiteral("zone not found: %1").arg(r.error)};
         return std::nullopt;
     }
+    // Icon buttons the pixels could not name: their tooltips may (the canvas names each from its own).
+    if (const auto unnamed = unreadTooltip(map, purpose)) {
+        st.tooltipsRead.insert(unnamed->id);
+        qCDebug(lcLocalPlanner) << "step" << m_current + 1 << "hovers" << unnamed->id << "for its tooltip";
+        ProposedAction p;
+        p.action.type = Action::Type::MouseMove;
+        p.action.zoneId = unnamed->id;
+        p.undoable = false;
+        p.awaitLabelOf = unnamed->id;
+        p.expect.description = QStringLiteral("the tooltip of an unnamed button");
+        *decision = act(p);
+        return std::nullopt;
+    }
+    const QString tooltips =
+        st.tooltipsRead.isEmpty()
+            ? QString()
+            : QStringLiteral(" and the tooltips of %1 unnamed buttons read").arg(st.tooltipsRead.size());
     *decision = Decision{
         Decision::Kind::Impossible,
         {},
-        QStringLiteral("step %1 (%2): %3 after %4 %5")
+        QStringLiteral("step %1 (%2): %3 after %4 %5%6")
             .arg(m_current + 1)
             .arg(m_commands[m_current].source, r.error)
             .arg(m_maxResolveAttempts - 1)
-            .arg(m_maxResolveAttempts == 2 ? QStringLiteral("re-analysis") : QStringLiteral("re-analyses"))};
+            .arg(m_maxResolveAttempts == 2 ? QStringLiteral("re-analysis") : QStringLiteral("re-analyses"),
+                 tooltips)};
     return std::nullopt;
+}
+
+std::optional<Zone> LocalPlanner::unreadTooltip(const ZoneMap& map, ZoneResolver::Purpose purpose) const
+{
+    const StepState& st = m_state[m_current];
+    if (m_dryRun || st.tooltipsRead.size() >= kMaxTooltipHovers)
+        return std::nullopt;
+    // Stacking order, top first: the window a name is looked for in first.
+    auto rank = [this](quint64 windowId) {
+        for (qsizetype i = m_windows.size() - 1; i >= 0; --i) {
+            if (m_windows.at(i).id == windowId)
+                return int(m_windows.size() - 1 - i);
+        }
+        return int(m_windows.size()); // not listed: last
+    };
+    std::optional<Zone> best;
+    for (const Zone& z : map.zones()) {
+        const bool kind = z.type == ZoneType::Button ||
+                          (purpose == ZoneResolver::Purpose::Toggle ? z.type == ZoneType::CheckBox
+                                                                    : z.type == ZoneType::Tab);
+        if (!kind || !z.label.trimmed().isEmpty() || z.temporary || z.source == ZoneSource::Accessibility ||
+            z.source == ZoneSource::User || st.tooltipsRead.contains(z.id) ||
+            std::max(z.bounds.width(), z.bounds.height()) > kMaxIconButtonSide ||
+            z.state.testFlag(ZoneStateFlag::Disabled))
+            continue;
+        const auto key = [&rank](const Zone& a) {
+            return std::tuple(rank(a.windowId), a.bounds.top(), a.bounds.left());
+        };
+        if (!best || key(z) < key(*best))
+            best = z;
+    }
+    return best;
 }
 
 std::optional<Decision> LocalPlanner::actionFor(int index, const ZoneMap& map)
@@ -485,6 +538,8 @@ void LocalPlanner::report(const ProposedAction& action, const ActionOutcome& out
     const int index = action.planStep - 1;
     if (index != m_current || index < 0 || index >= m_commands.size())
         return;
+    if (!action.awaitLabelOf.isEmpty())
+        return; // a hover that read a tooltip: no phase of the step (its name is looked for again)
     const ScriptCommand& c = m_commands[index];
     StepState& st = m_state[index];
     PlanStep& step = m_plan.steps[index];

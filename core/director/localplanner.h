@@ -49,6 +49,10 @@ public:
     // Looks again, each after a re-analysis, at a list that shows the same rows after a scroll before its end
     // is taken for reached.
     static constexpr int kListWaits = 2;
+    // Unnamed icon buttons a step hovers to read their tooltips before it gives up on a name (the largest
+    // side an icon button may have).
+    static constexpr int kMaxTooltipHovers = 16;
+    static constexpr int kMaxIconButtonSide = 96;
 
     // What `invoke` knows of a program (by WM_CLASS): its shortcuts and menu paths. Default: the shipped app
     // schemas with what the store under XDG data learned (knownShortcuts()).
@@ -82,7 +86,8 @@ private:
     {
         int phase = 0;
         int resolveAttempts = 0;
-        int treeWaits = 0; // re-analyses waited for a window's tree (kMaxTreeWaits)
+        int treeWaits = 0;          // re-analyses waited for a window's tree (kMaxTreeWaits)
+        QSet<QString> tooltipsRead; // the unnamed zones hovered for their tooltips (kMaxTooltipHovers)
         int retries = 0;
         QString zoneId;           // resolved target of an earlier phase
         std::optional<Zone> zone; // that target as it was then
@@ -122,6 +127,8 @@ private:
     std::optional<Decision> actionFor(int index, const ZoneMap& map);
     std::optional<Zone> resolveOrDecide(const QString& name, const ZoneMap& map,
                                         ZoneResolver::Purpose purpose, std::optional<Decision>* decision);
+    // The next unnamed icon button to hover for its tooltip (top window first, in reading order), or none.
+    std::optional<Zone> unreadTooltip(const ZoneMap& map, ZoneResolver::Purpose purpose) const;
     // The window a step's name means rather than a zone (localplannerwindows.cpp); nullopt: a zone (or
     // nothing), or `decision` set when the window may not be acted on (a system window).
     std::optional<platform::WindowInfo> windowFor(const QString& name, const ZoneMap& map,
@@ -165,6 +172,7 @@ private:
     ShortcutsSeen m_seen;
     ShortcutEffectSeen m_effectSeen;
     QList<platform::WindowInfo> m_windows;
+    bool m_dryRun = false; // nothing is acted on: a hover shows no tooltip
     // The window of the last action executed (windowActedOn()) and the windows there when it was decided
     // (a window not among them appeared since: what the action opened).
     quint64 m_proposedWindowId = 0;

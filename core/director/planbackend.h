@@ -61,6 +61,10 @@ struct ProposedAction
     // places late): the next decision waits for them up to the settle time. None moving is no failure (the
     // list's end). Empty: no such wait.
     QRect awaitChangeIn;
+    // A hover that reads the tooltip of this unnamed zone (the canvas names it after it): the next decision
+    // waits for its label up to twice the settle time. No tooltip is no failure, and the hover is no step of
+    // the plan. Empty: no such wait.
+    QString awaitLabelOf;
     // The Director answers it itself instead of sending it to the brush (screenshot, cursor position,
     // wait for text, request re-analysis).
     bool local = false;

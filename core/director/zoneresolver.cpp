@@ -228,6 +228,10 @@ ZoneResolver::Result ZoneResolver::resolve(const QString& name, const ZoneMap& m
         const double s = similarity(trimmed, z.label);
         if (s <= 0 || coveredByWindowAbove(z, windows))
             continue;
+        // A tooltip's text (a temporary zone) names what it describes; it is nothing to act on, and it goes
+        // as the pointer moves. It may only be waited for.
+        if (z.temporary && purpose != Purpose::Any)
+            continue;
         // The type preference ranks matches; it never makes a poor label match good enough.
         all.push_back({z, s >= kMinScore ? s + typeBonus(z, purpose) : s});
     }

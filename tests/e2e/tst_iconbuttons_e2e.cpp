@@ -1,7 +1,10 @@
 // Icon-only buttons named from pixels, end to end: a private Xvfb with a window manager, the fixture app
 // with its tool bar of freedesktop theme icons (QIcon::fromTheme, no text on the buttons), and
 // `ciu-agent analyze --source vision --json`: every tool button is a zone labelled after its icon, with
-// label_source "icon". The truth is the fixture's own widget list (each button's action text).
+// label_source "icon". The truth is the fixture's own widget list (each button's action text). Buttons
+// with icons of the program's own (no theme has them) are named by their tooltips: `ciu-agent run "click
+// Pin"` hovers the unnamed icons until one is named Pin, and the fixture reports that button clicked; a
+// name no tooltip gives clicks nothing.
 
 #include "core/model/geometry.h"
 #include "core/model/zone.h"
@@ -11,6 +14,8 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace ciu;
@@ -23,9 +28,17 @@ private slots:
     void initTestCase();
     void toolButtonsAreNamedByTheirIcons();
     void textButtonsKeepTheirOcrLabels();
+    void ownIconsAreNamedByTheirTooltips();
+    void aNameNoTooltipGivesClicksNothing();
 
 private:
     QList<Zone> analyze(const QRect& region);
+    // `ciu-agent run TASK --execute` on vision alone (no accessibility tree names the buttons).
+    test::AgentRun run(const QString& task);
+    // The fixture's "clicked" events since the last call.
+    QStringList clicks();
+
+    QTemporaryDir m_sessions;
 
     std::unique_ptr<test::XvfbServer> m_xvfb;
     FixtureApp m_app;
@@ -137,6 +150,52 @@ void TestIconButtonsE2E::textButtonsKeepTheirOcrLabels()
     QVERIFY(match);
     QCOMPARE(match->label, submit->label);
     QCOMPARE(toString(match->labelSource), QStringLiteral("ocr"));
+}
+
+test::AgentRun TestIconButtonsE2E::run(const QString& task)
+{
+    QProcessEnvironment env = test::agentEnvironment(m_xvfb->environment());
+    env.insert(QStringLiteral("CIU_ACCESSIBILITY"), QStringLiteral("none"));
+    env.insert(QStringLiteral("CIU_SEQUENCES_DIR"), m_sessions.filePath(QStringLiteral("sequences")));
+    env.insert(QStringLiteral("CIU_TASKS_DIR"), m_sessions.filePath(QStringLiteral("tasks")));
+    env.insert(QStringLiteral("XDG_DATA_HOME"), m_sessions.filePath(QStringLiteral("data")));
+    return test::runAgent({QStringLiteral("run"), task, QStringLiteral("--execute"),
+                           QStringLiteral("--display"), m_xvfb->displayName(),
+                           QStringLiteral("--session-dir"), m_sessions.path(), QStringLiteral("--json")},
+                          env, 180'000);
+}
+
+QStringList TestIconButtonsE2E::clicks()
+{
+    if (!m_app.sync())
+        return {QStringLiteral("(the fixture did not answer)")};
+    QStringList names;
+    for (const QJsonObject& line : m_app.pending()) {
+        if (line.value(QStringLiteral("event")).toString() == QLatin1String("clicked"))
+            names << line.value(QStringLiteral("name")).toString();
+    }
+    m_app.clearPending();
+    return names;
+}
+
+void TestIconButtonsE2E::ownIconsAreNamedByTheirTooltips()
+{
+    clicks();
+    const test::AgentRun r = run(QStringLiteral("click Pin"));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.failure()));
+    QCOMPARE(r.json.value(QStringLiteral("outcome")).toString(), QStringLiteral("completed"));
+    QCOMPARE(clicks(), QStringList{QStringLiteral("own_pin")});
+}
+
+void TestIconButtonsE2E::aNameNoTooltipGivesClicksNothing()
+{
+    clicks();
+    const test::AgentRun r = run(QStringLiteral("click Frobnicate"));
+    QCOMPARE(r.json.value(QStringLiteral("outcome")).toString(), QStringLiteral("impossible"));
+    const QString message = r.json.value(QStringLiteral("message")).toString();
+    QVERIFY2(message.contains(QLatin1String("no zone matches \"Frobnicate\"")), qPrintable(message));
+    QVERIFY2(message.contains(QLatin1String("unnamed buttons read")), qPrintable(message));
+    QCOMPARE(clicks(), QStringList());
 }
 
 QTEST_MAIN(TestIconButtonsE2E)

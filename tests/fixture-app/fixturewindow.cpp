@@ -25,6 +25,8 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QPainter>
+#include <QPixmap>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
@@ -41,6 +43,7 @@
 #include <QVBoxLayout>
 
 #include <cstdio>
+#include <functional>
 #include <unistd.h>
 
 namespace {
@@ -245,6 +248,46 @@ void FixtureWindow::buildToolBar()
         const QString name = QStringLiteral("tool_") + label.toLower();
         auto* button = qobject_cast<QToolButton*>(bar->widgetForAction(action));
         if (button) {
+            button->setObjectName(name);
+            button->setProperty(kType, QStringLiteral("button"));
+        }
+        connect(action, &QAction::triggered, this, [this, name] {
+            emitEvent(QStringLiteral("clicked"), {{QStringLiteral("name"), name}});
+        });
+    }
+    // The program's own icons, as many programs ship them: no theme has them, only the tool tip names them.
+    bar->addSeparator();
+    const auto drawn = [](const std::function<void(QPainter&)>& draw) {
+        QPixmap pixmap(24, 24);
+        pixmap.fill(Qt::transparent);
+        QPainter p(&pixmap);
+        p.setRenderHint(QPainter::Antialiasing);
+        draw(p);
+        p.end();
+        return QIcon(pixmap);
+    };
+    const std::pair<QIcon, const char*> own[] = {
+        {drawn([](QPainter& p) { // a pin: a round head on a needle
+             p.setPen(QPen(QColor(0x40, 0x40, 0x40), 2));
+             p.drawLine(QPointF(11, 11), QPointF(4, 21));
+             p.setPen(Qt::NoPen);
+             p.setBrush(QColor(0xc0, 0x20, 0x20));
+             p.drawEllipse(QPointF(14, 8), 6, 6);
+         }),
+         "Pin"},
+        {drawn([](QPainter& p) { // a kite: two triangles of two colours
+             p.setPen(Qt::NoPen);
+             p.setBrush(QColor(0x20, 0x70, 0x30));
+             p.drawPolygon(QPolygonF({QPointF(12, 2), QPointF(20, 10), QPointF(12, 22)}));
+             p.setBrush(QColor(0xe0, 0xa0, 0x10));
+             p.drawPolygon(QPolygonF({QPointF(12, 2), QPointF(4, 10), QPointF(12, 22)}));
+         }),
+         "Kite"}};
+    for (const auto& [icon, text] : own) {
+        const QString label = QString::fromLatin1(text);
+        QAction* action = bar->addAction(icon, label);
+        const QString name = QStringLiteral("own_") + label.toLower();
+        if (auto* button = qobject_cast<QToolButton*>(bar->widgetForAction(action))) {
             button->setObjectName(name);
             button->setProperty(kType, QStringLiteral("button"));
         }

@@ -13,7 +13,8 @@
 //
 // Options: --geometry X,Y,W,H places the window; --toolbar adds a tool bar of icon-only buttons (tool_new,
 // tool_open, tool_save, tool_find, tool_undo, tool_redo; icons from the Adwaita theme unless the platform
-// names one).
+// names one), then own_pin and own_kite, with icons of their own (no theme has them; only their tool tips
+// name them).
 
 #include "fixturewindow.h"
 

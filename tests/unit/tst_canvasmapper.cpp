@@ -88,6 +88,53 @@ QList<SpatialEvent> ofKind(const QSignalSpy& spy, SpatialEvent::Kind kind)
     return result;
 }
 
+// Two icon buttons (no text: a corner, a diamond) in a tool bar, the one under `hot` highlighted, and a
+// tooltip reading `tip` below the cursor at `tipAt` (none when empty). Frames are 100 ms apart.
+const QRect kRing(400, 100, 28, 28);
+const QRect kBar(432, 100, 28, 28);
+
+Frame iconFrame(quint64 index, const QRect& hot = {}, const QString& tip = {}, QPoint tipAt = {})
+{
+    Frame f = frame(index);
+    QPainter p(&f.image);
+    p.setRenderHint(QPainter::Antialiasing, false);
+    for (const QRect& r : {kRing, kBar}) {
+        p.setPen(QColor(0x90, 0x90, 0x90));
+        p.setBrush(r == hot ? QColor(0xd0, 0xe4, 0xf8) : QColor(0xe8, 0xe8, 0xe8));
+        p.drawRect(r.adjusted(0, 0, -1, -1));
+    }
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(0x20, 0x40, 0x80));
+    const QPoint a = kRing.center();
+    p.drawPolygon(QPolygon({a + QPoint(-8, -6), a + QPoint(8, -6), a + QPoint(-8, 7)}));
+    const QPoint c = kBar.center();
+    p.drawPolygon(QPolygon({c + QPoint(0, -8), c + QPoint(8, 0), c + QPoint(0, 8), c + QPoint(-8, 0)}));
+    if (!tip.isEmpty()) {
+        QFont font(QStringLiteral("DejaVu Sans"));
+        font.setPixelSize(12);
+        p.setFont(font);
+        const QRect box(tipAt, QSize(QFontMetrics(font).horizontalAdvance(tip) + 12, 22));
+        p.setPen(Qt::black);
+        p.setBrush(QColor(0xff, 0xff, 0xdc));
+        p.drawRect(box.adjusted(0, 0, -1, -1));
+        p.drawText(box, Qt::AlignCenter, tip);
+    }
+    p.end();
+    return f;
+}
+
+const Zone* zoneAt(const ZoneMap& map, QPoint at)
+{
+    const Zone* best = nullptr;
+    for (const Zone& z : map.zones()) {
+        if (z.bounds.contains(at) && (!best || area(z.bounds) < area(best->bounds)))
+            best = &z;
+    }
+    return best;
+}
+
+constexpr qint64 kMs = 1'000'000;
+
 } // namespace
 
 class TestCanvasMapper : public QObject
@@ -115,6 +162,8 @@ private slots:
     void rememberedWindowThatChangedIsAnalysed();
     void schemaZonesNameAndAddZones();
     void treeNewsIsStampedWhenItCame();
+    void tooltipsNameIconButtons();
+    void tooltipsOfAMovingPointerNameNothing();
 };
 
 void TestCanvasMapper::firstFrameBuildsTheMap()
@@ -996,6 +1045,102 @@ void TestCanvasMapper::treeNewsIsStampedWhenItCame()
     mapper.onChanges(change(2, QRect(45, 45, 40, 14)));
     QVERIFY(mapper.currentMap()->version() > map->version());
     QVERIFY(mapper.currentMap()->tNs() >= sentNs);
+}
+
+void TestCanvasMapper::tooltipsNameIconButtons()
+{
+    CanvasMapper mapper;
+    mapper.onCursor({0, QPoint(600, 380), {}});
+    mapper.onFrame(iconFrame(1));
+    const Zone* ring = zoneAt(*mapper.currentMap(), kRing.center());
+    QVERIFY(ring);
+    QCOMPARE(toString(ring->type), QStringLiteral("button"));
+    QVERIFY(ring->label.isEmpty()); // an icon: nothing to read
+    const QString ringId = ring->id;
+    const QString barId = zoneAt(*mapper.currentMap(), kBar.center())->id;
+    QVERIFY(barId != ringId);
+
+    // The pointer rests on the ring from 150 ms; it lights up, and its tooltip shows at 300 ms: too soon
+    // after the move to be sure it is the ring's.
+    mapper.onCursor({150 * kMs, kRing.center(), {}});
+    mapper.onFrame(iconFrame(2, kRing));
+    mapper.onChanges(change(2, kRing.adjusted(1, 1, -1, -1), 80));
+    QVERIFY(mapper.currentMap()->find(ringId)->state.testFlag(ZoneStateFlag::Hovered));
+    const QPoint tipAt = kRing.center() + QPoint(2, 20);
+    const QRect tipBox(tipAt, QSize(90, 22));
+    mapper.onFrame(iconFrame(3, kRing, QStringLiteral("Rotate left"), tipAt));
+    mapper.onChanges(change(3, tipBox, 70));
+    QVERIFY(mapper.currentMap()->find(ringId)->label.isEmpty());
+    bool tipRead = false;
+    for (const Zone& z : mapper.currentMap()->zones())
+        tipRead = tipRead || (z.temporary && z.label.contains(QLatin1String("Rotate")));
+    QVERIFY2(tipRead, "the tooltip was analysed as one");
+    // Later frames show the same tooltip: the one of 600 ms was taken 450 ms into the rest.
+    for (quint64 i = 4; i <= 5; ++i) {
+        mapper.onFrame(iconFrame(i, kRing, QStringLiteral("Rotate left"), tipAt));
+        QVERIFY(mapper.currentMap()->find(ringId)->label.isEmpty());
+    }
+    mapper.onFrame(iconFrame(6, kRing, QStringLiteral("Rotate left"), tipAt));
+    const Zone* named = mapper.currentMap()->find(ringId);
+    QCOMPARE(named->label, QStringLiteral("Rotate left"));
+    QCOMPARE(toString(named->labelSource), QStringLiteral("tooltip"));
+    QVERIFY(mapper.currentMap()->find(barId)->label.isEmpty());
+
+    // The pointer leaves, the tooltip and the highlight go, the tool bar is read again: the name stays.
+    mapper.onCursor({650 * kMs, QPoint(600, 380), {}});
+    mapper.onFrame(iconFrame(7));
+    FrameDiff gone = change(7, tipBox, 70);
+    gone.regions << ChangeRegion{kRing.adjusted(1, 1, -1, -1), 80};
+    mapper.onChanges(gone);
+    mapper.requestFullAnalysis(QStringLiteral("test"));
+    QCOMPARE(mapper.currentMap()->find(ringId)->label, QStringLiteral("Rotate left"));
+    QCOMPARE(toString(mapper.currentMap()->find(ringId)->labelSource), QStringLiteral("tooltip"));
+    QVERIFY(mapper.currentMap()->find(barId)->label.isEmpty());
+
+    // A tooltip already up changes at once when the pointer moves to the bar: named once the rest is long.
+    mapper.onCursor({900 * kMs, kBar.center(), {}});
+    const QPoint barTipAt = kBar.center() + QPoint(2, 20);
+    mapper.onFrame(iconFrame(10, kBar, QStringLiteral("Flip"), barTipAt));
+    FrameDiff shown = change(10, kBar.adjusted(1, 1, -1, -1), 80);
+    shown.regions << ChangeRegion{QRect(barTipAt, QSize(60, 22)), 70};
+    mapper.onChanges(shown);
+    QVERIFY(mapper.currentMap()->find(barId)->label.isEmpty());
+    for (quint64 i = 11; i <= 13; ++i)
+        mapper.onFrame(iconFrame(i, kBar, QStringLiteral("Flip"), barTipAt));
+    QCOMPARE(mapper.currentMap()->find(barId)->label, QStringLiteral("Flip"));
+    QCOMPARE(mapper.currentMap()->find(ringId)->label, QStringLiteral("Rotate left"));
+}
+
+void TestCanvasMapper::tooltipsOfAMovingPointerNameNothing()
+{
+    CanvasMapper mapper;
+    mapper.onCursor({0, QPoint(600, 380), {}});
+    mapper.onFrame(iconFrame(1));
+    const QString ringId = zoneAt(*mapper.currentMap(), kRing.center())->id;
+    const QString barId = zoneAt(*mapper.currentMap(), kBar.center())->id;
+    // The ring's tooltip shows just as the pointer reaches the bar (the program has not answered the move
+    // yet), and the pointer goes on before the rest is long enough: neither button is named.
+    mapper.onCursor({150 * kMs, kBar.center(), {}});
+    mapper.onFrame(iconFrame(2, kBar));
+    mapper.onChanges(change(2, kBar.adjusted(1, 1, -1, -1), 80));
+    const QPoint tipAt = kRing.center() + QPoint(2, 20);
+    mapper.onFrame(iconFrame(3, kBar, QStringLiteral("Rotate left"), tipAt));
+    mapper.onChanges(change(3, QRect(tipAt, QSize(90, 22)), 70));
+    mapper.onCursor({350 * kMs, QPoint(600, 380), {}});
+    for (quint64 i = 4; i <= 8; ++i)
+        mapper.onFrame(iconFrame(i, {}, QStringLiteral("Rotate left"), tipAt));
+    QVERIFY(mapper.currentMap()->find(barId)->label.isEmpty());
+    QVERIFY(mapper.currentMap()->find(ringId)->label.isEmpty());
+    // A tooltip that changes while the pointer rests is read again: the last one names the zone.
+    mapper.onCursor({900 * kMs, kBar.center(), {}});
+    mapper.onFrame(iconFrame(10, kBar, QStringLiteral("Rotate left"), tipAt));
+    mapper.onChanges(change(10, kBar.adjusted(1, 1, -1, -1), 80));
+    mapper.onFrame(iconFrame(11, kBar, QStringLiteral("Flip"), tipAt));
+    mapper.onChanges(change(11, QRect(tipAt, QSize(90, 22)), 70));
+    for (quint64 i = 12; i <= 14; ++i)
+        mapper.onFrame(iconFrame(i, kBar, QStringLiteral("Flip"), tipAt));
+    QCOMPARE(mapper.currentMap()->find(barId)->label, QStringLiteral("Flip"));
+    QVERIFY(mapper.currentMap()->find(ringId)->label.isEmpty());
 }
 
 QTEST_MAIN(TestCanvasMapper)

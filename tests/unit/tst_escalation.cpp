@@ -110,6 +110,15 @@ void TestEscalation::decide_data()
         << QList<ChangeRegion>{{QRect(160, 140, 110, 22), 80}} << 0.2 << false << false << false
         << QPoint(150, 120) << QStringLiteral("ok") << int(A::Local) << 1 << "tooltip"
         << QRect(156, 136, 118, 30);
+    QTest::newRow("tooltip near a resting cursor that lit no zone")
+        << QList<ChangeRegion>{{QRect(160, 140, 110, 22), 80}} << 0.2 << false << false << false
+        << QPoint(150, 120) << QString() << int(A::Local) << 1 << "tooltip" << QRect(156, 136, 118, 30);
+    QTest::newRow("a control lit up under the cursor is no tooltip")
+        << QList<ChangeRegion>{{QRect(140, 110, 30, 30), 80}} << 0.01 << false << false << false
+        << QPoint(150, 120) << QString() << int(A::Ignore) << 0 << "below_threshold" << QRect();
+    QTest::newRow("a small box near a cursor on no control is no tooltip")
+        << QList<ChangeRegion>{{QRect(700, 700, 110, 22), 80}} << 0.2 << false << false << false
+        << QPoint(690, 690) << QString() << int(A::Ignore) << 0 << "below_threshold" << QRect();
     QTest::newRow("menu opened below a menu item")
         << QList<ChangeRegion>{{QRect(10, 20, 150, 120), 90}} << 1.8 << false << false << false
         << QPoint(30, 10) << QStringLiteral("file") << int(A::Local) << 1 << "menu_opened"

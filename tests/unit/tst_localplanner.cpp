@@ -58,6 +58,7 @@ private slots:
     void selectInAMenu();
     void missingZoneReanalyzesThenGivesUp();
     void missingZoneWaitsForAWindowsTree();
+    void unnamedIconButtonsAreHoveredForTheirTooltips();
     void failedActionRetriesThenFails();
     void dryRunOutcomesAdvance();
     void invokeByShortcut_data();
@@ -111,6 +112,19 @@ Decision decideOnce(LocalPlanner& planner, const ZoneMap& map,
     WorldState w;
     w.map = std::make_shared<const ZoneMap>(map);
     w.windows = windows;
+    planner.decide(w);
+    if (spy.size() != 1)
+        return {Decision::Kind::Failed, {}, QStringLiteral("no decision")};
+    return spy.first().first().value<Decision>();
+}
+
+// decideOnce() of a run that acts (not a dry run).
+Decision decideActing(LocalPlanner& planner, const ZoneMap& map)
+{
+    QSignalSpy spy(&planner, &PlanBackend::decided);
+    WorldState w;
+    w.map = std::make_shared<const ZoneMap>(map);
+    w.dryRun = false;
     planner.decide(w);
     if (spy.size() != 1)
         return {Decision::Kind::Failed, {}, QStringLiteral("no decision")};
@@ -934,6 +948,85 @@ void TestLocalPlanner::missingZoneReanalyzesThenGivesUp()
     QCOMPARE(int(d.kind), int(Decision::Kind::Impossible));
     QVERIFY2(d.message.contains(QStringLiteral("no zone matches \"Frobnicate\"")), qPrintable(d.message));
     QCOMPARE(int(planner.plan().status), int(Plan::Status::Failed));
+}
+
+void TestLocalPlanner::unnamedIconButtonsAreHoveredForTheirTooltips()
+{
+    // A tool bar of three icon buttons vision could not name, right to left on the map; beside them an
+    // unnamed box too large for an icon, an unnamed button of the tree and a disabled one: never hovered.
+    // A tooltip reading "Save" is up all along.
+    const auto toolBar = [](const QString& u2Label, const QString& u3Label) {
+        QList<Zone> zones = formMap().zones();
+        zones << zone(QStringLiteral("u3"), ZoneType::Button, u3Label, QRect(84, 24, 28, 28))
+              << zone(QStringLiteral("u2"), ZoneType::Button, u2Label, QRect(52, 24, 28, 28))
+              << zone(QStringLiteral("u1"), ZoneType::Button, QString(), QRect(20, 24, 28, 28))
+              << zone(QStringLiteral("big"), ZoneType::Button, QString(), QRect(400, 300, 200, 150));
+        // A tooltip up (read as a button): its text is no target.
+        Zone tip =
+            zone(QStringLiteral("tip"), ZoneType::Button, QStringLiteral("Save"), QRect(60, 56, 40, 20));
+        tip.temporary = true;
+        zones << tip;
+        Zone tree = zone(QStringLiteral("a1"), ZoneType::Button, QString(), QRect(116, 24, 28, 28));
+        tree.source = ZoneSource::Accessibility;
+        zones << tree
+              << zone(QStringLiteral("off"), ZoneType::Button, QString(), QRect(148, 24, 28, 28),
+                      ZoneStateFlag::Disabled);
+        return ZoneMap(1, 0, QSize(1280, 800), zones);
+    };
+    auto hovers = [](const Decision& d, const QString& id) {
+        return d.kind == Decision::Kind::Act && d.actions.size() == 1 &&
+               d.actions.first().action.type == Action::Type::MouseMove &&
+               d.actions.first().action.zoneId == id && d.actions.first().awaitLabelOf == id;
+    };
+
+    LocalPlanner planner;
+    QString error;
+    QVERIFY(planner.begin(QStringLiteral("click Save; click OK"), &error));
+    for (int i = 1; i < LocalPlanner::kMaxResolveAttempts; ++i)
+        QCOMPARE(int(decideActing(planner, toolBar({}, {})).kind), int(Decision::Kind::Reanalyze));
+    // The re-analyses found no "Save": the unnamed icons are hovered in reading order, one at a time.
+    Decision d = decideActing(planner, toolBar({}, {}));
+    QVERIFY2(hovers(d, QStringLiteral("u1")), qPrintable(d.message));
+    planner.report(d.actions.first(), ok());
+    QCOMPARE(planner.plan().currentStep, 1); // a hover is no step
+    QCOMPARE(int(planner.plan().steps.first().status), int(PlanStep::Status::Running));
+    // u1 showed no tooltip; u2 is hovered next, and named "Save" by its tooltip: clicked.
+    d = decideActing(planner, toolBar({}, {}));
+    QVERIFY2(hovers(d, QStringLiteral("u2")), qPrintable(d.message));
+    planner.report(d.actions.first(), ok());
+    d = decideActing(planner, toolBar(QStringLiteral("Save"), {}));
+    QCOMPARE(int(d.kind), int(Decision::Kind::Act));
+    QCOMPARE(int(d.actions.first().action.type), int(Action::Type::LeftClick));
+    QCOMPARE(d.actions.first().action.zoneId, QStringLiteral("u2"));
+    QVERIFY(d.actions.first().awaitLabelOf.isEmpty());
+    planner.report(d.actions.first(), ok());
+    QCOMPARE(planner.plan().currentStep, 2);
+
+    // A name no tooltip gives: every unnamed icon read once, then the step gives up and says so.
+    LocalPlanner missing;
+    QVERIFY(missing.begin(QStringLiteral("click Frobnicate"), &error));
+    for (int i = 1; i < LocalPlanner::kMaxResolveAttempts; ++i)
+        decideActing(missing, toolBar({}, {}));
+    QStringList hovered;
+    for (int i = 0; i < 10; ++i) {
+        d = decideActing(missing, toolBar(QStringLiteral("Open"), QStringLiteral("Find")));
+        if (d.kind != Decision::Kind::Act)
+            break;
+        hovered << d.actions.first().action.zoneId;
+        missing.report(d.actions.first(), ok());
+    }
+    QCOMPARE(hovered, QStringList({QStringLiteral("u1")})); // u2 and u3 were named meanwhile
+    QCOMPARE(int(d.kind), int(Decision::Kind::Impossible));
+    QVERIFY2(d.message.contains(QStringLiteral("no zone matches \"Frobnicate\"")), qPrintable(d.message));
+    QVERIFY2(d.message.contains(QStringLiteral("the tooltips of 1 unnamed buttons read")),
+             qPrintable(d.message));
+
+    // A dry run moves no pointer: no tooltip shows, none is waited for.
+    LocalPlanner dry;
+    QVERIFY(dry.begin(QStringLiteral("click Save"), &error));
+    for (int i = 1; i < LocalPlanner::kMaxResolveAttempts; ++i)
+        decideOnce(dry, toolBar({}, {}));
+    QCOMPARE(int(decideOnce(dry, toolBar({}, {})).kind), int(Decision::Kind::Impossible));
 }
 
 void TestLocalPlanner::missingZoneWaitsForAWindowsTree()
