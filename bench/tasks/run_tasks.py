@@ -255,6 +255,16 @@ def verification_ms(session):
     return total / 1e6
 
 
+def last_json(stdout):
+    """The agent's --json summary: the last line of its output that is JSON ({} when none is)."""
+    for line in reversed(stdout.splitlines()):
+        try:
+            return json.loads(line)
+        except ValueError:
+            continue
+    return {}
+
+
 class AgentRun:
     def __init__(self, returncode, stdout, stderr, questions):
         self.returncode, self.stdout, self.stderr, self.questions = returncode, stdout, stderr, questions
@@ -362,13 +372,7 @@ def run_task(agent, task, display, workdir, keep):
             record["confirmations"] = r.questions
         with open(os.path.join(tdir, "agent.log"), "w") as log:  # kept with --keep
             log.write(r.stderr)
-        summary = {}
-        for line in reversed(r.stdout.splitlines()):
-            try:
-                summary = json.loads(line)
-                break
-            except ValueError:
-                continue
+        summary = last_json(r.stdout)
         outcome = summary.get("outcome") or summary.get("result") or "exit %d" % r.returncode
         if isinstance(outcome, dict):
             outcome = outcome.get("result", "?")

@@ -266,9 +266,9 @@ void CanvasMapper::process(const FrameDiff& rawDiff)
     // Tooltips vanish when the screen changes under them (a new one is analysed again below).
     if (!changed.isEmpty())
         m_registry.removeTemporary(united(changed));
-    if (m_tooltip && !diff.cursorOnly &&
-        std::any_of(changed.cbegin(), changed.cend(),
-                    [this](const QRect& r) { return r.intersects(m_tooltip->region); }))
+    // A tooltip repainted (another one, or gone) no longer names anything; a few pixels (a caret) leave it.
+    if (m_tooltip && std::any_of(repainted.cbegin(), repainted.cend(),
+                                 [this](const QRect& r) { return r.intersects(m_tooltip->region); }))
         m_tooltip.reset();
     m_registry.ageOut(tNs);
     bury(m_registry.takeRemovedIds(), before);

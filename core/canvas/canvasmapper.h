@@ -230,7 +230,7 @@ private:
     struct PendingTooltip
     {
         QString text;
-        QRect region;
+        QRect region; // its lines of text
         QPoint cursor;
     };
     std::optional<PendingTooltip> m_tooltip; // noteTooltip()

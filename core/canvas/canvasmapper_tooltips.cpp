@@ -57,15 +57,18 @@ void CanvasMapper::noteTooltip(const QRect& region, const QList<Zone>& zones)
         return a->bounds.left() < b->bounds.left();
     });
     QStringList words;
-    for (const Zone* z : std::as_const(lines))
+    QRect text; // the tooltip's text: the analysed region is padded, and may reach the control's edge
+    for (const Zone* z : std::as_const(lines)) {
         words << z->label.simplified();
-    const QString text = words.join(QLatin1Char(' ')).left(kMaxTooltipLabel).trimmed();
-    if (text.isEmpty() || !m_cursor) {
+        text |= z->bounds.intersected(region);
+    }
+    const QString label = words.join(QLatin1Char(' ')).left(kMaxTooltipLabel).trimmed();
+    if (label.isEmpty() || text.isEmpty() || !m_cursor) {
         m_tooltip.reset();
         return;
     }
-    m_tooltip = PendingTooltip{text, region, *m_cursor};
-    qCDebug(lcCanvas) << "tooltip" << text << "at" << region << "; cursor at" << *m_cursor;
+    m_tooltip = PendingTooltip{label, text, *m_cursor};
+    qCDebug(lcCanvas) << "tooltip" << label << "at" << text << "; cursor at" << *m_cursor;
 }
 
 bool CanvasMapper::nameFromTooltip(qint64 frameNs)

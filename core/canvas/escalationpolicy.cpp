@@ -182,6 +182,36 @@ QList<TierDecision> EscalationPolicy::decide(const FrameDiff& diff, const Contex
         if (const Zone* z = map->zoneAt(*ctx.cursor); z && z->isInteractive() && !z->temporary)
             hovered = z->id;
     }
+    // A small box near the resting pointer on a control: its tooltip (nullopt: no tooltip).
+    auto tooltipOf = [&](const ChangeRegion& c) -> std::optional<TierDecision> {
+        // A tooltip shows beside the pointer, never under it. A change under it is the control lighting up;
+        // one that also reaches below (or above) the control is its highlight and a tooltip in one frame:
+        // the tooltip is the part beyond the control.
+        const QRect& r = c.rect;
+        QRect tip = r;
+        if (ctx.cursor && r.contains(*ctx.cursor)) {
+            const Zone* under = map ? map->find(hovered) : nullptr;
+            tip = QRect();
+            if (under && r.bottom() > under->bounds.bottom())
+                tip = QRect(QPoint(r.left(), under->bounds.bottom() + 1), r.bottomRight());
+            else if (under && r.top() < under->bounds.top())
+                tip = QRect(r.topLeft(), QPoint(r.right(), under->bounds.top() - 1));
+            if (tip.height() < m_options.tooltipMinHeight || tip.contains(*ctx.cursor))
+                tip = QRect();
+        }
+        if (hovered.isEmpty() || !ctx.cursor || tip.isEmpty() || tip.height() > m_options.tooltipMaxHeight ||
+            tip.width() > m_options.tooltipMaxWidth ||
+            distance(tip, *ctx.cursor) > m_options.tooltipCursorDistance)
+            return std::nullopt;
+        TierDecision d;
+        d.action = TierDecision::Action::Local;
+        d.tier = 1;
+        d.reason = QStringLiteral("tooltip");
+        d.regions = mergeRegions({tip}, ctx.screenSize);
+        d.temporary = true;
+        d.changedPercent = diff.totalPercent;
+        return d;
+    };
     for (const ChangeRegion& c : std::as_const(regions)) {
         const QRect& r = c.rect;
         if (const Zone* origin = menuOrigin(map, r)) {
@@ -238,6 +268,14 @@ QList<TierDecision> EscalationPolicy::decide(const FrameDiff& diff, const Contex
                 decisions << d;
                 continue;
             }
+            // A tooltip over a zone the pointer is not on (an editor's page): a box painted over most of its
+            // pixels, far smaller than the zone (typed text changes a few of its pixels, in a line).
+            const bool overPage = !cursorIn && c.changedPercent >= m_options.tooltipOverZoneMinPercent &&
+                                  z->bounds.height() >= 3 * r.height();
+            if (const auto tooltip = overPage ? tooltipOf(c) : std::nullopt) {
+                decisions << *tooltip;
+                continue;
+            }
             // Typing, a toggle, a new value: read the zone again.
             TierDecision d;
             d.action = TierDecision::Action::Local;
@@ -249,18 +287,8 @@ QList<TierDecision> EscalationPolicy::decide(const FrameDiff& diff, const Contex
             decisions << d;
             continue;
         }
-        // A tooltip shows beside the pointer, never under it (what lights up under it is the control).
-        if (!hovered.isEmpty() && ctx.cursor && !r.contains(*ctx.cursor) &&
-            r.height() <= m_options.tooltipMaxHeight && r.width() <= m_options.tooltipMaxWidth &&
-            distance(r, *ctx.cursor) <= m_options.tooltipCursorDistance) {
-            TierDecision d;
-            d.action = TierDecision::Action::Local;
-            d.tier = 1;
-            d.reason = QStringLiteral("tooltip");
-            d.regions = mergeRegions({r}, ctx.screenSize);
-            d.temporary = true;
-            d.changedPercent = diff.totalPercent;
-            decisions << d;
+        if (const auto tooltip = tooltipOf(c)) {
+            decisions << *tooltip;
             continue;
         }
         if (diff.totalPercent < m_options.ignoreBelowPercent) {

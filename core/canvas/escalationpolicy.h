@@ -54,6 +54,9 @@ public:
         int dialogMinHeight = 60;
         int tooltipMaxHeight = 48; // a small new box near the cursor after a hover is a tooltip
         int tooltipMaxWidth = 480;
+        int tooltipMinHeight = 16; // a line of text and its box: a thinner strip is a control's edge
+        // A tooltip over another zone (an editor's page) repaints most pixels of its box; typing does not.
+        double tooltipOverZoneMinPercent = 60;
         int tooltipCursorDistance = 64;
         int hoverSlack = 4; // a hover change may spill this far out of the zone
     };

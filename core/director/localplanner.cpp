@@ -227,8 +227,19 @@ std::optional<Zone> LocalPlanner::resolveOrDecide(const QString& name, const Zon
                                                   ZoneResolver::Purpose purpose,
                                                   std::optional<Decision>* decision)
 {
-    const ZoneResolver::Result r = ZoneResolver::resolve(name, map, purpose, m_windows);
+    ZoneResolver::Result r = ZoneResolver::resolve(name, map, purpose, m_windows);
     StepState& st = m_state[m_current];
+    // Once tooltips are being read, a zone that came only with the hovers and was not hovered is most
+    // likely a tooltip's own text taken for a control (its box is gone by the time it is clicked): no
+    // target. The hovered zones themselves, and what was there before, are.
+    if (r.zone && !st.tooltipsRead.isEmpty() && !st.beforeTooltips.contains(r.zone->id) &&
+        !st.tooltipsRead.contains(r.zone->id)) {
+        qCDebug(lcLocalPlanner) << "step" << m_current + 1 << r.zone->id << r.zone->label
+                                << "came with a hover; not taken for the target";
+        r.error = QStringLiteral("no zone matches \"%1\" (only a zone that came with a hover, %2 \"%3\")")
+                      .arg(name, r.zone->id, r.zone->label);
+        r.zone.reset();
+    }
     if (r.zone) {
         PlanStep& step = m_plan.steps[m_current];
         if (step.zoneId.isEmpty() || st.phase == 0) {
@@ -263,6 +274,10 @@ std::optional<Zone> LocalPlanner::resolveOrDecide(const QString& name, const Zon
     }
     // Icon buttons the pixels could not name: their tooltips may (the canvas names each from its own).
     if (const auto unnamed = unreadTooltip(map, purpose)) {
+        if (st.tooltipsRead.isEmpty()) {
+            for (const Zone& z : map.zones())
+                st.beforeTooltips.insert(z.id);
+        }
         st.tooltipsRead.insert(unnamed->id);
         qCDebug(lcLocalPlanner) << "step" << m_current + 1 << "hovers" << unnamed->id << "for its tooltip";
         ProposedAction p;

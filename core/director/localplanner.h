@@ -86,8 +86,9 @@ private:
     {
         int phase = 0;
         int resolveAttempts = 0;
-        int treeWaits = 0;          // re-analyses waited for a window's tree (kMaxTreeWaits)
-        QSet<QString> tooltipsRead; // the unnamed zones hovered for their tooltips (kMaxTooltipHovers)
+        int treeWaits = 0;            // re-analyses waited for a window's tree (kMaxTreeWaits)
+        QSet<QString> tooltipsRead;   // the unnamed zones hovered for their tooltips (kMaxTooltipHovers)
+        QSet<QString> beforeTooltips; // the zones on the map before the first of those hovers
         int retries = 0;
         QString zoneId;           // resolved target of an earlier phase
         std::optional<Zone> zone; // that target as it was then

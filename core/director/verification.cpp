@@ -380,12 +380,13 @@ QString ActionVerifier::changeEvidence(const ProposedAction& p, const ActionResu
     auto underMenu = [&closedMenu](const QRect& rect) {
         return !closedMenu.isNull() && closedMenu.intersects(rect);
     };
+    // A tooltip coming or going is the resting pointer's doing, not the action's.
     for (const Zone& z : after->zones()) {
-        if (!findLike(*before, z) && !underMenu(z.bounds))
+        if (!z.temporary && !findLike(*before, z) && !underMenu(z.bounds))
             return QStringLiteral("%1 appeared").arg(z.id);
     }
     for (const Zone& z : before->zones()) {
-        if (!findLike(*after, z) && !underMenu(z.bounds))
+        if (!z.temporary && !findLike(*after, z) && !underMenu(z.bounds))
             return QStringLiteral("%1 went away").arg(z.id);
     }
     return {};

@@ -30,6 +30,7 @@ ZoneMapPtr knownMap()
         QList<Zone>{
             zone(QStringLiteral("ok"), QRect(100, 100, 100, 30), ZoneType::Button, QStringLiteral("OK")),
             zone(QStringLiteral("name"), QRect(100, 200, 300, 24), ZoneType::TextField),
+            zone(QStringLiteral("page"), QRect(500, 134, 300, 100), ZoneType::TextField),
             zone(QStringLiteral("file"), QRect(10, 0, 40, 20), ZoneType::MenuItem, QStringLiteral("File")),
             zone(QStringLiteral("title"), QRect(500, 10, 200, 20), ZoneType::Static,
                  QStringLiteral("Title"))});
@@ -116,6 +117,17 @@ void TestEscalation::decide_data()
     QTest::newRow("a control lit up under the cursor is no tooltip")
         << QList<ChangeRegion>{{QRect(140, 110, 30, 30), 80}} << 0.01 << false << false << false
         << QPoint(150, 120) << QString() << int(A::Ignore) << 0 << "below_threshold" << QRect();
+    QTest::newRow("a control lit up with its tooltip below in one change: the tooltip is the part below")
+        << QList<ChangeRegion>{{QRect(100, 100, 100, 50), 60}} << 0.3 << false << false << false
+        << QPoint(150, 115) << QString() << int(A::Local) << 1 << "tooltip" << QRect(96, 126, 108, 28);
+    QTest::newRow("a tooltip over a page the pointer is not on")
+        << QList<ChangeRegion>{{QRect(520, 136, 90, 22), 90}} << 0.1 << false << false << false
+        << QPoint(490, 115) << QStringLiteral("ok") << int(A::Local) << 1 << "tooltip"
+        << QRect(516, 132, 98, 30);
+    QTest::newRow("typing on a page near the resting pointer is no tooltip")
+        << QList<ChangeRegion>{{QRect(520, 136, 90, 22), 25}} << 0.1 << false << false << false
+        << QPoint(490, 115) << QStringLiteral("ok") << int(A::Local) << 1 << "zone_changed"
+        << QRect(496, 130, 308, 108);
     QTest::newRow("a small box near a cursor on no control is no tooltip")
         << QList<ChangeRegion>{{QRect(700, 700, 110, 22), 80}} << 0.2 << false << false << false
         << QPoint(690, 690) << QString() << int(A::Ignore) << 0 << "below_threshold" << QRect();
