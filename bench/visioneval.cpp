@@ -192,21 +192,7 @@ QString normalizedLabel(const QString& label)
 
 bool isTextLabelled(ZoneType type)
 {
-    switch (type) {
-    case ZoneType::Button:
-    case ZoneType::MenuItem:
-    case ZoneType::Tab:
-    case ZoneType::CheckBox:
-    case ZoneType::Link:
-        return true;
-    case ZoneType::TextField:
-    case ZoneType::Dropdown:
-    case ZoneType::Slider:
-    case ZoneType::ScrollArea:
-    case ZoneType::Static:
-        return false;
-    }
-    return false;
+    return isNamedControl(type);
 }
 
 MatchCounts& MatchCounts::operator+=(const MatchCounts& other)

@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -25,7 +24,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tasks"))
-from run_tasks import Desktop, any_window, last_json, run_agent, wait_for  # noqa: E402
+from run_tasks import Desktop, any_window, last_json, run_agent, stop_program, wait_for  # noqa: E402
 
 PROGRAMS = {
     # name: (argv, set) -- the sets of bench/corpus/programs.json
@@ -62,19 +61,10 @@ def start(program, tdir, display):
     prog = subprocess.Popen(program, cwd=tdir, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     if not wait_for(lambda: any_window(env), 20):
-        stop(prog)
+        stop_program(prog)
         return None, env
     time.sleep(2.0)  # the first paint and the accessibility registration
     return prog, env
-
-
-def stop(prog):
-    if prog.poll() is None:
-        os.killpg(prog.pid, signal.SIGTERM)
-        try:
-            prog.wait(5)
-        except subprocess.TimeoutExpired:
-            os.killpg(prog.pid, signal.SIGKILL)
 
 
 def analyze(agent, display, env, source):
@@ -164,7 +154,7 @@ def main():
                 print(json.dumps(dict(program=name, outcome="setup_failed", detail="no window")))
                 continue
             found = candidates(agent, desktop.display, env)
-            stop(prog)
+            stop_program(prog)
             print(json.dumps(dict(program=name, unnamed_icon_buttons=len(found),
                                   names=[f["label"] for f in found])), flush=True)
             only = set(filter(None, args.only.split(",")))
@@ -181,7 +171,7 @@ def main():
                                "click " + json.dumps(f["label"])] + (["--verbose"] if args.verbose else []),
                               agent_env, False)
                 seconds = time.monotonic() - begin
-                stop(prog)
+                stop_program(prog)
                 with open(os.path.join(rdir, "agent.log"), "w") as log:
                     log.write(r.stderr)
                 summary = last_json(r.stdout)

@@ -9,7 +9,6 @@
 
 #include "core/canvas/canvaslog.h"
 #include "core/canvas/canvasmapper.h"
-#include "core/model/geometry.h"
 
 #include <algorithm>
 
@@ -18,26 +17,6 @@ namespace ciu::canvas {
 namespace {
 
 constexpr int kMaxTooltipLabel = 120; // a longer tooltip is a description: its first part names the zone
-
-// The zones a tooltip may name: what is clicked or toggled and shows no text of its own.
-bool nameable(const Zone& z)
-{
-    switch (z.type) {
-    case ZoneType::Button:
-    case ZoneType::CheckBox:
-    case ZoneType::Tab:
-    case ZoneType::MenuItem:
-    case ZoneType::Link:
-        return true;
-    case ZoneType::TextField:
-    case ZoneType::Dropdown:
-    case ZoneType::Slider:
-    case ZoneType::ScrollArea:
-    case ZoneType::Static:
-        return false;
-    }
-    return false;
-}
 
 } // namespace
 
@@ -94,7 +73,7 @@ bool CanvasMapper::nameFromTooltip(qint64 frameNs)
     QStringList named;
     for (const Zone& z : m_registry.zones()) {
         if (z.temporary || !z.bounds.contains(tooltip.cursor) || z.bounds.intersects(tooltip.region) ||
-            !nameable(z) || !z.label.trimmed().isEmpty() || z.source == ZoneSource::User ||
+            !isNamedControl(z.type) || !z.label.trimmed().isEmpty() || z.source == ZoneSource::User ||
             z.source == ZoneSource::Accessibility)
             continue;
         named << z.id;

@@ -318,6 +318,9 @@ std::optional<Zone> LocalPlanner::unreadTooltip(const ZoneMap& map, ZoneResolver
         }
         return int(m_windows.size()); // not listed: last
     };
+    const auto key = [&rank](const Zone& a) {
+        return std::tuple(rank(a.windowId), a.bounds.top(), a.bounds.left());
+    };
     std::optional<Zone> best;
     for (const Zone& z : map.zones()) {
         const bool kind = z.type == ZoneType::Button ||
@@ -328,9 +331,6 @@ std::optional<Zone> LocalPlanner::unreadTooltip(const ZoneMap& map, ZoneResolver
             std::max(z.bounds.width(), z.bounds.height()) > kMaxIconButtonSide ||
             z.state.testFlag(ZoneStateFlag::Disabled))
             continue;
-        const auto key = [&rank](const Zone& a) {
-            return std::tuple(rank(a.windowId), a.bounds.top(), a.bounds.left());
-        };
         if (!best || key(z) < key(*best))
             best = z;
     }

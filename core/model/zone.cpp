@@ -291,6 +291,25 @@ std::optional<Zone> zoneFromJson(const QJsonObject& o, QString* error)
     return zone;
 }
 
+bool isNamedControl(ZoneType type)
+{
+    switch (type) {
+    case ZoneType::Button:
+    case ZoneType::MenuItem:
+    case ZoneType::Tab:
+    case ZoneType::CheckBox:
+    case ZoneType::Link:
+        return true;
+    case ZoneType::TextField:
+    case ZoneType::Dropdown:
+    case ZoneType::Slider:
+    case ZoneType::ScrollArea:
+    case ZoneType::Static:
+        return false;
+    }
+    return false;
+}
+
 bool coveredByWindowAbove(const Zone& zone, const QList<platform::WindowInfo>& windows)
 {
     if (zone.windowId == 0)

@@ -107,6 +107,10 @@ struct Zone
 // listed.
 bool coveredByWindowAbove(const Zone& zone, const QList<platform::WindowInfo>& windows);
 
+// Types whose label is a name (a button's caption, a tab's title), not a value or a text: button, menu item,
+// tab, check box, link.
+bool isNamedControl(ZoneType type);
+
 QString toString(ZoneType type);
 std::optional<ZoneType> zoneTypeFromString(const QString& name);
 QStringList allZoneTypeNames();

@@ -106,12 +106,13 @@ ZoneMap formMap(ZoneState subscribeState = ZoneStateFlag::Enabled)
 }
 
 Decision decideOnce(LocalPlanner& planner, const ZoneMap& map,
-                    const QList<platform::WindowInfo>& windows = {})
+                    const QList<platform::WindowInfo>& windows = {}, bool dryRun = true)
 {
     QSignalSpy spy(&planner, &PlanBackend::decided);
     WorldState w;
     w.map = std::make_shared<const ZoneMap>(map);
     w.windows = windows;
+    w.dryRun = dryRun;
     planner.decide(w);
     if (spy.size() != 1)
         return {Decision::Kind::Failed, {}, QStringLiteral("no decision")};
@@ -121,14 +122,7 @@ Decision decideOnce(LocalPlanner& planner, const ZoneMap& map,
 // decideOnce() of a run that acts (not a dry run).
 Decision decideActing(LocalPlanner& planner, const ZoneMap& map)
 {
-    QSignalSpy spy(&planner, &PlanBackend::decided);
-    WorldState w;
-    w.map = std::make_shared<const ZoneMap>(map);
-    w.dryRun = false;
-    planner.decide(w);
-    if (spy.size() != 1)
-        return {Decision::Kind::Failed, {}, QStringLiteral("no decision")};
-    return spy.first().first().value<Decision>();
+    return decideOnce(planner, map, {}, false);
 }
 
 ActionOutcome ok()
