@@ -199,6 +199,15 @@ QList<TierDecision> EscalationPolicy::decide(const FrameDiff& diff, const Contex
             if (tip.height() < m_options.tooltipMinHeight || tip.contains(*ctx.cursor))
                 tip = QRect();
         }
+        // A box where another control is, is that control repainted (its focus ring going as the click
+        // moved the focus), not a tooltip over it.
+        if (map && !tip.isEmpty()) {
+            for (const Zone* z : map->zonesIntersecting(tip)) {
+                if (z->id != hovered && z->isInteractive() && !z->temporary &&
+                    intersectionOverUnion(z->bounds, tip) >= 0.5)
+                    return std::nullopt;
+            }
+        }
         if (hovered.isEmpty() || !ctx.cursor || tip.isEmpty() || tip.height() > m_options.tooltipMaxHeight ||
             tip.width() > m_options.tooltipMaxWidth ||
             distance(tip, *ctx.cursor) > m_options.tooltipCursorDistance)

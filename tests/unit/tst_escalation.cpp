@@ -30,6 +30,7 @@ ZoneMapPtr knownMap()
         QList<Zone>{
             zone(QStringLiteral("ok"), QRect(100, 100, 100, 30), ZoneType::Button, QStringLiteral("OK")),
             zone(QStringLiteral("name"), QRect(100, 200, 300, 24), ZoneType::TextField),
+            zone(QStringLiteral("go"), QRect(100, 232, 300, 24), ZoneType::Button, QStringLiteral("Go")),
             zone(QStringLiteral("page"), QRect(500, 134, 300, 100), ZoneType::TextField),
             zone(QStringLiteral("file"), QRect(10, 0, 40, 20), ZoneType::MenuItem, QStringLiteral("File")),
             zone(QStringLiteral("title"), QRect(500, 10, 200, 20), ZoneType::Static,
@@ -120,6 +121,10 @@ void TestEscalation::decide_data()
     QTest::newRow("a control lit up with its tooltip below in one change: the tooltip is the part below")
         << QList<ChangeRegion>{{QRect(100, 100, 100, 50), 60}} << 0.3 << false << false << false
         << QPoint(150, 115) << QString() << int(A::Local) << 1 << "tooltip" << QRect(96, 126, 108, 28);
+    QTest::newRow("a focus ring leaving the field above a clicked button is no tooltip")
+        << QList<ChangeRegion>{{QRect(100, 200, 300, 56), 30}} << 1.0 << false << false << false
+        << QPoint(250, 244) << QStringLiteral("go") << int(A::Local) << 1 << "local_change"
+        << QRect(96, 196, 308, 64);
     QTest::newRow("a tooltip over a page the pointer is not on")
         << QList<ChangeRegion>{{QRect(520, 136, 90, 22), 90}} << 0.1 << false << false << false
         << QPoint(490, 115) << QStringLiteral("ok") << int(A::Local) << 1 << "tooltip"
