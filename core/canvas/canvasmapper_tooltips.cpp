@@ -69,10 +69,13 @@ bool CanvasMapper::nameFromTooltip(qint64 frameNs)
     }
     const PendingTooltip tooltip = *std::exchange(m_tooltip, std::nullopt);
     // Every unnamed control under the pointer: the pieces of one control vision found apart (an icon's
-    // head and its stem) are all of it.
+    // head and its stem) are all of it. A control's box may touch the tooltip's (a tool bar cell reaching
+    // a row into it); one mostly under the tooltip is not what the pointer rests on.
     QStringList named;
     for (const Zone& z : m_registry.zones()) {
-        if (z.temporary || !z.bounds.contains(tooltip.cursor) || z.bounds.intersects(tooltip.region) ||
+        const QRect under = z.bounds.intersected(tooltip.region);
+        if (z.temporary || !z.bounds.contains(tooltip.cursor) ||
+            4 * qint64(under.width()) * under.height() > qint64(z.bounds.width()) * z.bounds.height() ||
             !isNamedControl(z.type) || !z.label.trimmed().isEmpty() || z.source == ZoneSource::User ||
             z.source == ZoneSource::Accessibility)
             continue;

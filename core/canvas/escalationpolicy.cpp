@@ -224,6 +224,14 @@ QList<TierDecision> EscalationPolicy::decide(const FrameDiff& diff, const Contex
     for (const ChangeRegion& c : std::as_const(regions)) {
         const QRect& r = c.rect;
         if (const Zone* origin = menuOrigin(map, r)) {
+            // A control under the resting pointer lit up with its tooltip below it, just under a menu bar:
+            // a menu opens from the title the pointer is on, not from one beside the change.
+            if (ctx.cursor && r.contains(*ctx.cursor) && hovered != origin->id) {
+                if (const auto tooltip = tooltipOf(c)) {
+                    decisions << *tooltip;
+                    continue;
+                }
+            }
             TierDecision d;
             d.action = TierDecision::Action::Local;
             d.tier = 1;

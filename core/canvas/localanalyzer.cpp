@@ -206,6 +206,31 @@ struct LocalAnalyzer::Private
         return ocr && ocr->isReady() ? ocr.get() : nullptr;
     }
 
+    // Slider candidates that read as a word are text lines (the segmenter judges by shape alone).
+    void wordsOnSliders(seg::Segmentation& s, LocalAnalysisStats& stats)
+    {
+        const auto isWord = [this](const OcrEngine::Result& r) {
+            const qsizetype letters =
+                std::count_if(r.text.cbegin(), r.text.cend(), [](QChar c) { return c.isLetter(); });
+            return r.confidence >= options.sliderWordConfidence && letters >= options.sliderWordLetters &&
+                   2 * letters >= r.text.simplified().size();
+        };
+        const cv::Rect all(0, 0, s.gray.cols, s.gray.rows);
+        bool moved = false;
+        for (auto it = s.sliders.begin(); it != s.sliders.end();) {
+            const cv::Rect padded = cv::Rect(it->x - 2, it->y - 2, it->width + 4, it->height + 4) & all;
+            if (!isWord(read(greyImage(s.gray, padded), OcrEngine::Layout::SingleLine, stats))) {
+                ++it;
+                continue;
+            }
+            s.textLines.push_back(*it);
+            it = s.sliders.erase(it);
+            moved = true;
+        }
+        if (moved)
+            seg::sortTextLines(s.textLines);
+    }
+
     OcrEngine::Result read(const QImage& grey, OcrEngine::Layout layout, LocalAnalysisStats& stats,
                            double scale = 0)
     {
@@ -593,6 +618,7 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
     timer.start();
     seg::Segmentation s = seg::segment(crop);
     result.stats.segmentMs = ms(timer);
+    d->wordsOnSliders(s, result.stats);
     // A scaled screen is analysed at its toolkit's logical size: at twice the size, the counters of letters
     // are as large as check boxes and the cues' pixel sizes no longer fit.
     if (!d->inScaled) {

@@ -64,6 +64,11 @@ public:
         double templateMatch = 0.9;  // normalised correlation needed to re-find a moved zone
         int maxTemplateSearches = 8; // per call; more missing zones are left to detection
         int ocrCacheSize = 4000;
+        // A word of x-height letters with a few tall ones has a slider's profile (a flat band, a few
+        // columns standing out): a slider candidate read as a word this sure, of at least
+        // sliderWordLetters letters, is text.
+        double sliderWordConfidence = 80;
+        int sliderWordLetters = 3;
         // Unlabelled icon-sized buttons are named after the installed icon theme's icon they show.
         bool nameIcons = true;
         QStringList iconThemes{QStringLiteral("Adwaita")}; // each with what it inherits, hicolor last

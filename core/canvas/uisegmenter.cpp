@@ -341,9 +341,14 @@ Segmentation segment(const cv::Mat& bgra, const Params& p)
             continue;
         s.textLines.push_back(r);
     }
-    std::sort(s.textLines.begin(), s.textLines.end(),
-              [](const cv::Rect& a, const cv::Rect& b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
+    sortTextLines(s.textLines);
     return s;
+}
+
+void sortTextLines(std::vector<cv::Rect>& lines)
+{
+    std::sort(lines.begin(), lines.end(),
+              [](const cv::Rect& a, const cv::Rect& b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
 }
 
 namespace {

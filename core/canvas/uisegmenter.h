@@ -38,6 +38,9 @@ struct Params
 
 Segmentation segment(const cv::Mat& bgra, const Params& params = {});
 
+// Text lines in reading order: top to bottom, left to right (Segmentation::textLines' order).
+void sortTextLines(std::vector<cv::Rect>& lines);
+
 // A small triangle (a combo box or menu arrow) in the right end of `box`; returns its rectangle.
 bool findArrow(const Segmentation& s, const cv::Rect& box, cv::Rect* arrow);
 

@@ -164,6 +164,7 @@ private slots:
     void treeNewsIsStampedWhenItCame();
     void tooltipsNameIconButtons();
     void tooltipsOfAMovingPointerNameNothing();
+    void aTooltipOverlappingItsButtonNamesIt();
 };
 
 void TestCanvasMapper::firstFrameBuildsTheMap()
@@ -1141,6 +1142,29 @@ void TestCanvasMapper::tooltipsOfAMovingPointerNameNothing()
         mapper.onFrame(iconFrame(i, kBar, QStringLiteral("Flip"), tipAt));
     QCOMPARE(mapper.currentMap()->find(barId)->label, QStringLiteral("Flip"));
     QVERIFY(mapper.currentMap()->find(ringId)->label.isEmpty());
+}
+
+void TestCanvasMapper::aTooltipOverlappingItsButtonNamesIt()
+{
+    // A tooltip drawn over its button's lower edge (a tool bar cell's box reaches into it): the button the
+    // pointer rests on is still the one it names.
+    CanvasMapper mapper;
+    mapper.onCursor({0, QPoint(600, 380), {}});
+    mapper.onFrame(iconFrame(1));
+    const QString ringId = zoneAt(*mapper.currentMap(), kRing.center())->id;
+    mapper.onCursor({50 * kMs, kRing.center(), {}});
+    mapper.onFrame(iconFrame(2, kRing));
+    mapper.onChanges(change(2, kRing.adjusted(1, 1, -1, -1), 80));
+    const QPoint tipAt(kRing.center().x() + 2, kRing.bottom() - 6);
+    for (quint64 i = 3; i <= 8; ++i) {
+        mapper.onFrame(iconFrame(i, kRing, QStringLiteral("Rotate left"), tipAt));
+        if (i == 3)
+            mapper.onChanges(change(3, QRect(tipAt, QSize(90, 22)), 70));
+    }
+    const Zone* ring = mapper.currentMap()->find(ringId);
+    QVERIFY(ring);
+    QCOMPARE(ring->label, QStringLiteral("Rotate left"));
+    QCOMPARE(toString(ring->labelSource), QStringLiteral("tooltip"));
 }
 
 QTEST_MAIN(TestCanvasMapper)

@@ -33,6 +33,7 @@ ZoneMapPtr knownMap()
             zone(QStringLiteral("go"), QRect(100, 232, 300, 24), ZoneType::Button, QStringLiteral("Go")),
             zone(QStringLiteral("page"), QRect(500, 134, 300, 100), ZoneType::TextField),
             zone(QStringLiteral("file"), QRect(10, 0, 40, 20), ZoneType::MenuItem, QStringLiteral("File")),
+            zone(QStringLiteral("tool"), QRect(12, 24, 30, 30), ZoneType::Button),
             zone(QStringLiteral("title"), QRect(500, 10, 200, 20), ZoneType::Static,
                  QStringLiteral("Title"))});
 }
@@ -140,6 +141,14 @@ void TestEscalation::decide_data()
         << QList<ChangeRegion>{{QRect(10, 20, 150, 120), 90}} << 1.8 << false << false << false
         << QPoint(30, 10) << QStringLiteral("file") << int(A::Local) << 1 << "menu_opened"
         << QRect(6, 16, 158, 128);
+    QTest::newRow("a tool bar button under a menu bar lit up with its tooltip is no menu")
+        << QList<ChangeRegion>{{QRect(8, 22, 120, 60), 60}} << 0.4 << false << false << false
+        << QPoint(27, 38) << QStringLiteral("tool") << int(A::Local) << 1 << "tooltip"
+        << QRect(4, 50, 128, 36);
+    QTest::newRow("a short menu opened under the pointer on its title is no tooltip")
+        << QList<ChangeRegion>{{QRect(10, 0, 150, 62), 90}} << 0.4 << false << false << false
+        << QPoint(30, 10) << QStringLiteral("file") << int(A::Local) << 1 << "menu_opened"
+        << QRect(6, 0, 158, 66);
     QTest::newRow("dialog: a large new rectangle → tier 2 on its region")
         << QList<ChangeRegion>{{QRect(300, 300, 400, 200), 95}} << 8.0 << false << false << false << away
         << QString() << int(A::Full) << 2 << "dialog" << QRect(296, 296, 408, 208);

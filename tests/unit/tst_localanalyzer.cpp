@@ -337,6 +337,8 @@ private slots:
     void whiteButtonOnWhiteIsAButton();
     void sliderShapedInkInAButtonIsNoSlider_data();
     void sliderShapedInkInAButtonIsNoSlider();
+    void aWordWithASlidersProfileIsText_data();
+    void aWordWithASlidersProfileIsText();
     void focusRingOfAnyColour_data();
     void focusRingOfAnyColour();
     void flatLowContrastButtonIsAButton();
@@ -869,6 +871,52 @@ void TestLocalAnalyzer::sliderShapedInkInAButtonIsNoSlider()
             button = button || (z.type == ZoneType::Button && z.bounds == QRect(110, 60, 144, 34));
         QVERIFY2(button, qPrintable(dump(result.zones)));
     }
+}
+
+// A tooltip's word of x-height letters with a few tall ones ("replacement") has a slider's column profile:
+// it reads as a word, so it is text; a slider beside it stays one. With the reading check off, the word's
+// shape alone makes it a slider (what the check is for).
+void TestLocalAnalyzer::aWordWithASlidersProfileIsText_data()
+{
+    QTest::addColumn<bool>("check");
+    QTest::newRow("read") << true;
+    QTest::newRow("shape alone") << false;
+}
+
+void TestLocalAnalyzer::aWordWithASlidersProfileIsText()
+{
+    QFETCH(bool, check);
+    QImage image = themedImage(QColor(0xff, 0xff, 0xdc));
+    const QRect word(60, 40, 200, 20);
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        QFont font(QStringLiteral("DejaVu Sans"));
+        font.setPixelSize(12);
+        p.setFont(font);
+        p.setPen(Qt::black);
+        p.drawText(word, Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("replacement"));
+        slider(p, QRect(60, 150, 260, 16), 0.4);
+    }
+    LocalAnalyzer::Options options;
+    if (!check)
+        options.sliderWordConfidence = 101; // no reading is this sure
+    LocalAnalyzer analyzer(options);
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    bool wordIsSlider = false;
+    bool wordRead = false;
+    bool slider = false;
+    for (const Zone& z : result.zones) {
+        if (z.type == ZoneType::Slider && z.bounds.intersects(word))
+            wordIsSlider = true;
+        if (z.type == ZoneType::Slider && z.bounds.intersects(QRect(60, 150, 260, 16)))
+            slider = true;
+        wordRead = wordRead || z.label == QLatin1String("replacement");
+    }
+    QVERIFY2(slider, qPrintable(dump(result.zones)));
+    QVERIFY2(wordIsSlider == !check, qPrintable(dump(result.zones)));
+    QVERIFY2(wordRead == check, qPrintable(dump(result.zones)));
 }
 
 // Three fields and a button with grey borders; the middle field's outline is drawn in `ring` (2 px).
