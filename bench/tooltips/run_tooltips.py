@@ -28,8 +28,10 @@ from run_tasks import Desktop, any_window, last_json, run_agent, stop_program, w
 
 PROGRAMS = {
     # name: (argv, set) -- the sets of bench/corpus/programs.json
+    "assistant": (["/usr/lib/qt6/bin/assistant"], "tuning"),
     "designer": (["/usr/lib/qt6/bin/designer"], "tuning"),
     "featherpad": (["featherpad"], "tuning"),
+    "gucharmap": (["gucharmap"], "tuning"),
     "linguist": (["/usr/lib/qt6/bin/linguist"], "heldout"),
     "mousepad": (["mousepad", "--disable-server"], "tuning"),
 }

@@ -459,6 +459,8 @@ void CanvasMapper::runLocal(const TierDecision& decision, const QRect& region, b
     if (!decision.temporary)
         result.zones = withTreeZones(result.region, result.zones);
     result.zones = filterDetections(result.zones);
+    if (!decision.temporary)
+        keepUnderTooltips(result.region, result.zones);
     QHash<QString, Zone> before;
     for (const Zone& z : m_registry.zones())
         before.insert(z.id, z);
@@ -476,7 +478,7 @@ void CanvasMapper::runLocal(const TierDecision& decision, const QRect& region, b
     }
     m_local.rememberTemplates(m_frame.image, m_frame.origin, inRegion);
     if (decision.temporary && decision.reason == QLatin1String("tooltip")) {
-        noteTooltip(result.region, result.zones);
+        noteTooltip(decision.box.isEmpty() ? result.region : decision.box, result.zones);
         nameFromTooltip(m_frame.tNs);
     }
 

@@ -205,8 +205,11 @@ private:
     // Tooltips (canvasmapper_tooltips.cpp): the text of a tooltip just analysed (its zones in `region`),
     // waiting to name the zone under the resting cursor; and that naming, with the frame of time `frameNs`
     // fully analysed. True: a zone was named.
-    void noteTooltip(const QRect& region, const QList<Zone>& zones);
+    void noteTooltip(const QRect& box, const QList<Zone>& zones);
     bool nameFromTooltip(qint64 frameNs);
+    // A tooltip still on the screen (its temporary zones) is no part of what an analysis under it finds:
+    // detections it touches are dropped, and the zones it covers in `region` stay as they were.
+    void keepUnderTooltips(const QRect& region, QList<Zone>& zones) const;
     // `vision` (zones of `region`) fused with the tree's zones there: what a vision pass stores.
     QList<Zone> withTreeZones(const QRect& region, const QList<Zone>& vision) const;
 
@@ -232,6 +235,7 @@ private:
         QString text;
         QRect region; // its lines of text
         QPoint cursor;
+        QStringList unnamed; // the zones under the cursor that had no label when it showed
     };
     std::optional<PendingTooltip> m_tooltip; // noteTooltip()
     QString m_hoveredId;

@@ -218,6 +218,7 @@ QList<TierDecision> EscalationPolicy::decide(const FrameDiff& diff, const Contex
         d.reason = QStringLiteral("tooltip");
         d.regions = mergeRegions({tip}, ctx.screenSize);
         d.temporary = true;
+        d.box = tip;
         d.changedPercent = diff.totalPercent;
         return d;
     };

@@ -34,6 +34,7 @@ struct TierDecision
     QString zoneId;         // hover: the zone; menu_opened: the menu item it drops from
     bool hoverOn = false;   // hover: entering (true) or leaving (false)
     bool temporary = false; // tooltip: zones found are temporary
+    QRect box;              // tooltip: the box that changed (`regions` are it with a margin)
     bool menuPopup = false; // menu_opened: the rows are menu items
 };
 

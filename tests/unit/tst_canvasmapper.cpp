@@ -165,6 +165,9 @@ private slots:
     void tooltipsNameIconButtons();
     void tooltipsOfAMovingPointerNameNothing();
     void aTooltipOverlappingItsButtonNamesIt();
+    void aTooltipGoingAwayNamesNothing();
+    void aWordBesideATooltipIsNotItsText();
+    void aLetterButtonKeepsItsLetter();
 };
 
 void TestCanvasMapper::firstFrameBuildsTheMap()
@@ -1165,6 +1168,118 @@ void TestCanvasMapper::aTooltipOverlappingItsButtonNamesIt()
     QVERIFY(ring);
     QCOMPARE(ring->label, QStringLiteral("Rotate left"));
     QCOMPARE(toString(ring->labelSource), QStringLiteral("tooltip"));
+}
+
+// A tooltip going away shows again what was under it (a tab's title near the pointer): that change is beside
+// the resting pointer like a tooltip, but its text is what the map had there already, under the same name.
+void TestCanvasMapper::aTooltipGoingAwayNamesNothing()
+{
+    const QRect word(430, 150, 60, 16);
+    auto withWord = [&word](Frame f) {
+        QPainter p(&f.image);
+        QFont font(QStringLiteral("DejaVu Sans"));
+        font.setPixelSize(12);
+        p.setFont(font);
+        p.setPen(Qt::black);
+        p.drawText(word, Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("Search"));
+        return f;
+    };
+    CanvasMapper mapper;
+    mapper.onCursor({0, QPoint(600, 380), {}});
+    mapper.onFrame(withWord(iconFrame(1)));
+    QVERIFY(byLabel(*mapper.currentMap(), QStringLiteral("Search")));
+    const QString ringId = zoneAt(*mapper.currentMap(), kRing.center())->id;
+    mapper.onCursor({50 * kMs, kRing.center(), {}});
+    mapper.onFrame(withWord(iconFrame(2, kRing)));
+    mapper.onChanges(change(2, kRing.adjusted(1, 1, -1, -1), 80));
+    mapper.onFrame(withWord(iconFrame(3, kRing)));
+    mapper.onChanges(change(3, word.adjusted(-4, -3, 4, 3), 60));
+    for (quint64 i = 4; i <= 8; ++i)
+        mapper.onFrame(withWord(iconFrame(i, kRing)));
+    QVERIFY2(mapper.currentMap()->find(ringId)->label.isEmpty(),
+             qPrintable(mapper.currentMap()->find(ringId)->label));
+}
+
+// A tooltip drawn over the page's text: the part of a word left showing beside its box is not its text.
+void TestCanvasMapper::aWordBesideATooltipIsNotItsText()
+{
+    const QPoint tipAt = kRing.center() + QPoint(2, 20);
+    QFont font(QStringLiteral("DejaVu Sans"));
+    font.setPixelSize(12);
+    const QString text = QStringLiteral("Rotate left");
+    const QRect box(tipAt, QSize(QFontMetrics(font).horizontalAdvance(text) + 12, 22));
+    auto withWord = [&](Frame f, bool tip) {
+        QPainter p(&f.image);
+        p.setFont(font);
+        p.setPen(Qt::black);
+        p.drawText(QRect(tipAt.x() - 5, tipAt.y(), 80, 22), Qt::AlignVCenter | Qt::AlignLeft,
+                   QStringLiteral("Contents"));
+        if (tip) {
+            p.setBrush(QColor(0xff, 0xff, 0xdc));
+            p.drawRect(box.adjusted(0, 0, -1, -1));
+            p.drawText(box, Qt::AlignCenter, text);
+        }
+        return f;
+    };
+    CanvasMapper mapper;
+    mapper.onCursor({0, QPoint(600, 380), {}});
+    mapper.onFrame(withWord(iconFrame(1), false));
+    const QString ringId = zoneAt(*mapper.currentMap(), kRing.center())->id;
+    mapper.onCursor({50 * kMs, kRing.center(), {}});
+    mapper.onFrame(withWord(iconFrame(2, kRing), false));
+    mapper.onChanges(change(2, kRing.adjusted(1, 1, -1, -1), 80));
+    mapper.onFrame(withWord(iconFrame(3, kRing), true));
+    mapper.onChanges(change(3, box, 70));
+    for (quint64 i = 4; i <= 8; ++i)
+        mapper.onFrame(withWord(iconFrame(i, kRing), true));
+    QCOMPARE(mapper.currentMap()->find(ringId)->label, QStringLiteral("Rotate left"));
+}
+
+// A button read as one letter when the tooltip showed ("B") keeps it: only a control unnamed then (an icon
+// read as a letter later) takes the tooltip's text over one character.
+void TestCanvasMapper::aLetterButtonKeepsItsLetter()
+{
+    const QRect key(400, 100, 28, 28);
+    const QPoint tipAt = key.center() + QPoint(2, 20);
+    auto letterFrame = [&](quint64 index, bool hot, bool tip) {
+        Frame f = frame(index);
+        QPainter p(&f.image);
+        p.setPen(QColor(0x90, 0x90, 0x90));
+        p.setBrush(hot ? QColor(0xd0, 0xe4, 0xf8) : QColor(0xe8, 0xe8, 0xe8));
+        p.drawRect(key.adjusted(0, 0, -1, -1));
+        QFont font(QStringLiteral("DejaVu Sans"));
+        font.setPixelSize(14);
+        font.setBold(true);
+        p.setFont(font);
+        p.setPen(Qt::black);
+        p.drawText(key, Qt::AlignCenter, QStringLiteral("B"));
+        if (tip) {
+            font.setPixelSize(12);
+            font.setBold(false);
+            p.setFont(font);
+            const QRect box(tipAt,
+                            QSize(QFontMetrics(font).horizontalAdvance(QStringLiteral("Bold")) + 12, 22));
+            p.setBrush(QColor(0xff, 0xff, 0xdc));
+            p.drawRect(box.adjusted(0, 0, -1, -1));
+            p.drawText(box, Qt::AlignCenter, QStringLiteral("Bold"));
+        }
+        return f;
+    };
+    CanvasMapper mapper;
+    mapper.onCursor({0, QPoint(600, 380), {}});
+    mapper.onFrame(letterFrame(1, false, false));
+    const Zone* b = zoneAt(*mapper.currentMap(), key.center());
+    QVERIFY(b);
+    QCOMPARE(b->label, QStringLiteral("B"));
+    const QString id = b->id;
+    mapper.onCursor({50 * kMs, key.center(), {}});
+    mapper.onFrame(letterFrame(2, true, false));
+    mapper.onChanges(change(2, key.adjusted(1, 1, -1, -1), 80));
+    mapper.onFrame(letterFrame(3, true, true));
+    mapper.onChanges(change(3, QRect(tipAt, QSize(44, 22)), 70));
+    for (quint64 i = 4; i <= 8; ++i)
+        mapper.onFrame(letterFrame(i, true, true));
+    QCOMPARE(mapper.currentMap()->find(id)->label, QStringLiteral("B"));
 }
 
 QTEST_MAIN(TestCanvasMapper)
