@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import pty
+import resource
 import shutil
 import signal
 import statistics
@@ -280,15 +281,22 @@ class AgentRun:
         self.returncode, self.stdout, self.stderr, self.questions = returncode, stdout, stderr, questions
 
 
-def run_agent(argv, env, confirm):
+def allow_core_dump():
+    """A crash leaves its core in the agent's working folder (the task's, kept with --keep) where the
+    system's core_pattern is a plain file name."""
+    resource.setrlimit(resource.RLIMIT_CORE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+
+
+def run_agent(argv, env, confirm, cwd=None):
     """Runs the agent. With `confirm`, its stdin is a terminal (a pty) and every "[y/N]" question it asks on
     stderr is answered "y"; the questions are returned. Without, stdin is /dev/null: no one to ask."""
     if not confirm:
         r = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                           timeout=300, stdin=subprocess.DEVNULL)
+                           timeout=300, stdin=subprocess.DEVNULL, cwd=cwd, preexec_fn=allow_core_dump)
         return AgentRun(r.returncode, r.stdout, r.stderr, [])
     master, slave = pty.openpty()
-    proc = subprocess.Popen(argv, env=env, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(argv, env=env, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=cwd, preexec_fn=allow_core_dump)
     os.close(slave)
     out, err, questions = [], [], []
 
@@ -376,7 +384,8 @@ def run_task(agent, task, display, workdir, keep):
                      XDG_CONFIG_HOME=os.path.join(tdir, "agent-config"))
     try:
         r = run_agent([agent, "run", "--display", display, "--execute", "--provider", "local", "--json",
-                       "--session-dir", sessions, task["task"]], agent_env, bool(task.get("confirm")))
+                       "--session-dir", sessions, task["task"]], agent_env, bool(task.get("confirm")),
+                      cwd=tdir)
         seconds = time.monotonic() - start
         if task.get("confirm"):
             record["confirmations"] = r.questions

@@ -212,6 +212,22 @@ QList<TierDecision> EscalationPolicy::decide(const FrameDiff& diff, const Contex
             tip.width() > m_options.tooltipMaxWidth ||
             distance(tip, *ctx.cursor) > m_options.tooltipCursorDistance)
             return std::nullopt;
+        // It shows below (or above) the control, never in the control's own row: a change there, beside
+        // the pointer, is the control's content (text typed into a field found shorter than it is).
+        if (const Zone* under = map ? map->find(hovered) : nullptr) {
+            const int middle = under->bounds.center().y();
+            if (tip.top() < middle && tip.bottom() > middle)
+                return std::nullopt;
+        }
+        bool overTooltip = false;
+        const int slack = m_options.hoverSlack;
+        if (map) {
+            for (const Zone* z : map->zonesIntersecting(tip))
+                overTooltip = overTooltip || (z->temporary &&
+                                              z->bounds.adjusted(-slack, -slack, slack, slack).contains(tip));
+        }
+        if (c.changedPercent < m_options.tooltipMinPercent && !overTooltip && tip == r)
+            return std::nullopt;
         TierDecision d;
         d.action = TierDecision::Action::Local;
         d.tier = 1;

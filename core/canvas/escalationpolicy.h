@@ -56,6 +56,10 @@ public:
         int tooltipMaxHeight = 48; // a small new box near the cursor after a hover is a tooltip
         int tooltipMaxWidth = 480;
         int tooltipMinHeight = 16; // a line of text and its box: a thinner strip is a control's edge
+        // A tooltip is a new box: it repaints at least this share of its pixels (typed text, a few strokes
+        // in a field the pointer rests beside, does not). A tooltip's text changing in place, over the
+        // tooltip the map holds, needs no share.
+        double tooltipMinPercent = 50;
         // A tooltip over another zone (an editor's page) repaints most pixels of its box; typing does not.
         double tooltipOverZoneMinPercent = 60;
         int tooltipCursorDistance = 64;

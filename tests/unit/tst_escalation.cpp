@@ -23,6 +23,13 @@ Zone zone(const QString& id, const QRect& r, ZoneType type, const QString& label
     return z;
 }
 
+Zone tooltipZone(const QString& id, const QRect& r, const QString& label)
+{
+    Zone z = zone(id, r, ZoneType::Static, label);
+    z.temporary = true;
+    return z;
+}
+
 ZoneMapPtr knownMap()
 {
     return std::make_shared<const ZoneMap>(
@@ -31,6 +38,7 @@ ZoneMapPtr knownMap()
             zone(QStringLiteral("ok"), QRect(100, 100, 100, 30), ZoneType::Button, QStringLiteral("OK")),
             zone(QStringLiteral("name"), QRect(100, 200, 300, 24), ZoneType::TextField),
             zone(QStringLiteral("go"), QRect(100, 232, 300, 24), ZoneType::Button, QStringLiteral("Go")),
+            tooltipZone(QStringLiteral("tip"), QRect(260, 262, 100, 22), QStringLiteral("Go on")),
             zone(QStringLiteral("page"), QRect(500, 134, 300, 100), ZoneType::TextField),
             zone(QStringLiteral("file"), QRect(10, 0, 40, 20), ZoneType::MenuItem, QStringLiteral("File")),
             zone(QStringLiteral("tool"), QRect(12, 24, 30, 30), ZoneType::Button),
@@ -134,6 +142,18 @@ void TestEscalation::decide_data()
         << QList<ChangeRegion>{{QRect(520, 136, 90, 22), 25}} << 0.1 << false << false << false
         << QPoint(490, 115) << QStringLiteral("ok") << int(A::Local) << 1 << "zone_changed"
         << QRect(496, 130, 308, 108);
+    QTest::newRow("typing beside the resting pointer (a field found too short) is no tooltip")
+        << QList<ChangeRegion>{{QRect(160, 140, 80, 16), 25}} << 0.6 << false << false << false
+        << QPoint(150, 120) << QStringLiteral("ok") << int(A::Local) << 1 << "local_change"
+        << QRect(156, 136, 88, 24);
+    QTest::newRow("typing in the pointer's row, beside the field under it, is no tooltip")
+        << QList<ChangeRegion>{{QRect(40, 104, 50, 14), 70}} << 0.6 << false << false << false
+        << QPoint(150, 115) << QStringLiteral("ok") << int(A::Local) << 1 << "local_change"
+        << QRect(36, 100, 58, 22);
+    QTest::newRow("a tooltip's text changing in place is its tooltip")
+        << QList<ChangeRegion>{{QRect(300, 266, 40, 14), 30}} << 0.1 << false << false << false
+        << QPoint(250, 244) << QStringLiteral("go") << int(A::Local) << 1 << "tooltip"
+        << QRect(296, 262, 48, 22);
     QTest::newRow("a small box near a cursor on no control is no tooltip")
         << QList<ChangeRegion>{{QRect(700, 700, 110, 22), 80}} << 0.2 << false << false << false
         << QPoint(690, 690) << QString() << int(A::Ignore) << 0 << "below_threshold" << QRect();
