@@ -232,27 +232,38 @@ def any_window(env):
     return len(r.stdout.split()) > 0
 
 
-def verification_ms(session):
-    """Time spent verifying, from the session's director.jsonl: from the end of each action (its result's
-    start plus duration) to its verification record."""
-    path = os.path.join(session or "", "director.jsonl")
+def session_records(session, name):
+    """The records of the session's JSONL file `name` (None when the session or the file is missing); lines
+    that are no JSON are skipped."""
+    path = os.path.join(session or "", name)
     if not session or not os.path.exists(path):
         return None
-    total = 0.0
-    verified_at = None
+    records = []
     with open(path, encoding="utf-8") as f:
         for line in f:
             try:
-                d = json.loads(line)
+                records.append(json.loads(line))
             except ValueError:
                 continue
-            if d.get("type") == "verification":
-                verified_at = d.get("t_ns")
-            elif d.get("type") == "action_outcome" and verified_at is not None:
-                r = d.get("result") or {}
-                if "start_ns" in r and "duration_ms" in r:
-                    total += max(0.0, verified_at - r["start_ns"] - r["duration_ms"] * 1e6)
-                verified_at = None
+    return records
+
+
+def verification_ms(session):
+    """Time spent verifying, from the session's director.jsonl: from the end of each action (its result's
+    start plus duration) to its verification record."""
+    records = session_records(session, "director.jsonl")
+    if records is None:
+        return None
+    total = 0.0
+    verified_at = None
+    for d in records:
+        if d.get("type") == "verification":
+            verified_at = d.get("t_ns")
+        elif d.get("type") == "action_outcome" and verified_at is not None:
+            r = d.get("result") or {}
+            if "start_ns" in r and "duration_ms" in r:
+                total += max(0.0, verified_at - r["start_ns"] - r["duration_ms"] * 1e6)
+            verified_at = None
     return total / 1e6
 
 

@@ -24,7 +24,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tasks"))
-from run_tasks import Desktop, any_window, last_json, run_agent, stop_program, wait_for  # noqa: E402
+from run_tasks import (Desktop, any_window, last_json, run_agent, session_records, stop_program,  # noqa: E402
+                       wait_for)
 
 PROGRAMS = {
     # name: (argv, set) -- the sets of bench/corpus/programs.json
@@ -113,17 +114,11 @@ def candidates(agent, display, env):
 
 
 def clicked_point(session):
-    path = os.path.join(session or "", "actions.jsonl")
+    """Where the session's last left click went (None: no click)."""
     point = None
-    if session and os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                try:
-                    a = json.loads(line)
-                except ValueError:
-                    continue
-                if "left_click" in a.get("description", ""):
-                    point = (a.get("result") or {}).get("point")
+    for a in session_records(session, "actions.jsonl") or []:
+        if "left_click" in a.get("description", ""):
+            point = (a.get("result") or {}).get("point")
     return point
 
 

@@ -183,6 +183,7 @@ QList<TierDecision> EscalationPolicy::decide(const FrameDiff& diff, const Contex
             hovered = z->id;
     }
     // A small box near the resting pointer on a control: its tooltip (nullopt: no tooltip).
+    const Zone* under = map && !hovered.isEmpty() ? map->find(hovered) : nullptr;
     auto tooltipOf = [&](const ChangeRegion& c) -> std::optional<TierDecision> {
         // A tooltip shows beside the pointer, never under it. A change under it is the control lighting up;
         // one that also reaches below (or above) the control is its highlight and a tooltip in one frame:
@@ -190,7 +191,6 @@ QList<TierDecision> EscalationPolicy::decide(const FrameDiff& diff, const Contex
         const QRect& r = c.rect;
         QRect tip = r;
         if (ctx.cursor && r.contains(*ctx.cursor)) {
-            const Zone* under = map ? map->find(hovered) : nullptr;
             tip = QRect();
             if (under && r.bottom() > under->bounds.bottom())
                 tip = QRect(QPoint(r.left(), under->bounds.bottom() + 1), r.bottomRight());
@@ -199,32 +199,28 @@ QList<TierDecision> EscalationPolicy::decide(const FrameDiff& diff, const Contex
             if (tip.height() < m_options.tooltipMinHeight || tip.contains(*ctx.cursor))
                 tip = QRect();
         }
-        // A box where another control is, is that control repainted (its focus ring going as the click
-        // moved the focus), not a tooltip over it.
-        if (map && !tip.isEmpty()) {
-            for (const Zone* z : map->zonesIntersecting(tip)) {
-                if (z->id != hovered && z->isInteractive() && !z->temporary &&
-                    intersectionOverUnion(z->bounds, tip) >= 0.5)
-                    return std::nullopt;
-            }
-        }
         if (hovered.isEmpty() || !ctx.cursor || tip.isEmpty() || tip.height() > m_options.tooltipMaxHeight ||
             tip.width() > m_options.tooltipMaxWidth ||
             distance(tip, *ctx.cursor) > m_options.tooltipCursorDistance)
             return std::nullopt;
         // It shows below (or above) the control, never in the control's own row: a change there, beside
         // the pointer, is the control's content (text typed into a field found shorter than it is).
-        if (const Zone* under = map ? map->find(hovered) : nullptr) {
-            const int middle = under->bounds.center().y();
-            if (tip.top() < middle && tip.bottom() > middle)
-                return std::nullopt;
-        }
+        if (under && tip.top() < under->bounds.center().y() && tip.bottom() > under->bounds.center().y())
+            return std::nullopt;
+        // A box where another control is, is that control repainted (its focus ring going as the click
+        // moved the focus), not a tooltip over it. One over the tooltip the map holds is its text changing.
         bool overTooltip = false;
-        const int slack = m_options.hoverSlack;
         if (map) {
-            for (const Zone* z : map->zonesIntersecting(tip))
-                overTooltip = overTooltip || (z->temporary &&
-                                              z->bounds.adjusted(-slack, -slack, slack, slack).contains(tip));
+            const int slack = m_options.hoverSlack;
+            for (const Zone* z : map->zonesIntersecting(tip)) {
+                if (z->temporary) {
+                    overTooltip =
+                        overTooltip || z->bounds.adjusted(-slack, -slack, slack, slack).contains(tip);
+                } else if (z->id != hovered && z->isInteractive() &&
+                           intersectionOverUnion(z->bounds, tip) >= 0.5) {
+                    return std::nullopt;
+                }
+            }
         }
         if (c.changedPercent < m_options.tooltipMinPercent && !overTooltip && tip == r)
             return std::nullopt;
