@@ -146,6 +146,26 @@ void writeOverlay(const QString& dir, const CorpusSample& s, const QImage& image
         std::fprintf(stderr, "bench vision: cannot write %s\n", qPrintable(path));
 }
 
+// The matched zones scored for their label whose label is wrong: what the tree says and what was read, with
+// the truth's type and box, so a label's failures can be read per widget.
+QJsonArray wrongLabels(const QList<Zone>& truth, const QList<Zone>& detected, const FrameEvaluation& eval)
+{
+    QJsonArray out;
+    for (const ZoneMatch& m : eval.matches) {
+        const Zone& a = truth.at(m.truthIndex);
+        const Zone& b = detected.at(m.detectedIndex);
+        if (!isTextLabelled(a.type) || normalizedLabel(a.label).isEmpty() ||
+            normalizedLabel(a.label) == normalizedLabel(b.label))
+            continue;
+        const QRect& r = a.bounds;
+        out.append(QJsonObject{{QStringLiteral("type"), toString(a.type)},
+                               {QStringLiteral("truth"), a.label},
+                               {QStringLiteral("read"), b.label},
+                               {QStringLiteral("bounds"), QJsonArray{r.x(), r.y(), r.width(), r.height()}}});
+    }
+    return out;
+}
+
 } // namespace
 
 int runVisionBench(const VisionBenchOptions& options)
@@ -264,6 +284,7 @@ int runVisionBench(const VisionBenchOptions& options)
         frame.insert(QStringLiteral("ms"), ms);
         frame.insert(QStringLiteral("near_misses"), nearMisses);
         frame.insert(QStringLiteral("ms_per_1080p_frame"), ms1080p);
+        frame.insert(QStringLiteral("wrong_labels"), wrongLabels(s.truth, detected, eval));
         frames.append(frame);
         std::fprintf(stderr, "[%d/%lld] %s: recall %.3f precision %.3f, %.0f ms\n", index,
                      qlonglong(samples.size()), qPrintable(QFileInfo(s.jsonPath).fileName()),

@@ -701,7 +701,9 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
         detail::TextItem& t = input.texts[i];
         if (t.known || skip[i])
             continue;
-        const cv::Rect padded(t.rect.x - 2, t.rect.y - 2, t.rect.width + 4, t.rect.height + 4);
+        // A leading icon (a file row's, an icon button's) is read as letters ("ff cmake", "iOpen"): left out.
+        const int icon = seg::leadingIconWidth(s, t.rect);
+        const cv::Rect padded(t.rect.x + icon - 2, t.rect.y - 2, t.rect.width - icon + 4, t.rect.height + 4);
         const QImage lineCrop = greyImage(s.gray, padded);
         // Long lines dominate the cost (Tesseract's LSTM runs along the line) and mostly read well
         // without upscaling: unscaled first, upscaled when unsure.
@@ -713,9 +715,13 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
             line = d->read(lineCrop, OcrEngine::Layout::SingleLine, result.stats);
         t.text = line.text.simplified();
         t.confidence = line.confidence;
+        if (lcCanvas().isDebugEnabled()) {
+            for (const OcrEngine::Word& w : std::as_const(line.words))
+                qCDebug(lcCanvas) << "word" << toQ(t.rect) << w.text << w.box << w.confidence;
+        }
         // A few letters spread over a wide box are icons read as text (title bar buttons as "Boo").
         const qsizetype chars = t.text.size();
-        if (chars > 0 && chars <= 4 && t.rect.width > 1.1 * t.rect.height * double(chars) + 4) {
+        if (chars > 0 && chars <= 4 && t.rect.width - icon > 1.1 * t.rect.height * double(chars) + 4) {
             t.text.clear();
             t.confidence = 0;
         }

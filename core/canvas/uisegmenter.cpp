@@ -3,6 +3,7 @@
 #include "core/model/geometry.h"
 
 #include <algorithm>
+#include <cmath>
 #include <opencv2/imgproc.hpp>
 
 namespace ciu::canvas::seg {
@@ -253,6 +254,128 @@ std::vector<cv::Rect> findSliders(const cv::Mat& edges, const std::vector<Box>& 
 }
 
 } // namespace
+
+namespace {
+
+constexpr int kIconInk = 40;                // grey levels off the line's background that are ink
+constexpr double kIconTaller = 1.25;        // the icon is this many times as tall as the text after it
+constexpr double kIconMinAspect = 0.6;      // and at least this wide for its height (a tall letter is narrow)
+constexpr int kIconMinHeight = 8;           // px
+constexpr int kIconMinGap = 2;              // px of background between the icon and the text
+constexpr double kIconBelowBaseline = 0.15; // it reaches this share of the text's height below the baseline
+constexpr int kIconMinBelowBaseline = 2;    // px, at least: a capital letter stands on the baseline
+constexpr double kIconMinText = 0.5;        // the ink after it spans at least this many icon heights (text)
+constexpr double kIconBorderRow = 0.9;      // share of a row's pixels inked for it to be a border, not glyphs
+
+constexpr double kIconMinFill = 0.5; // share of its box a picture inks (a glyph's strokes ink less)
+constexpr int kIconChroma = 48;      // a picture in colour: its pixels' median chroma at least this
+                                     // (text is grey, or one colour: then the rest is too)
+
+} // namespace
+
+int leadingIconWidth(const Segmentation& s, const cv::Rect& line)
+{
+    const cv::Rect c = clipped(line, s.gray);
+    if (c.width < 3 * kIconMinHeight || c.height < kIconMinHeight)
+        return 0;
+    // The background is the most frequent grey (an icon can cover more than half of a short line).
+    int histogram[256] = {};
+    for (int y = c.y; y < c.y + c.height; ++y) {
+        const uchar* row = s.gray.ptr<uchar>(y);
+        for (int x = c.x; x < c.x + c.width; ++x)
+            ++histogram[row[x]];
+    }
+    const int background = int(std::max_element(std::begin(histogram), std::end(histogram)) - histogram);
+    cv::Mat diff, ink;
+    cv::absdiff(s.gray(c), cv::Scalar(background), diff);
+    cv::threshold(diff, ink, kIconInk, 255, cv::THRESH_BINARY);
+    // A row inked across the line (a selection's or a cell's border crossing it) is no glyph's.
+    for (int y = 0; y < ink.rows; ++y) {
+        if (cv::countNonZero(ink.row(y)) > kIconBorderRow * ink.cols)
+            ink.row(y).setTo(0);
+    }
+    // Runs of columns holding ink, with the rows their ink spans: the glyphs (or the icon) left to right.
+    struct Run
+    {
+        int x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+    };
+    std::vector<Run> runs;
+    bool open = false;
+    for (int x = 0; x < ink.cols; ++x) {
+        int top = -1, bottom = -1;
+        for (int y = 0; y < ink.rows; ++y) {
+            if (ink.at<uchar>(y, x)) {
+                if (top < 0)
+                    top = y;
+                bottom = y;
+            }
+        }
+        if (top < 0) {
+            open = false;
+            continue;
+        }
+        if (!open) {
+            runs.push_back({x, x, top, bottom});
+            open = true;
+        } else {
+            Run& r = runs.back();
+            r.x1 = x;
+            r.y0 = std::min(r.y0, top);
+            r.y1 = std::max(r.y1, bottom);
+        }
+    }
+    if (runs.size() < 2)
+        return 0;
+    const Run& icon = runs.front();
+    const int height = icon.y1 - icon.y0 + 1;
+    const int width = icon.x1 - icon.x0 + 1;
+    const int gap = runs[1].x0 - icon.x1 - 1;
+    if (height < kIconMinHeight || width < kIconMinAspect * height || gap < kIconMinGap ||
+        runs.back().x1 - runs[1].x0 + 1 < kIconMinText * height)
+        return 0;
+    // Taller than the text's whole span, ascenders to descenders, and reaching below its baseline (the
+    // lowest bottom of its glyphs but for the rare word all of descenders): a capital letter stands on the
+    // baseline, however much taller than the letters after it ("Pause", "Spacers").
+    int top = runs[1].y0;
+    int bottom = runs[1].y1;
+    int baseline = runs[1].y1;
+    for (size_t i = 2; i < runs.size(); ++i) {
+        top = std::min(top, runs[i].y0);
+        bottom = std::max(bottom, runs[i].y1);
+        baseline = std::min(baseline, runs[i].y1);
+    }
+    const int span = bottom - top + 1;
+    const int below = std::max(kIconMinBelowBaseline, int(std::ceil(kIconBelowBaseline * span)));
+    if (height < kIconTaller * span || icon.y1 < baseline + below)
+        return 0;
+    // A picture fills its box or shows colour; a glyph ("Q", "@") is thin grey strokes.
+    const cv::Rect box(icon.x0, icon.y0, width, height);
+    const double filled = double(cv::countNonZero(ink(box))) / box.area();
+    if (filled < kIconMinFill) {
+        if (s.bgra.empty())
+            return 0;
+        // Median chroma of the inked pixels of `r` (line coordinates).
+        const auto inkChroma = [&](const cv::Rect& r) {
+            std::vector<int> chromas;
+            for (int y = r.y; y < r.y + r.height; ++y) {
+                for (int x = r.x; x < r.x + r.width; ++x) {
+                    if (ink.at<uchar>(y, x)) {
+                        const cv::Vec4b px = s.bgra.at<cv::Vec4b>(c.y + y, c.x + x);
+                        chromas.push_back(chroma(cv::Vec3b(px[0], px[1], px[2])));
+                    }
+                }
+            }
+            if (chromas.empty())
+                return 0;
+            std::nth_element(chromas.begin(), chromas.begin() + long(chromas.size() / 2), chromas.end());
+            return chromas[chromas.size() / 2];
+        };
+        const cv::Rect rest(runs[1].x0, 0, runs.back().x1 - runs[1].x0 + 1, ink.rows);
+        if (inkChroma(box) < kIconChroma || inkChroma(rest) >= kIconChroma)
+            return 0;
+    }
+    return (icon.x1 + runs[1].x0) / 2 + 1;
+}
 
 double iou(const cv::Rect& a, const cv::Rect& b)
 {

@@ -80,6 +80,11 @@ int chroma(const cv::Vec3b& c);
 // Median grey level of `r`: the background of a text line.
 int medianGray(const Segmentation& s, const cv::Rect& r);
 
+// The icon that starts a text line (a list row's file icon, an icon button's picture before its word): the
+// line's first run of ink when it stands apart from the rest and is taller than any of it and about as wide
+// as tall. Returns how many pixels of `line` to leave out when reading it (0: none).
+int leadingIconWidth(const Segmentation& s, const cv::Rect& line);
+
 double iou(const cv::Rect& a, const cv::Rect& b);
 
 } // namespace ciu::canvas::seg

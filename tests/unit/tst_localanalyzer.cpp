@@ -3,6 +3,7 @@
 // theme-independent cues (dark-theme fields, focus rings of any colour).
 
 #include "core/canvas/localanalyzer.h"
+#include "core/canvas/uisegmenter.h"
 #include "core/model/geometry.h"
 
 #include <QFont>
@@ -339,6 +340,8 @@ private slots:
     void sliderShapedInkInAButtonIsNoSlider();
     void aWordWithASlidersProfileIsText_data();
     void aWordWithASlidersProfileIsText();
+    void aLeadingIconIsNoPartOfTheLabel_data();
+    void aLeadingIconIsNoPartOfTheLabel();
     void focusRingOfAnyColour_data();
     void focusRingOfAnyColour();
     void flatLowContrastButtonIsAButton();
@@ -876,6 +879,91 @@ void TestLocalAnalyzer::sliderShapedInkInAButtonIsNoSlider()
 // A tooltip's word of x-height letters with a few tall ones ("replacement") has a slider's column profile:
 // it reads as a word, so it is text; a slider beside it stays one. With the reading check off, the word's
 // shape alone makes it a slider (what the check is for).
+void TestLocalAnalyzer::aLeadingIconIsNoPartOfTheLabel_data()
+{
+    QTest::addColumn<bool>("icon");
+    QTest::addColumn<QString>("word");
+    QTest::addColumn<int>("pixels");
+    QTest::addColumn<QColor>("background");
+    const QColor white(Qt::white);
+    // A file list's row: a folder icon taller than the name, then the name (read "ff cmake" with the icon).
+    QTest::newRow("folder row") << true << "cmake" << 12 << white;
+    QTest::newRow("folder row, selected") << true << "app" << 12 << QColor(0xcd, 0xe8, 0xff);
+    QTest::newRow("folder row, dark") << true << "tests" << 12 << QColor(0x30, 0x30, 0x30);
+    // A 16 px icon before text of 8 to 11 px (a capital's row, descenders, two letters). Text as tall as
+    // the icon (a 14 px "Open") keeps it: not told from a large first letter.
+    for (const char* w : {"app", "cmake", "Open", "Pause", "tests", "OK"}) {
+        for (int px = 8; px <= 11; ++px)
+            QTest::newRow(qPrintable(QStringLiteral("icon, %1 at %2 px").arg(QLatin1String(w)).arg(px)))
+                << true << QString::fromLatin1(w) << px << white;
+    }
+    // No icon: a word's first glyph is never left out, however much taller than the rest ("Pause"), apart
+    // from it ("Wolf"), or below the baseline ("Queue", "@home", "Jump"), at 9 to 30 px.
+    for (const char* w :
+         {"Spacers", "View", "Wolf", "Tree", "Village", "Yes",   "Apply",  "Open", "Text", "Pause", "Quit",
+          "Queue",   "Jump", "gtk",  "Qt",   "QA",      "@home", "(none)", "[x]",  "%d",   "Mg"}) {
+        for (int px = 9; px <= 30; ++px)
+            QTest::newRow(qPrintable(QStringLiteral("%1 at %2 px").arg(QLatin1String(w)).arg(px)))
+                << false << QString::fromLatin1(w) << px << white;
+    }
+}
+
+// The icon a row or a button shows before its word is read as letters ("ff cmake", "X Cancel"): the text
+// line's leading icon is left out of the reading, a word's capital letter never is.
+void TestLocalAnalyzer::aLeadingIconIsNoPartOfTheLabel()
+{
+    QFETCH(bool, icon);
+    QFETCH(QString, word);
+    QFETCH(int, pixels);
+    QFETCH(QColor, background);
+    QImage image(240, 60, QImage::Format_ARGB32);
+    image.fill(background);
+    const int top = 20;
+    int textLeft = 10;
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        if (icon) {
+            // A folder: a dark blue outline with its tab, a lighter gradient body, 16 x 14.
+            QLinearGradient body(0, top, 0, top + 14);
+            body.setColorAt(0, QColor(0x3d, 0x7d, 0xd8));
+            body.setColorAt(1, QColor(0xb0, 0xcc, 0xf0));
+            p.setRenderHint(QPainter::Antialiasing, true);
+            p.setPen(QColor(0x10, 0x50, 0xb0));
+            p.setBrush(body);
+            const QPointF folder[] = {{10.5, top + 0.5}, {16.5, top + 0.5},  {18.5, top + 2.5},
+                                      {25.5, top + 2.5}, {25.5, top + 13.5}, {10.5, top + 13.5}};
+            p.drawPolygon(folder, 6);
+            textLeft = 32;
+        }
+        QFont font(QStringLiteral("DejaVu Sans"));
+        font.setPixelSize(pixels);
+        p.setFont(font);
+        p.setPen(background.lightness() < 128 ? Qt::white : Qt::black);
+        p.drawText(QRect(textLeft, 0, 200, 2 * top + 14), Qt::AlignVCenter | Qt::AlignLeft, word);
+    }
+    // The text line as the segmenter gives it when it joins the icon to the word: all the ink.
+    canvas::seg::Segmentation s;
+    s.bgra = cv::Mat(image.height(), image.width(), CV_8UC4, image.bits(), size_t(image.bytesPerLine()));
+    s.gray = cv::Mat(image.height(), image.width(), CV_8U);
+    cv::Rect line;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            const QRgb px = image.pixel(x, y);
+            s.gray.at<uchar>(y, x) = uchar(qGray(px));
+            if (px != background.rgb())
+                line = line.area() > 0 ? (line | cv::Rect(x, y, 1, 1)) : cv::Rect(x, y, 1, 1);
+        }
+    }
+    const int cut = canvas::seg::leadingIconWidth(s, line);
+    if (!icon) {
+        QCOMPARE(cut, 0);
+        return;
+    }
+    // Past the icon, short of the word.
+    QVERIFY2(line.x + cut > 26 && line.x + cut < textLeft, qPrintable(QString::number(line.x + cut)));
+}
+
 void TestLocalAnalyzer::aWordWithASlidersProfileIsText_data()
 {
     QTest::addColumn<bool>("check");
