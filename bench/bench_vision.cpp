@@ -166,6 +166,24 @@ QJsonArray wrongLabels(const QList<Zone>& truth, const QList<Zone>& detected, co
     return out;
 }
 
+// The matched zones of another type than the truth's: the truth's type, label and box, and the type found.
+QJsonArray wrongTypes(const QList<Zone>& truth, const QList<Zone>& detected, const FrameEvaluation& eval)
+{
+    QJsonArray out;
+    for (const ZoneMatch& m : eval.matches) {
+        const Zone& a = truth.at(m.truthIndex);
+        const Zone& b = detected.at(m.detectedIndex);
+        if (a.type == b.type)
+            continue;
+        const QRect& r = a.bounds;
+        out.append(QJsonObject{{QStringLiteral("type"), toString(a.type)},
+                               {QStringLiteral("found"), toString(b.type)},
+                               {QStringLiteral("truth"), a.label},
+                               {QStringLiteral("bounds"), QJsonArray{r.x(), r.y(), r.width(), r.height()}}});
+    }
+    return out;
+}
+
 } // namespace
 
 int runVisionBench(const VisionBenchOptions& options)
@@ -285,6 +303,15 @@ int runVisionBench(const VisionBenchOptions& options)
         frame.insert(QStringLiteral("near_misses"), nearMisses);
         frame.insert(QStringLiteral("ms_per_1080p_frame"), ms1080p);
         frame.insert(QStringLiteral("wrong_labels"), wrongLabels(s.truth, detected, eval));
+        frame.insert(QStringLiteral("wrong_types"), wrongTypes(s.truth, detected, eval));
+        frame.insert(QStringLiteral("stages"),
+                     QJsonObject{{QStringLiteral("segment_ms"), result.stats.segmentMs},
+                                 {QStringLiteral("ocr_ms"), result.stats.ocrMs},
+                                 {QStringLiteral("ocr_calls"), result.stats.ocrCalls},
+                                 {QStringLiteral("icon_ms"), result.stats.iconMs},
+                                 {QStringLiteral("analysis_ms"), result.stats.totalMs},
+                                 {QStringLiteral("text_lines"), result.stats.textLines},
+                                 {QStringLiteral("boxes"), result.stats.boxes}});
         frames.append(frame);
         std::fprintf(stderr, "[%d/%lld] %s: recall %.3f precision %.3f, %.0f ms\n", index,
                      qlonglong(samples.size()), qPrintable(QFileInfo(s.jsonPath).fileName()),

@@ -611,6 +611,9 @@ bool horizontalEdgeAt(const Segmentation& s, int y, int x0, int x1, int maxGap)
     return false;
 }
 
+// Pixels beside a text line's box that still belong to its glyphs' edges.
+constexpr int kCellGlyphBand = 2;
+
 cv::Rect cellAround(const Segmentation& s, const cv::Rect& text, int reach, int* found)
 {
     int mask = 0;
@@ -622,8 +625,10 @@ cv::Rect cellAround(const Segmentation& s, const cv::Rect& text, int reach, int*
         return cv::countNonZero(s.edges.col(x).rowRange(std::max(0, y0), std::min(s.edges.rows, y1))) >=
                0.8 * (y1 - y0);
     };
+    // The search starts past the glyphs' own edge band (the gradient marks a pixel beside each stroke, and
+    // anti-aliasing one more): a capital's stem at the line's end is no side of the cell.
     int left = text.x;
-    for (int x = text.x - 1; x >= std::max(0, text.x - reach); --x) {
+    for (int x = text.x - kCellGlyphBand - 1; x >= std::max(0, text.x - reach); --x) {
         if (columnCovered(x)) {
             left = x;
             mask |= 1;
@@ -631,7 +636,8 @@ cv::Rect cellAround(const Segmentation& s, const cv::Rect& text, int reach, int*
         }
     }
     int right = text.x + text.width;
-    for (int x = text.x + text.width; x < std::min(s.edges.cols, text.x + text.width + reach); ++x) {
+    for (int x = text.x + text.width + kCellGlyphBand;
+         x < std::min(s.edges.cols, text.x + text.width + reach); ++x) {
         if (columnCovered(x)) {
             right = x;
             mask |= 2;

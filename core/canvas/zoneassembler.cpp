@@ -254,6 +254,12 @@ void Assembler::sliders()
     }
 }
 
+// Tabs in one row touch (at most this many pixels between one's side and the next's) and are about as tall
+// (the current one a little taller): heights differ by at most the slack or the larger height / the divisor.
+constexpr int kTabNeighbourGap = 4;
+constexpr int kTabHeightSlack = 4;
+constexpr int kTabHeightSlackDivisor = 4;
+
 void Assembler::tabs()
 {
     auto onPageLine = [this](const cv::Rect& cell, int bottom) {
@@ -261,46 +267,70 @@ void Assembler::tabs()
         return seg::horizontalEdgeAt(m_s, bottom, cell.x + cell.width, cell.x + cell.width + 2 * w, 1) ||
                seg::horizontalEdgeAt(m_s, bottom, cell.x - 2 * w, cell.x, 1);
     };
-    // Closed cells: buttons found as boxes.
-    std::vector<cv::Rect> tabCells;
+    // Closed cells: buttons found as boxes whose bottom edge runs on beside them, the page's top line (tabs
+    // above a page; below one, a box's top edge on a line is as often a table's row under its header: those
+    // are found beside the current tab, below).
     for (Element& e : m_out) {
         if (e.type != ZoneType::Button || e.label.isEmpty() || e.rect.height > 40)
             continue;
         if (onPageLine(e.rect, e.rect.y + e.rect.height - 1) && !inKeyGrid(e.rect)) {
             e.type = ZoneType::Tab;
             e.events = {QStringLiteral("click")};
-            tabCells.push_back(e.rect);
         }
     }
-    // Open cells: free text with edges left, right and above.
+    // Open cells (the current tab, open to its page): free text with edges left and right, and above it
+    // with the page's line below (tabs above the page) or below it with the page's line above.
+    // Tabs of one row: about as tall, side by side.
+    const auto adjacent = [](const cv::Rect& a, const cv::Rect& b) {
+        const int slack = std::max(kTabHeightSlack, std::max(a.height, b.height) / kTabHeightSlackDivisor);
+        return sameRow(a, b) && std::abs(a.height - b.height) <= slack &&
+               (std::abs(a.x - (b.x + b.width)) <= kTabNeighbourGap ||
+                std::abs(b.x - (a.x + a.width)) <= kTabNeighbourGap);
+    };
     for (size_t i = 0; i < texts().size(); ++i) {
         TextItem& t = texts()[i];
         if (t.owner != -1 || m_usedText.count(int(i)) || !readableText(t))
             continue;
         int found = 0;
         cv::Rect cell = seg::cellAround(m_s, t.rect, 16, &found);
-        if ((found & 7) != 7 || cell.height > 44 ||
+        const bool sides = (found & 3) == 3;
+        if (!sides || !(found & 12) || cell.height > 44 ||
             cell.width > 8 * std::max(1, t.rect.height) + t.rect.width)
             continue;
-        // The page line: the first row below the text where a line continues beside the cell.
+        // The page line: the first row past the text (below it when the cell is closed above, above
+        // it when closed below) where a line continues beside the cell.
+        int top = -1;
         int bottom = -1;
-        for (int y = t.rect.y + t.rect.height; y <= t.rect.y + t.rect.height + 12; ++y) {
-            if (onPageLine(cell, y)) {
-                bottom = y;
-                break;
+        bool pageAbove = false;
+        for (int d = 0; d <= 12 && bottom < 0; ++d) {
+            if ((found & 4) && onPageLine(cell, t.rect.y + t.rect.height + d)) {
+                top = cell.y;
+                bottom = t.rect.y + t.rect.height + d;
+            } else if ((found & 8) && onPageLine(cell, t.rect.y - 1 - d)) {
+                top = t.rect.y - 1 - d;
+                bottom = cell.y + cell.height - 1;
+                pageAbove = true;
             }
         }
         if (bottom < 0)
             continue;
-        bool neighbour = false;
-        for (const cv::Rect& other : tabCells)
-            neighbour =
-                neighbour || (sameRow(other, cell) && (std::abs(other.x - (cell.x + cell.width)) <= 4 ||
-                                                       std::abs(cell.x - (other.x + other.width)) <= 4));
-        if (!neighbour && (found & 8))
-            continue; // a closed cell without sibling tabs: a frame around a label
+        const cv::Rect tab(cell.x, top, cell.width, bottom - top + 1);
+        // A cell closed all round is a frame around a label unless tabs found as boxes sit beside it. A
+        // cell under a line (a label between a frame's lines, a table's row under its header) is no tab
+        // unless it is one of a row of labelled boxes (a dock's tabs under its page, none found yet: their
+        // line runs on beside the current tab only).
+        bool besideTab = false;
+        bool besideBox = false;
+        for (const Element& other : m_out) {
+            if (other.label.isEmpty() || !adjacent(other.rect, tab))
+                continue;
+            besideTab = besideTab || other.type == ZoneType::Tab;
+            besideBox = besideBox || other.type == ZoneType::Button;
+        }
+        if (pageAbove ? !(besideTab || besideBox) : ((found & 15) == 15 && !besideTab))
+            continue;
         Element e;
-        e.rect = cv::Rect(cell.x, cell.y, cell.width, bottom - cell.y + 1);
+        e.rect = tab;
         e.type = ZoneType::Tab;
         e.label = cleanLabel(t.text);
         e.state |= ZoneStateFlag::Focused; // the open cell is the current tab
@@ -308,6 +338,23 @@ void Assembler::tabs()
         e.events = {QStringLiteral("click")};
         m_out.push_back(e);
         m_usedText.insert(int(i));
+    }
+    // The tab row goes on: labelled boxes beside a tab, one row, are tabs (a row below its page whose line
+    // breaks between panes shows its line beside the current tab only).
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (Element& e : m_out) {
+            if (e.type != ZoneType::Button || e.label.isEmpty() || e.rect.height > 40 || inKeyGrid(e.rect))
+                continue;
+            const bool besideTab = std::any_of(m_out.cbegin(), m_out.cend(), [&](const Element& tab) {
+                return tab.type == ZoneType::Tab && adjacent(tab.rect, e.rect);
+            });
+            if (besideTab) {
+                e.type = ZoneType::Tab;
+                e.events = {QStringLiteral("click")};
+                grew = true;
+            }
+        }
     }
 }
 

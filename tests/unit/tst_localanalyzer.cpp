@@ -347,6 +347,8 @@ private slots:
     void flatLowContrastButtonIsAButton();
     void tabStripAlongAPageHoldsTabs_data();
     void tabStripAlongAPageHoldsTabs();
+    void tabsBelowTheirPagesAreTabs_data();
+    void tabsBelowTheirPagesAreTabs();
     void toolBarIconsSpanTheirCells();
     void flatIconRowIsButtons();
     void toolBarOfMixedIconsIsOneRowOfCells();
@@ -1155,6 +1157,81 @@ void TestLocalAnalyzer::tabStripAlongAPageHoldsTabs()
 
 // Flat tool bar buttons show only an icon; the button spans its share of the row (the pitch, less a
 // pixel), centred on the icon.
+void TestLocalAnalyzer::tabsBelowTheirPagesAreTabs_data()
+{
+    QTest::addColumn<int>("current");
+    QTest::addColumn<bool>("tabs");
+    // A dock's tabs under its pages (two panes side by side, their bottom lines broken between them): the
+    // current tab is open to the page above, the others closed cells; its line runs on beside the current
+    // tab only.
+    QTest::newRow("the last tab current") << 2 << true;
+    QTest::newRow("the middle tab current") << 1 << true;
+    // The same cells and lines without the closed tabs beside: a label under a frame's line.
+    QTest::newRow("an open cell alone") << -1 << false;
+}
+
+void TestLocalAnalyzer::tabsBelowTheirPagesAreTabs()
+{
+    QFETCH(int, current);
+    QFETCH(bool, tabs);
+    QImage image = themedImage(QColor(0xef, 0xef, 0xef));
+    const QStringList names{QStringLiteral("Signals"), QStringLiteral("Actions"),
+                            QStringLiteral("Resources")};
+    const int top = 180; // the tabs' top: the panes' bottom line is 2 px above
+    QList<QRect> cells;
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        const QColor border(0x9a, 0x9a, 0x9a);
+        p.setPen(border);
+        p.setBrush(Qt::white);
+        p.drawRect(QRect(10, 40, 210, top - 41));
+        p.drawRect(QRect(224, 40, 246, top - 41));
+        int x = 12;
+        for (int i = 0; i < names.size(); ++i) {
+            const QRect cell(x, top, p.fontMetrics().horizontalAdvance(names.at(i)) + 24, 24);
+            cells << cell;
+            x += cell.width() - 1; // neighbours share a side
+            if (current < 0 && i != 1)
+                continue; // only the middle cell, drawn open
+            if (i == current || current < 0) {
+                // Open to the page: its sides and bottom, the page's colour inside.
+                p.setPen(border);
+                p.setBrush(Qt::white);
+                p.fillRect(cell.adjusted(1, -2, -1, -1), Qt::white);
+                p.drawLine(cell.topLeft() + QPoint(0, -2), cell.bottomLeft());
+                p.drawLine(cell.topRight() + QPoint(0, -2), cell.bottomRight());
+                p.drawLine(cell.bottomLeft(), cell.bottomRight());
+            } else {
+                p.setPen(border);
+                p.setBrush(QColor(0xdc, 0xdc, 0xdc));
+                p.drawRect(cell.adjusted(0, 0, -1, -1));
+            }
+            p.setPen(Qt::black);
+            p.drawText(cell, Qt::AlignCenter, names.at(i));
+        }
+        // The tab bar's line right of the tabs, level with their top; with the open cell alone, the line
+        // runs on both sides of it.
+        p.setPen(border);
+        p.drawLine(current < 0 ? cells.at(1).right() : x, top, image.width() - 1, top);
+        if (current < 0)
+            p.drawLine(0, top, cells.at(1).left(), top);
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    int found = 0;
+    for (const Zone& z : result.zones)
+        found += z.type == ZoneType::Tab ? 1 : 0;
+    QVERIFY2(found == (tabs ? names.size() : 0), qPrintable(dump(result.zones)));
+    for (int i = 0; tabs && i < names.size(); ++i) {
+        const Zone* tab = findZone(result.zones, ZoneType::Tab, names.at(i));
+        QVERIFY2(tab, qPrintable(dump(result.zones)));
+        QVERIFY2(intersectionOverUnion(tab->bounds, cells.at(i)) >= 0.7, qPrintable(dump(result.zones)));
+        QCOMPARE(tab->state.testFlag(ZoneStateFlag::Focused), i == current);
+    }
+}
+
 void TestLocalAnalyzer::toolBarIconsSpanTheirCells()
 {
     QImage image = themedImage(QColor(0xef, 0xef, 0xef));
