@@ -166,6 +166,22 @@ QJsonArray wrongLabels(const QList<Zone>& truth, const QList<Zone>& detected, co
     return out;
 }
 
+// The interactive truth zones nothing matched: type, label and box.
+QJsonArray missedTruth(const QList<Zone>& truth, const Matched& matched)
+{
+    QJsonArray out;
+    for (int i = 0; i < truth.size(); ++i) {
+        const Zone& z = truth.at(i);
+        if (!z.isInteractive() || matched.truth.contains(i))
+            continue;
+        const QRect& r = z.bounds;
+        out.append(QJsonObject{{QStringLiteral("type"), toString(z.type)},
+                               {QStringLiteral("truth"), z.label},
+                               {QStringLiteral("bounds"), QJsonArray{r.x(), r.y(), r.width(), r.height()}}});
+    }
+    return out;
+}
+
 // The matched zones of another type than the truth's: the truth's type, label and box, and the type found.
 QJsonArray wrongTypes(const QList<Zone>& truth, const QList<Zone>& detected, const FrameEvaluation& eval)
 {
@@ -304,6 +320,7 @@ int runVisionBench(const VisionBenchOptions& options)
         frame.insert(QStringLiteral("ms_per_1080p_frame"), ms1080p);
         frame.insert(QStringLiteral("wrong_labels"), wrongLabels(s.truth, detected, eval));
         frame.insert(QStringLiteral("wrong_types"), wrongTypes(s.truth, detected, eval));
+        frame.insert(QStringLiteral("missed"), missedTruth(s.truth, matched));
         frame.insert(QStringLiteral("stages"),
                      QJsonObject{{QStringLiteral("segment_ms"), result.stats.segmentMs},
                                  {QStringLiteral("ocr_ms"), result.stats.ocrMs},
