@@ -298,11 +298,16 @@ QList<TierDecision> EscalationPolicy::decide(const FrameDiff& diff, const Contex
                 decisions << d;
                 continue;
             }
-            // A tooltip over a zone the pointer is not on (an editor's page): a box painted over most of its
-            // pixels, far smaller than the zone (typed text changes a few of its pixels, in a line).
-            const bool overPage = !cursorIn && c.changedPercent >= m_options.tooltipOverZoneMinPercent &&
-                                  z->bounds.height() >= 3 * r.height();
-            if (const auto tooltip = overPage ? tooltipOf(c) : std::nullopt) {
+            // A tooltip over a zone the pointer is not on: a box painted over most of its pixels, far
+            // smaller than the zone (an editor's page: typed text changes a few of its pixels, in a line), or
+            // over part of a control beside the one the pointer rests on (a dock's tab under a tool bar
+            // button's tooltip; tooltipOf takes a box over most of the control for its own change). A field's
+            // change (typing) is read again whatever the pointer does.
+            const bool painted = !cursorIn && c.changedPercent >= m_options.tooltipOverZoneMinPercent;
+            const bool overPage = painted && z->bounds.height() >= 3 * r.height();
+            const bool overControl =
+                painted && !hovered.isEmpty() && hovered != z->id && z->type != ZoneType::TextField;
+            if (const auto tooltip = overPage || overControl ? tooltipOf(c) : std::nullopt) {
                 decisions << *tooltip;
                 continue;
             }

@@ -42,8 +42,12 @@ ZoneMapPtr knownMap()
             zone(QStringLiteral("page"), QRect(500, 134, 300, 100), ZoneType::TextField),
             zone(QStringLiteral("file"), QRect(10, 0, 40, 20), ZoneType::MenuItem, QStringLiteral("File")),
             zone(QStringLiteral("tool"), QRect(12, 24, 30, 30), ZoneType::Button),
-            zone(QStringLiteral("title"), QRect(500, 10, 200, 20), ZoneType::Static,
-                 QStringLiteral("Title"))});
+            zone(QStringLiteral("title"), QRect(500, 10, 200, 20), ZoneType::Static, QStringLiteral("Title")),
+            // A tool bar button above a dock's tab and a search field.
+            zone(QStringLiteral("back"), QRect(600, 300, 30, 30), ZoneType::Button),
+            zone(QStringLiteral("dock tab"), QRect(480, 336, 150, 28), ZoneType::Tab,
+                 QStringLiteral("Bookmarks")),
+            zone(QStringLiteral("find"), QRect(640, 336, 150, 24), ZoneType::TextField)});
 }
 
 FrameDiff diffOf(const QList<ChangeRegion>& regions, double totalPercent)
@@ -142,6 +146,18 @@ void TestEscalation::decide_data()
         << QList<ChangeRegion>{{QRect(520, 136, 90, 22), 25}} << 0.1 << false << false << false
         << QPoint(490, 115) << QStringLiteral("ok") << int(A::Local) << 1 << "zone_changed"
         << QRect(496, 130, 308, 108);
+    QTest::newRow("a tooltip over part of a control beside the hovered one")
+        << QList<ChangeRegion>{{QRect(590, 338, 36, 22), 85}} << 0.1 << false << false << false
+        << QPoint(615, 315) << QStringLiteral("back") << int(A::Local) << 1 << "tooltip"
+        << QRect(586, 334, 44, 30);
+    QTest::newRow("a control beside the hovered one repainted whole is its change")
+        << QList<ChangeRegion>{{QRect(481, 337, 148, 26), 85}} << 0.1 << false << false << false
+        << QPoint(615, 315) << QStringLiteral("back") << int(A::Local) << 1 << "zone_changed"
+        << QRect(476, 332, 158, 36);
+    QTest::newRow("text typed into a field beside the hovered control is no tooltip")
+        << QList<ChangeRegion>{{QRect(644, 339, 40, 18), 85}} << 0.1 << false << false << false
+        << QPoint(615, 315) << QStringLiteral("back") << int(A::Local) << 1 << "zone_changed"
+        << QRect(636, 332, 158, 32);
     QTest::newRow("typing beside the resting pointer (a field found too short) is no tooltip")
         << QList<ChangeRegion>{{QRect(160, 140, 80, 16), 25}} << 0.6 << false << false << false
         << QPoint(150, 120) << QStringLiteral("ok") << int(A::Local) << 1 << "local_change"
