@@ -715,6 +715,9 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
             line = d->read(lineCrop, OcrEngine::Layout::SingleLine, result.stats);
         t.text = line.text.simplified();
         t.confidence = line.confidence;
+        t.words.clear();
+        for (const OcrEngine::Word& w : std::as_const(line.words))
+            t.words.push_back({toCv(w.box) + padded.tl(), w.text});
         if (lcCanvas().isDebugEnabled()) {
             for (const OcrEngine::Word& w : std::as_const(line.words))
                 qCDebug(lcCanvas) << "word" << toQ(t.rect) << w.text << w.box << w.confidence;

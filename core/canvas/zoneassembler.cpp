@@ -358,6 +358,65 @@ void Assembler::tabs()
     }
 }
 
+// A menu bar's title is at most this wide; a wider line at a window's top ran several titles together.
+constexpr int kMenuTitleMaxWidth = 160;
+// Words of one title sit closer than this share of their height; titles sit further apart.
+constexpr double kMenuTitleWordGap = 0.8;
+constexpr size_t kMenuBarMinTitles = 2; // a menu bar shows at least this many titles
+
+void Assembler::menuBarTitlesOf(int line, const cv::Rect& window)
+{
+    const TextItem& t = texts()[size_t(line)];
+    // Titles read apart already (each its own line) are not read again from this one.
+    const auto readApart = [&](const cv::Rect& r) {
+        for (size_t i = 0; i < texts().size(); ++i) {
+            const TextItem& other = texts()[i];
+            if (int(i) != line && other.rect.width <= kMenuTitleMaxWidth && (other.rect & r).area() > 0)
+                return true;
+        }
+        return false;
+    };
+    // The line's words in groups, a title's words close together.
+    std::vector<std::vector<TextItem::Word>> groups;
+    for (const TextItem::Word& w : t.words) {
+        if (!groups.empty()) {
+            const cv::Rect& last = groups.back().back().rect;
+            if (w.rect.x - (last.x + last.width) <=
+                kMenuTitleWordGap * std::max(last.height, w.rect.height)) {
+                groups.back().push_back(w);
+                continue;
+            }
+        }
+        groups.push_back({w});
+    }
+    // A menu bar has titles side by side, each short: one group, or one too wide for a title, is a line
+    // of text at the window's top (a dialog's heading), no menu bar.
+    std::vector<TextItem> titles;
+    for (const std::vector<TextItem::Word>& g : groups) {
+        TextItem title = t;
+        title.rect = g.front().rect;
+        QStringList words;
+        for (const TextItem::Word& w : g) {
+            title.rect = unite(title.rect, w.rect);
+            words << w.text;
+        }
+        title.text = words.join(QLatin1Char(' '));
+        if (title.rect.width > kMenuTitleMaxWidth)
+            return;
+        titles.push_back(title);
+    }
+    if (titles.size() < kMenuBarMinTitles)
+        return;
+    for (const TextItem& title : titles) {
+        const cv::Rect& r = title.rect;
+        if (readApart(r) || !readableText(title))
+            continue;
+        m_out.push_back(menuItemElement(
+            cv::Rect(r.x - 5, std::max(window.y, r.y - 5), r.width + 10, r.height + 10), title, 0.5));
+    }
+    m_usedText.insert(line);
+}
+
 void Assembler::menuBars()
 {
     for (const cv::Rect& w : m_in.windows) {
@@ -365,8 +424,12 @@ void Assembler::menuBars()
             const TextItem& t = texts()[i];
             if (t.owner != -1 || m_usedText.count(int(i)) || !readableText(t))
                 continue;
-            if (!contains(w, t.rect) || t.rect.y > w.y + 14 || t.rect.width > 160)
+            if (!contains(w, t.rect) || t.rect.y > w.y + 14)
                 continue;
+            if (t.rect.width > kMenuTitleMaxWidth) {
+                menuBarTitlesOf(int(i), w);
+                continue;
+            }
             m_out.push_back(menuItemElement(
                 cv::Rect(t.rect.x - 5, std::max(w.y, t.rect.y - 5), t.rect.width + 10, t.rect.height + 10), t,
                 0.5));

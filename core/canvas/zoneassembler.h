@@ -20,6 +20,14 @@ struct TextItem
     int owner = -1;        // index of the innermost box holding it, -1: free
     bool known = false;    // inside a known zone that was confirmed: not read again
     bool glyph = false;    // a key's short label read from its whole interior: symbols ("+", "=") count
+    // The words read, each with its box (image coordinates): a line that joined several labels (a menu
+    // bar's titles run into its bottom line by their descenders) is cut back into them.
+    struct Word
+    {
+        cv::Rect rect;
+        QString text;
+    };
+    std::vector<Word> words;
 };
 
 // A line's text is worth using as a label: confident, mostly letters and digits (any text for a glyph).

@@ -116,6 +116,9 @@ private:
     // box (the page) and touches it, its readable labels in one row apart from each other (above or below
     // the page) or one a row (beside it).
     bool tabStrip(int box, const std::vector<int>& lines) const;
+    // A line at a window's top too wide for a menu title: its words, grouped by the gaps between titles,
+    // are the titles not read apart already.
+    void menuBarTitlesOf(int line, const cv::Rect& window);
 
     // One tab a readable label of the strip: the label with the toolkit's padding, within the strip.
     void tabItems(const std::vector<int>& lines, const cv::Rect& strip);

@@ -4,6 +4,7 @@
 
 #include "core/canvas/localanalyzer.h"
 #include "core/canvas/uisegmenter.h"
+#include "core/canvas/zoneassembler.h"
 #include "core/model/geometry.h"
 
 #include <QFont>
@@ -349,6 +350,8 @@ private slots:
     void tabStripAlongAPageHoldsTabs();
     void tabsBelowTheirPagesAreTabs_data();
     void tabsBelowTheirPagesAreTabs();
+    void menuBarTitlesRunTogetherAreCutApart_data();
+    void menuBarTitlesRunTogetherAreCutApart();
     void toolBarIconsSpanTheirCells();
     void flatIconRowIsButtons();
     void toolBarOfMixedIconsIsOneRowOfCells();
@@ -1230,6 +1233,76 @@ void TestLocalAnalyzer::tabsBelowTheirPagesAreTabs()
         QVERIFY2(intersectionOverUnion(tab->bounds, cells.at(i)) >= 0.7, qPrintable(dump(result.zones)));
         QCOMPARE(tab->state.testFlag(ZoneStateFlag::Focused), i == current);
     }
+}
+
+void TestLocalAnalyzer::menuBarTitlesRunTogetherAreCutApart_data()
+{
+    QTest::addColumn<bool>("editApart");
+    // A menu bar whose titles' descenders and mnemonic underlines touch its bottom line is segmented as one
+    // line across the bar: its words, grouped by the gaps between titles, are the titles.
+    QTest::newRow("all in one line") << false;
+    // Titles the segmenter read on their own are not made twice.
+    QTest::newRow("one title also read apart") << true;
+    // A heading at a dialog's top run into a line under it: its words sit a space apart, one group, no
+    // menu bar.
+    QTest::newRow("a heading") << false;
+}
+
+void TestLocalAnalyzer::menuBarTitlesRunTogetherAreCutApart()
+{
+    QFETCH(bool, editApart);
+    const bool heading = QByteArray(QTest::currentDataTag()) == "a heading";
+    QImage image = themedImage(QColor(0xef, 0xef, 0xef));
+    const QImage bgra = image.convertToFormat(QImage::Format_ARGB32);
+    const cv::Mat mat(bgra.height(), bgra.width(), CV_8UC4, const_cast<uchar*>(bgra.constBits()),
+                      size_t(bgra.bytesPerLine()));
+    const canvas::seg::Segmentation s = canvas::seg::segment(mat);
+    canvas::detail::TextItem bar;
+    bar.rect = cv::Rect(6, 8, 460, 14);
+    bar.text = QStringLiteral("File Edit Go To Help");
+    bar.confidence = 95;
+    // Words 3 to 5 px apart within a title, 14 px or more between titles (12 px tall).
+    bar.words = {{cv::Rect(6, 8, 20, 12), QStringLiteral("File")},
+                 {cv::Rect(40, 8, 24, 12), QStringLiteral("Edit")},
+                 {cv::Rect(80, 8, 16, 12), QStringLiteral("Go")},
+                 {cv::Rect(100, 8, 14, 12), QStringLiteral("To")},
+                 {cv::Rect(140, 8, 26, 12), QStringLiteral("Help")}};
+    if (heading) {
+        bar.text = QStringLiteral("Fill in the form");
+        bar.words.clear();
+        int x = 6;
+        for (const QString& w : bar.text.split(QLatin1Char(' '))) {
+            bar.words.push_back({cv::Rect(x, 8, 7 * int(w.size()), 12), w});
+            x += 7 * int(w.size()) + 4;
+        }
+    }
+    canvas::detail::AssemblyInput in;
+    in.seg = &s;
+    in.texts.push_back(bar);
+    if (editApart) {
+        canvas::detail::TextItem edit;
+        edit.rect = cv::Rect(40, 8, 24, 12);
+        edit.text = QStringLiteral("Edit");
+        edit.confidence = 96;
+        in.texts.push_back(edit);
+    }
+    in.windows.push_back(cv::Rect(0, 4, image.width(), image.height() - 4));
+    const QList<Zone> zones = canvas::detail::assemble(in);
+    QStringList titles;
+    for (const Zone& z : zones) {
+        if (z.type == ZoneType::MenuItem)
+            titles << z.label;
+    }
+    titles.sort();
+    if (heading) {
+        QCOMPARE(titles, QStringList());
+        return;
+    }
+    QCOMPARE(titles, (QStringList{QStringLiteral("Edit"), QStringLiteral("File"), QStringLiteral("Go To"),
+                                  QStringLiteral("Help")}));
+    const Zone* help = findZone(zones, ZoneType::MenuItem, QStringLiteral("Help"));
+    QVERIFY(help);
+    QCOMPARE(help->bounds, QRect(135, 4, 36, 22));
 }
 
 void TestLocalAnalyzer::toolBarIconsSpanTheirCells()
