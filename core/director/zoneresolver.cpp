@@ -2,6 +2,8 @@
 
 #include "core/model/geometry.h"
 
+#include <QRegularExpression>
+
 #include <algorithm>
 #include <vector>
 
@@ -165,6 +167,23 @@ int ZoneResolver::editDistance(const QString& a, const QString& b)
     return previous[size_t(m)];
 }
 
+bool ZoneResolver::elidedFrom(const QString& query, const QString& label)
+{
+    // The cut: "…" or three dots or more, with text on both sides (a trailing "…" is as often a menu's
+    // "opens a dialog" as a cut end, so it counts for nothing here).
+    static const QRegularExpression cut(QStringLiteral("\\.{3,}|\u2026"));
+    const QRegularExpressionMatch m = cut.match(label);
+    if (!m.hasMatch() || label.indexOf(cut, m.capturedEnd()) >= 0)
+        return false;
+    const QString head = normalize(label.left(m.capturedStart()));
+    const QString tail = normalize(label.mid(m.capturedEnd()));
+    const QString q = normalize(query);
+    if (head.isEmpty() || tail.isEmpty() || head.size() + tail.size() < kElidedMinKept)
+        return false;
+    // What the cut hid is at least one character (joined to the kept parts or a word of its own).
+    return q.size() > head.size() + tail.size() && q.startsWith(head) && q.endsWith(tail);
+}
+
 double ZoneResolver::similarity(const QString& query, const QString& label)
 {
     const QString q = normalize(query);
@@ -178,6 +197,8 @@ double ZoneResolver::similarity(const QString& query, const QString& label)
         return 0;
     if (q == l)
         return 1.0;
+    if (elidedFrom(query, label))
+        return kElidedScore;
     auto ratio = [](const QString& a, const QString& b) {
         const qsizetype longest = std::max(a.size(), b.size());
         return longest == 0 ? 1.0 : 1.0 - double(editDistance(a, b)) / double(longest);

@@ -52,8 +52,13 @@ public:
     static Result resolve(const QString& name, const ZoneMap& map, Purpose purpose = Purpose::Click,
                           const QList<platform::WindowInfo>& windows = {});
 
-    // Label similarity in 0..1 (1: equal after normalisation).
+    // Label similarity in 0..1 (1: equal after normalisation). A label the toolkit cut in its middle
+    // ("28 Nov…:57:05", a long file name in a dialog) matches the whole name it was cut from at
+    // kElidedScore.
     static double similarity(const QString& query, const QString& label);
+    // `label` is `query` with its middle cut out and marked "…" (or "..."): the text before and after the
+    // cut (kElidedMinKept characters at least, after normalize()) begins and ends the query.
+    static bool elidedFrom(const QString& query, const QString& label);
     // Lower case, '&' mnemonics and trailing ':' / '…' removed, punctuation to spaces, spaces collapsed.
     static QString normalize(const QString& label);
     // A name of symbols only, as compared: "×" → "*", "÷" → "/", "−" → "-", spaces and "&" removed.
@@ -62,6 +67,8 @@ public:
     static int editDistance(const QString& a, const QString& b);
 
     static constexpr double kMinScore = 0.72;
+    static constexpr double kElidedScore = 0.95; // below an exact label of the whole name
+    static constexpr qsizetype kElidedMinKept = 4;
     static constexpr double kTieMargin = 0.03;
     static constexpr double kSameBoxIou = 0.6; // two boxes this alike with one label are one zone
 };

@@ -361,6 +361,16 @@ void TestLocalPlanner::similarity_data()
                                           << "Bluetooth settings" << false;
     QTest::newRow("empty label") << "OK"
                                  << "" << false;
+    // A label cut in its middle by the toolkit (a file dialog's column, a long file name) is the name it
+    // was cut from; not another name with the same ends, nor a menu's "…".
+    QTest::newRow("elided date") << "28 Nov 2026 13:57:05"
+                                 << "28 Nov...:57:05" << true;
+    QTest::newRow("elided file name") << "quarterly_report_final_v2.txt"
+                                      << "quarterly_re\u2026nal_v2.txt" << true;
+    QTest::newRow("elided, other ends") << "28 Nov 2026 13:57:06"
+                                        << "28 Nov...:57:05" << false;
+    QTest::newRow("a menu's dialog mark is no cut") << "Save As Template"
+                                                    << "Save As\u2026" << false;
 }
 
 void TestLocalPlanner::similarity()
