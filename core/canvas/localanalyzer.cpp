@@ -716,11 +716,9 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
         t.text = line.text.simplified();
         t.confidence = line.confidence;
         t.words.clear();
-        for (const OcrEngine::Word& w : std::as_const(line.words))
+        for (const OcrEngine::Word& w : std::as_const(line.words)) {
             t.words.push_back({toCv(w.box) + padded.tl(), w.text});
-        if (lcCanvas().isDebugEnabled()) {
-            for (const OcrEngine::Word& w : std::as_const(line.words))
-                qCDebug(lcCanvas) << "word" << toQ(t.rect) << w.text << w.box << w.confidence;
+            qCDebug(lcCanvas) << "word" << toQ(t.rect) << w.text << w.box << w.confidence;
         }
         // A few letters spread over a wide box are icons read as text (title bar buttons as "Boo").
         const qsizetype chars = t.text.size();

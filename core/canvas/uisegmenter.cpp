@@ -3,6 +3,7 @@
 #include "core/model/geometry.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <opencv2/imgproc.hpp>
 
@@ -257,6 +258,18 @@ std::vector<cv::Rect> findSliders(const cv::Mat& edges, const std::vector<Box>& 
 
 namespace {
 
+// How many pixels of `c` (clipped to the image) have each grey level.
+std::array<int, 256> greyHistogram(const Segmentation& s, const cv::Rect& c)
+{
+    std::array<int, 256> histogram{};
+    for (int y = c.y; y < c.y + c.height; ++y) {
+        const uchar* row = s.gray.ptr<uchar>(y);
+        for (int x = c.x; x < c.x + c.width; ++x)
+            ++histogram[row[x]];
+    }
+    return histogram;
+}
+
 constexpr int kIconInk = 40;                // grey levels off the line's background that are ink
 constexpr double kIconTaller = 1.25;        // the icon is this many times as tall as the text after it
 constexpr double kIconMinAspect = 0.6;      // and at least this wide for its height (a tall letter is narrow)
@@ -279,13 +292,8 @@ int leadingIconWidth(const Segmentation& s, const cv::Rect& line)
     if (c.width < 3 * kIconMinHeight || c.height < kIconMinHeight)
         return 0;
     // The background is the most frequent grey (an icon can cover more than half of a short line).
-    int histogram[256] = {};
-    for (int y = c.y; y < c.y + c.height; ++y) {
-        const uchar* row = s.gray.ptr<uchar>(y);
-        for (int x = c.x; x < c.x + c.width; ++x)
-            ++histogram[row[x]];
-    }
-    const int background = int(std::max_element(std::begin(histogram), std::end(histogram)) - histogram);
+    const std::array<int, 256> histogram = greyHistogram(s, c);
+    const int background = int(std::max_element(histogram.cbegin(), histogram.cend()) - histogram.cbegin());
     cv::Mat diff, ink;
     cv::absdiff(s.gray(c), cv::Scalar(background), diff);
     cv::threshold(diff, ink, kIconInk, 255, cv::THRESH_BINARY);
@@ -789,12 +797,7 @@ int medianGray(const Segmentation& s, const cv::Rect& r)
     const cv::Rect c = clipped(r, s.gray);
     if (c.area() <= 0)
         return 255;
-    int histogram[256] = {};
-    for (int y = c.y; y < c.y + c.height; ++y) {
-        const uchar* row = s.gray.ptr<uchar>(y);
-        for (int x = c.x; x < c.x + c.width; ++x)
-            ++histogram[row[x]];
-    }
+    const std::array<int, 256> histogram = greyHistogram(s, c);
     const int half = c.area() / 2;
     int sum = 0;
     for (int v = 0; v < 256; ++v) {

@@ -278,8 +278,6 @@ void Assembler::tabs()
             e.events = {QStringLiteral("click")};
         }
     }
-    // Open cells (the current tab, open to its page): free text with edges left and right, and above it
-    // with the page's line below (tabs above the page) or below it with the page's line above.
     // Tabs of one row: about as tall, side by side.
     const auto adjacent = [](const cv::Rect& a, const cv::Rect& b) {
         const int slack = std::max(kTabHeightSlack, std::max(a.height, b.height) / kTabHeightSlackDivisor);
@@ -287,6 +285,8 @@ void Assembler::tabs()
                (std::abs(a.x - (b.x + b.width)) <= kTabNeighbourGap ||
                 std::abs(b.x - (a.x + a.width)) <= kTabNeighbourGap);
     };
+    // Open cells (the current tab, open to its page): free text with edges left and right, and above it
+    // with the page's line below (tabs above the page) or below it with the page's line above.
     for (size_t i = 0; i < texts().size(); ++i) {
         TextItem& t = texts()[i];
         if (t.owner != -1 || m_usedText.count(int(i)) || !readableText(t))

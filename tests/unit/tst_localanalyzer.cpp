@@ -13,6 +13,7 @@
 #include <QPainterPath>
 #include <QTest>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 
@@ -241,6 +242,11 @@ void preparePainter(QPainter& p)
     p.setFont(uiFont());
     p.setRenderHint(QPainter::Antialiasing, false);
     p.setRenderHint(QPainter::TextAntialiasing, true);
+}
+
+int countOf(const QList<Zone>& zones, ZoneType type)
+{
+    return int(std::count_if(zones.cbegin(), zones.cend(), [type](const Zone& z) { return z.type == type; }));
 }
 
 const Zone* findZone(const QList<Zone>& zones, ZoneType type, const QString& label)
@@ -869,9 +875,7 @@ void TestLocalAnalyzer::sliderShapedInkInAButtonIsNoSlider()
     LocalAnalyzer analyzer;
     const auto result = analyzer.analyze(image, QPoint(0, 0), {});
     QVERIFY(result.error.isEmpty());
-    int sliders = 0;
-    for (const Zone& z : result.zones)
-        sliders += z.type == ZoneType::Slider ? 1 : 0;
+    const int sliders = countOf(result.zones, ZoneType::Slider);
     QVERIFY2(sliders == (inButton ? 0 : 1), qPrintable(dump(result.zones)));
     if (inButton) {
         bool button = false;
@@ -1146,9 +1150,7 @@ void TestLocalAnalyzer::tabStripAlongAPageHoldsTabs()
     LocalAnalyzer analyzer;
     const auto result = analyzer.analyze(image, QPoint(0, 0), {});
     QVERIFY(result.error.isEmpty());
-    int found = 0;
-    for (const Zone& z : result.zones)
-        found += z.type == ZoneType::Tab ? 1 : 0;
+    const int found = countOf(result.zones, ZoneType::Tab);
     QVERIFY2(found == tabs, qPrintable(dump(result.zones)));
     for (int i = 0; i < tabs; ++i) {
         const Zone* tab = findZone(result.zones, ZoneType::Tab, names.at(i));
@@ -1223,9 +1225,7 @@ void TestLocalAnalyzer::tabsBelowTheirPagesAreTabs()
     LocalAnalyzer analyzer;
     const auto result = analyzer.analyze(image, QPoint(0, 0), {});
     QVERIFY(result.error.isEmpty());
-    int found = 0;
-    for (const Zone& z : result.zones)
-        found += z.type == ZoneType::Tab ? 1 : 0;
+    const int found = countOf(result.zones, ZoneType::Tab);
     QVERIFY2(found == (tabs ? names.size() : 0), qPrintable(dump(result.zones)));
     for (int i = 0; tabs && i < names.size(); ++i) {
         const Zone* tab = findZone(result.zones, ZoneType::Tab, names.at(i));
