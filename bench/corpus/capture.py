@@ -18,6 +18,9 @@ import time
 
 import gi
 
+import tktruth
+from boxes import clip, covered_share, inside
+
 gi.require_version("Atspi", "2.0")
 from gi.repository import Atspi  # noqa: E402
 
@@ -40,11 +43,20 @@ LOOKS = {
         "qt-windows": {"QT_STYLE_OVERRIDE": "Windows"},
         "qt-scale1.5": {"QT_SCALE_FACTOR": "1.5"},
     },
+    # Tk has no theme setting of its own in the environment: the probe (tkprobe.tcl) applies the look,
+    # a ttk theme and, for the dark look, a palette for the classic widgets (tk_setPalette).
+    "tk": {
+        "tk-default": {"CIU_TK_LOOK": "tk-default"},
+        "tk-clam": {"CIU_TK_LOOK": "tk-clam"},
+        "tk-dark": {"CIU_TK_LOOK": "tk-dark"},
+    },
 }
 STATES = ["main", "menu", "dialog", "tab"]
 
 
 def family(toolkit):
+    if toolkit == "tk":
+        return "tk"
     return "gtk" if toolkit.startswith("gtk") else "qt"
 
 
@@ -236,37 +248,14 @@ def window_rank(window):
     return 1 if "active" in states else 0
 
 
-def covered_share(box, above):
-    """The share of `box` that the rectangles `above` cover (sampled on a 16x16 grid)."""
-    if not above:
-        return 0.0
-    x, y, w, h = box
-    hits = 0
-    for i in range(16):
-        for j in range(16):
-            px, py = x + (i + 0.5) * w / 16, y + (j + 0.5) * h / 16
-            if any(a[0] <= px < a[0] + a[2] and a[1] <= py < a[1] + a[3] for a in above):
-                hits += 1
-    return hits / 256.0
-
-
-def inside(box, rect):
-    return box[0] >= rect[0] and box[1] >= rect[1] and box[0] + box[2] <= rect[0] + rect[2] and \
-        box[1] + box[3] <= rect[1] + rect[3]
-
-
-def clip(box, rect):
-    x1, y1 = max(box[0], rect[0]), max(box[1], rect[1])
-    x2, y2 = min(box[0] + box[2], rect[0] + rect[2]), min(box[1] + box[3], rect[1] + rect[3])
-    return [x1, y1, max(0, x2 - x1), max(0, y2 - y1)]
-
-
-def x_windows(display, pid):
-    """Managed windows of `pid` (client area, class, title), for the analyzer's hints."""
+def x_windows(display, pid, ids=None):
+    """Managed windows of `pid` (client area, class, title), for the analyzer's hints: found by the pid they
+    carry (_NET_WM_PID), or the given X window ids (Tk sets no pid on its windows)."""
     env = dict(os.environ, DISPLAY=display)
-    out = run_quiet(["xdotool", "search", "--onlyvisible", "--pid", str(pid)], env).stdout.decode()
+    if ids is None:
+        ids = run_quiet(["xdotool", "search", "--onlyvisible", "--pid", str(pid)], env).stdout.decode().split()
     result = []
-    for wid in out.split():
+    for wid in (str(i) for i in ids):
         info = run_quiet(["xwininfo", "-id", wid], env).stdout.decode()
         values = dict(line.strip().split(":", 1) for line in info.splitlines() if ":" in line)
         try:  # xwininfo's absolute position is the client's (xdotool's adds the frame twice)
@@ -452,6 +441,98 @@ def stop(proc):
             proc.wait()
 
 
+class AtspiSource:
+    """Ground truth from the program's accessibility tree (GTK, Qt)."""
+    what = "accessible"
+
+    def __init__(self):
+        self.app = None
+
+    def command(self, program):
+        return program["argv"]
+
+    def wait(self, pid):
+        self.app = wait_for_window(pid)
+        return self.app is not None
+
+    def enter_state(self, display, state):
+        return enter_state(display, self.app, state)
+
+    def ground_truth(self, display, screen, pid):
+        zones, windows, dropped, truncated = ground_truth(self.app, screen)
+        return zones, windows, dropped, truncated, x_windows(display, pid)
+
+
+class TkSource:
+    """Ground truth from a Tk program's own widget tree, read by the probe in its interpreter (tktruth)."""
+    what = "Tk"
+
+    def __init__(self, home):
+        self.probe = tktruth.Probe(os.path.join(home, "tkprobe"))
+        os.makedirs(self.probe.folder)
+
+    def command(self, program):
+        return tktruth.command(program)
+
+    def wait(self, pid):
+        return tktruth.wait_for_window(self.probe) is not None
+
+    def enter_state(self, display, state):
+        return tktruth.enter_state(display, self.probe, state)
+
+    def ground_truth(self, display, screen, pid):
+        tree = self.probe.read()
+        if tree is None:
+            raise RuntimeError("the Tk probe did not answer")
+        # A toplevel's X window lies in Tk's wrapper (which holds its menu bar), the window the manager
+        # manages and names.
+        wrappers = {top: parent_window(display, i) for top, i in tree.frames.items()}
+        xwins = x_windows(display, pid, ids=[w for w in wrappers.values() if w is not None])
+        by_id = {w["id"]: w["geometry"] for w in xwins}
+        boxes = {top: by_id[w] for top, w in wrappers.items() if w in by_id}
+        zones, windows, dropped = tktruth.ground_truth(tree, screen, boxes)
+        for w in xwins:
+            w["pid"] = pid
+        return zones, windows, dropped, False, xwins
+
+
+def parent_window(display, wid):
+    out = run_quiet(["xwininfo", "-children", "-id", str(wid)], dict(os.environ, DISPLAY=display)).stdout.decode()
+    for line in out.splitlines():
+        if "Parent window id:" in line:
+            return int(line.split(":", 1)[1].split()[0], 16)
+    return None
+
+
+def make_workdir(kind, home):
+    """The folder the program starts in: its home, or for a program that shows a version-control
+    repository ("git-repository") a small one made there, with a few commits and a change not committed."""
+    if kind != "git-repository":
+        return home
+    repo = os.path.join(home, "project")
+    os.makedirs(repo)
+    env = dict(os.environ, HOME=home, GIT_AUTHOR_NAME="Ada Lovelace", GIT_AUTHOR_EMAIL="ada@example.org",
+               GIT_COMMITTER_NAME="Ada Lovelace", GIT_COMMITTER_EMAIL="ada@example.org",
+               GIT_AUTHOR_DATE="2026-11-20T10:00:00", GIT_COMMITTER_DATE="2026-11-20T10:00:00")
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=repo, env=env, check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+
+    git("init", "-q", "-b", "main")
+    for n, (name, text, message) in enumerate([
+            ("README", "A small project.\n", "Add a read-me"),
+            ("notes.txt", "First note.\n", "Start the notes"),
+            ("notes.txt", "First note.\nSecond note.\n", "Add a second note")]):
+        with open(os.path.join(repo, name), "w") as f:
+            f.write(text)
+        git("add", name)
+        git("commit", "-q", "-m", message)
+    with open(os.path.join(repo, "README"), "a") as f:
+        f.write("Not committed yet.\n")
+    return repo
+
+
 def capture_program(program, looks, screen, outdir, states):
     global coord_scale
     disp = Display(*screen)
@@ -472,29 +553,34 @@ def capture_program(program, looks, screen, outdir, states):
                 os.makedirs(home + "/.config/gtk-3.0", exist_ok=True)
                 with open(home + "/.config/gtk-3.0/settings.ini", "w") as f:
                     f.write("[Settings]\ngtk-cursor-blink=false\n")
-                proc = subprocess.Popen(program["argv"], env=env, stdout=subprocess.DEVNULL,
+                if family(program["toolkit"]) == "tk":
+                    source = TkSource(home)
+                    env.update(tktruth.environment(source.probe.folder))
+                else:
+                    source = AtspiSource()
+                argv = source.command(program)
+                cwd = make_workdir(program.get("workdir"), home)
+                proc = subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL, start_new_session=True)
                 try:
-                    app = wait_for_window(proc.pid)
-                    if app is None:
-                        log(f"{program['name']} {look}: no accessible window within 30 s, skipped")
+                    if not source.wait(proc.pid):
+                        log(f"{program['name']} {look}: no {source.what} window within 30 s, skipped")
                         break
                     grab_stable(disp.name, os.path.join(home, "probe.png"))  # drawn before acting
-                    how = enter_state(disp.name, app, state)
+                    how = source.enter_state(disp.name, state)
                     if how is None:
                         log(f"{program['name']} {look}: no '{state}' state")
                         continue
                     base = f"{program['name']}_{look}_{screen[0]}x{screen[1]}_{state}"
                     png = os.path.join(outdir, base + ".png")
                     settled = grab_stable(disp.name, png)
-                    zones, windows, dropped, truncated = ground_truth(app, screen)
+                    zones, windows, dropped, truncated, xwins = source.ground_truth(disp.name, screen, proc.pid)
                     sample = {
                         "format": FORMAT, "image": base + ".png", "program": program["name"],
                         "toolkit": program["toolkit"], "set": program["set"], "look": look,
                         "screen": {"width": screen[0], "height": screen[1]}, "state": state, "action": how,
                         "settled": settled, "truncated": truncated, "dropped": dropped,
-                        "accessible_windows": windows, "windows": x_windows(disp.name, proc.pid),
-                        "zones": zones,
+                        "accessible_windows": windows, "windows": xwins, "zones": zones,
                     }
                     with open(os.path.join(outdir, base + ".json"), "w") as f:
                         json.dump(sample, f, indent=1, ensure_ascii=False)
