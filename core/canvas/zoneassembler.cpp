@@ -121,6 +121,7 @@ QList<Zone> Assembler::run()
     textGrids();
     classifyBoxes();
     sliders();
+    scrollBars();
     tabs();
     menuBars();
     freeLabels();
@@ -219,8 +220,52 @@ int Assembler::lineLeftOf(const cv::Rect& r, int gap)
     return best;
 }
 
+// A scroll bar's pieces lie in one column, their sides within this many pixels: the segmenter's narrow tall
+// strips (its groove, its thumb) at most the gap apart, and boxes without text touching them (its arrows, a
+// groove's end above or below the thumb, too short for a strip), at most the touch gap apart.
+constexpr int kScrollBarAlign = 3;
+constexpr int kScrollBarPieceGap = 24;
+constexpr int kScrollBarTouch = 2;
+
+void Assembler::joinScrollBarPieces()
+{
+    std::vector<cv::Rect> pieces = m_s.scrollBars;
+    std::sort(pieces.begin(), pieces.end(), [](const cv::Rect& a, const cv::Rect& b) { return a.y < b.y; });
+    const auto inColumn = [](const cv::Rect& bar, const cv::Rect& r) {
+        return std::abs(bar.x - r.x) <= kScrollBarAlign &&
+               std::abs((bar.x + bar.width) - (r.x + r.width)) <= kScrollBarAlign;
+    };
+    m_scrollBars.clear();
+    for (const cv::Rect& piece : pieces) {
+        const auto bar = std::find_if(m_scrollBars.begin(), m_scrollBars.end(), [&](const cv::Rect& b) {
+            return inColumn(b, piece) && piece.y <= b.y + b.height + kScrollBarPieceGap;
+        });
+        if (bar == m_scrollBars.end())
+            m_scrollBars.push_back(piece);
+        else
+            *bar |= piece;
+    }
+    m_partOfScrollBar.assign(m_s.boxes.size(), false);
+    for (cv::Rect& bar : m_scrollBars) {
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (size_t i = 0; i < m_s.boxes.size(); ++i) {
+                const cv::Rect& r = m_s.boxes[i].rect;
+                const int gap = std::max(r.y - (bar.y + bar.height), bar.y - (r.y + r.height));
+                if (m_partOfScrollBar[i] || !inColumn(bar, r) || gap > kScrollBarTouch ||
+                    !linesOwnedBy(int(i)).empty())
+                    continue;
+                m_partOfScrollBar[i] = true;
+                bar |= r;
+                grew = true;
+            }
+        }
+    }
+}
+
 void Assembler::markScrollBars()
 {
+    joinScrollBarPieces();
     m_hasScrollBar.assign(m_s.boxes.size(), false);
     for (const cv::Rect& sb : m_s.scrollBars) {
         int best = -1;
@@ -250,6 +295,18 @@ void Assembler::sliders()
         const int label = lineLeftOf(r, 40);
         if (label >= 0)
             e.label = cleanLabel(texts()[size_t(label)].text);
+        m_out.push_back(e);
+    }
+}
+
+void Assembler::scrollBars()
+{
+    for (const cv::Rect& r : m_scrollBars) {
+        Element e;
+        e.rect = r;
+        e.type = ZoneType::ScrollArea;
+        e.confidence = 0.7;
+        e.events = {QStringLiteral("scroll"), QStringLiteral("drag"), QStringLiteral("click")};
         m_out.push_back(e);
     }
 }

@@ -210,6 +210,8 @@ void Assembler::classifyBoxes()
         const seg::Box& box = m_s.boxes[bi];
         const cv::Rect& r = box.rect;
         std::vector<int> lines = linesOwnedBy(int(bi));
+        if (m_partOfScrollBar[bi])
+            continue; // an arrow or a groove's end: the scroll bar is one zone (scrollBars)
         Element e;
         e.rect = r;
         const bool small = r.width <= kIndicatorMaxSide && r.height <= kIndicatorMaxSide &&

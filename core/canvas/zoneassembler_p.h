@@ -70,7 +70,10 @@ private:
     int lineRightOf(const cv::Rect& r, int gap);
 
     int lineLeftOf(const cv::Rect& r, int gap);
+    // Scroll bars: their pieces joined into whole bars (joinScrollBarPieces), the boxes that hold one marked
+    // (markScrollBars), each bar a scroll area zone of its own (scrollBars).
     void markScrollBars();
+    void joinScrollBarPieces();
 
     // Rows of text starting at the same x (a list or a menu).
     bool isStackedList(const std::vector<int>& lines, int minRows) const;
@@ -159,6 +162,7 @@ private:
     void listRows(const std::vector<int>& lines, const cv::Rect& view);
     void menuItems(const std::vector<int>& lines, const cv::Rect& menu);
     void sliders();
+    void scrollBars();
 
     // Tabs: cells side by side on top of a long horizontal line (the page's top border). The current
     // tab is open at the bottom, merged with the page.
@@ -189,6 +193,8 @@ private:
     const Segmentation& m_s;
     std::vector<Element> m_out;
     std::vector<bool> m_hasScrollBar;
+    std::vector<cv::Rect> m_scrollBars;  // whole scroll bars, their pieces joined (markScrollBars)
+    std::vector<bool> m_partOfScrollBar; // per box: a piece of one of them (an arrow, a groove's end)
     std::vector<bool> m_isMenu;
     std::optional<cv::Vec3b> m_usualBorder;
     std::vector<cv::Rect> m_menus;
