@@ -618,6 +618,12 @@ LocalAnalysisResult LocalAnalyzer::analyze(const QImage& image, QPoint origin, c
     timer.start();
     seg::Segmentation s = seg::segment(crop);
     result.stats.segmentMs = ms(timer);
+    if (lcCanvas().isDebugEnabled()) {
+        for (const seg::Box& b : s.boxes)
+            qCDebug(lcCanvas) << "box" << toQ(b.rect);
+        for (const cv::Rect& r : s.scrollBars)
+            qCDebug(lcCanvas) << "scroll bar piece" << toQ(r);
+    }
     d->wordsOnSliders(s, result.stats);
     // A scaled screen is analysed at its toolkit's logical size: at twice the size, the counters of letters
     // are as large as check boxes and the cues' pixel sizes no longer fit.

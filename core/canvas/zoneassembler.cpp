@@ -226,6 +226,12 @@ int Assembler::lineLeftOf(const cv::Rect& r, int gap)
 constexpr int kScrollBarAlign = 3;
 constexpr int kScrollBarPieceGap = 24;
 constexpr int kScrollBarTouch = 2;
+// A horizontal scroll bar's groove or thumb: a flat box without text, this tall and this many times wider.
+// Alone it is as likely a field or a progress bar: it is a scroll bar where it ends at a vertical one's
+// column just below it, a scrolled view's corner.
+constexpr int kFlatBarMinHeight = 8;
+constexpr int kFlatBarMaxHeight = 20;
+constexpr int kFlatBarMinAspect = 4;
 
 void Assembler::joinScrollBarPieces()
 {
@@ -246,6 +252,41 @@ void Assembler::joinScrollBarPieces()
             *bar |= piece;
     }
     m_partOfScrollBar.assign(m_s.boxes.size(), false);
+    std::vector<cv::Rect> flatBars;
+    for (size_t i = 0; i < m_s.boxes.size(); ++i) {
+        const cv::Rect& r = m_s.boxes[i].rect;
+        if (r.height < kFlatBarMinHeight || r.height > kFlatBarMaxHeight ||
+            r.width < kFlatBarMinAspect * r.height)
+            continue;
+        const int right = r.x + r.width;
+        const bool corner = std::any_of(m_scrollBars.cbegin(), m_scrollBars.cend(), [&](const cv::Rect& v) {
+            const int bottom = v.y + v.height;
+            return r.x < v.x && right >= v.x - kScrollBarPieceGap &&
+                   right <= v.x + v.width + kScrollBarAlign && r.y >= bottom - kScrollBarAlign &&
+                   r.y <= bottom + kScrollBarPieceGap;
+        });
+        if (corner && linesOwnedBy(int(i)).empty() && !baseInterior(r)) {
+            m_partOfScrollBar[i] = true;
+            flatBars.push_back(r);
+        }
+    }
+    // Its other pieces lie in its row: a thumb cut by its grip, the arrows.
+    for (cv::Rect& bar : flatBars) {
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (size_t i = 0; i < m_s.boxes.size(); ++i) {
+                const cv::Rect& r = m_s.boxes[i].rect;
+                const int gap = std::max(r.x - (bar.x + bar.width), bar.x - (r.x + r.width));
+                if (m_partOfScrollBar[i] || std::abs(r.y - bar.y) > kScrollBarAlign ||
+                    std::abs((r.y + r.height) - (bar.y + bar.height)) > kScrollBarAlign ||
+                    gap > kScrollBarPieceGap || !linesOwnedBy(int(i)).empty())
+                    continue;
+                m_partOfScrollBar[i] = true;
+                bar |= r;
+                grew = true;
+            }
+        }
+    }
     for (cv::Rect& bar : m_scrollBars) {
         for (bool grew = true; grew;) {
             grew = false;
@@ -261,6 +302,7 @@ void Assembler::joinScrollBarPieces()
             }
         }
     }
+    m_scrollBars.insert(m_scrollBars.end(), flatBars.cbegin(), flatBars.cend());
 }
 
 void Assembler::markScrollBars()

@@ -19,18 +19,21 @@ constexpr int kIndicatorLabelGap = 12;     // its label starts at most this far 
 constexpr int kIndicatorMarkInset = 3;     // the mark is looked for this far inside the indicator
 constexpr double kIndicatorMarkedDev = 25; // grey deviation inside an indicator holding a mark
 constexpr int kInteriorInset = 2; // a box's interior starts this far inside its outline (border, bevel)
-constexpr int kSingleLineMaxHeight = 48; // taller boxes hold more than a line (lists, text areas, panes)
-constexpr int kBarMinAspect = 12;        // a box this many times wider than tall is a bar (title, status)
-constexpr int kEmptyBandAspect = 4;      // an empty box wider than this many heights (plus the slack) is a
-constexpr int kEmptyBandSlack = 40;      // band between lines (a tab bar's rest), not a button
-constexpr int kMaxMenuWidth = 520;       // popup menus are narrower than this
-constexpr int kMinFieldWidth = 60;       // a multi-line field or display is at least this wide
-constexpr int kMaxDisplayLines = 4;      // a display shows at most this many lines
-constexpr int kListMinRows = 4;          // a view's base with this many stacked rows is a list
-constexpr int kMenuMinRows = 2;          // a popup menu's rows
-constexpr int kTitleAbove = 10;          // a group box's title ends at most this far above its top border,
-constexpr int kTitleBelow = 4;           // starts at most this far below it,
-constexpr int kTitleIndent = 12;         // and its left is within this of the box's left
+constexpr int kSingleLineMaxHeight = 48;   // taller boxes hold more than a line (lists, text areas, panes)
+constexpr int kBarMinAspect = 12;          // a box this many times wider than tall is a bar (title, status)
+constexpr int kEmptyBandAspect = 4;        // an empty box wider than this many heights (plus the slack) is a
+constexpr int kEmptyBandSlack = 40;        // band between lines (a tab bar's rest), not a button
+constexpr int kMaxMenuWidth = 520;         // popup menus are narrower than this
+constexpr int kMinFieldWidth = 60;         // a multi-line field or display is at least this wide
+constexpr int kMaxDisplayLines = 4;        // a display shows at most this many lines
+constexpr int kListMinRows = 4;            // a view's base with this many stacked rows is a list
+constexpr int kMenuMinRows = 2;            // a popup menu's rows
+constexpr int kFieldLabelGap = 24;         // a form's "Name:" label ends at most this far left of its field
+constexpr int kFieldStackAlign = 2;        // fields of one column of a form: sides and height within this
+constexpr int kPanelInteriorTolerance = 6; // grey levels a field painted as the panel is from the panel
+constexpr int kTitleAbove = 10;            // a group box's title ends at most this far above its top border,
+constexpr int kTitleBelow = 4;             // starts at most this far below it,
+constexpr int kTitleIndent = 12;           // and its left is within this of the box's left
 
 // The view's base (baseInterior).
 constexpr int kBaseFlatTolerance = 8;  // grey levels around the interior's median that are its fill
@@ -104,6 +107,45 @@ bool Assembler::partOfScrollBarOrSlider(const cv::Rect& r) const
     }
     for (const cv::Rect& sl : m_s.sliders) {
         if (contains(sl, r, 3))
+            return true;
+    }
+    return false;
+}
+
+int Assembler::colonLabelLeftOf(const cv::Rect& r)
+{
+    const int label = lineLeftOf(r, kFieldLabelGap);
+    return label >= 0 && texts()[size_t(label)].text.trimmed().endsWith(QLatin1Char(':')) ? label : -1;
+}
+
+bool Assembler::panelInterior(const cv::Rect& r) const
+{
+    const cv::Rect in = inset(r, kInteriorInset);
+    if (seg::flatShare(m_s, in, kBaseFlatTolerance) < kBaseFlatShare)
+        return false;
+    const int interior = seg::medianGray(m_s, in);
+    const std::vector<int> sides = sideGrays(m_s, r);
+    const auto same = [interior](int side) { return std::abs(side - interior) <= kPanelInteriorTolerance; };
+    return int(std::count_if(sides.cbegin(), sides.cend(), same)) >=
+           std::min(int(sides.size()), kBaseMinSides);
+}
+
+bool Assembler::formField(int box)
+{
+    const cv::Rect& r = m_s.boxes[size_t(box)].rect;
+    if (!panelInterior(r))
+        return false; // a colour button's swatch, a picture: something shown in the box
+    if (colonLabelLeftOf(r) >= 0)
+        return true;
+    // A field of a form's column without a label of its own (an address's second line): an empty box of the
+    // same size right above or below a labelled one.
+    for (size_t i = 0; i < m_s.boxes.size(); ++i) {
+        const cv::Rect& o = m_s.boxes[i].rect;
+        const int gap = std::max(o.y - (r.y + r.height), r.y - (o.y + o.height));
+        if (int(i) != box && std::abs(o.x - r.x) <= kFieldStackAlign &&
+            std::abs(o.width - r.width) <= kFieldStackAlign &&
+            std::abs(o.height - r.height) <= kFieldStackAlign && gap >= 0 && gap <= r.height &&
+            linesOwnedBy(int(i)).empty() && panelInterior(o) && colonLabelLeftOf(o) >= 0)
             return true;
     }
     return false;
@@ -274,6 +316,11 @@ void Assembler::classifyBoxes()
             e.confidence = 0.6 + 0.3 * meanConfidence(lines) / 100.0;
             e.events = {QStringLiteral("click"), QStringLiteral("opens_menu")};
             e.state |= ZoneStateFlag::Collapsed;
+        } else if (singleLine && !base && lines.empty() && r.width >= kMinFieldWidth && formField(int(bi))) {
+            // An empty box a form's label names, in any colour: a palette may paint fields as the panel.
+            e.type = ZoneType::TextField;
+            e.events = {QStringLiteral("click"), QStringLiteral("type")};
+            e.confidence = 0.55;
         } else if (singleLine && !base && isMenuBar(lines, r)) {
             menuBarItems(lines, r);
             continue;

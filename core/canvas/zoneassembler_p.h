@@ -92,6 +92,15 @@ private:
     // is a field's.
     bool baseInterior(const cv::Rect& r) const;
 
+    // The interior of `r` is flat and as grey as the panel around it on three of its sides: nothing shown in
+    // it.
+    bool panelInterior(const cv::Rect& r) const;
+    // A free text line ending in ":" just left of `r` on its row (a form's label), or -1.
+    int colonLabelLeftOf(const cv::Rect& r);
+    // An empty box painted as the panel that such a label names, or of the same size right above or below
+    // one that is (a form's column of fields, some without a label of their own).
+    bool formField(int box);
+
     // The colour most boxes' outlines share (the theme's border colour), when enough boxes have one.
     void findUsualBorder();
 

@@ -358,6 +358,10 @@ private slots:
     void tabsBelowTheirPagesAreTabs();
     void menuBarTitlesRunTogetherAreCutApart_data();
     void menuBarTitlesRunTogetherAreCutApart();
+    void emptyBoxesAFormsLabelsNameAreFields_data();
+    void emptyBoxesAFormsLabelsNameAreFields();
+    void aFlatBarAtAViewsCornerIsItsScrollBar_data();
+    void aFlatBarAtAViewsCornerIsItsScrollBar();
     void toolBarIconsSpanTheirCells();
     void flatIconRowIsButtons();
     void toolBarOfMixedIconsIsOneRowOfCells();
@@ -1951,6 +1955,124 @@ void TestLocalAnalyzer::scaledScreenIsAnalysedAtItsLogicalSize()
     const Zone* submit = findZone(part.zones, ZoneType::Button, QStringLiteral("Submit"));
     QVERIFY2(submit && intersectionOverUnion(submit->bounds, QRect(80, 600, 200, 52)) >= 0.8,
              qPrintable(dump(part.zones)));
+}
+
+void TestLocalAnalyzer::emptyBoxesAFormsLabelsNameAreFields_data()
+{
+    QTest::addColumn<QColor>("panel");
+    QTest::addColumn<QColor>("text");
+    // A form whose fields are painted as the panel (a palette set for a dark look paints every background
+    // alike): labels ending in ":" name empty sunken boxes; the address's second line has no label of its
+    // own but lies right under a labelled field of its size.
+    QTest::newRow("dark") << QColor(0x2e, 0x34, 0x36) << QColor(0xee, 0xee, 0xec);
+    QTest::newRow("light") << QColor(0xd9, 0xd9, 0xd9) << QColor(Qt::black);
+}
+
+void TestLocalAnalyzer::emptyBoxesAFormsLabelsNameAreFields()
+{
+    QFETCH(QColor, panel);
+    QFETCH(QColor, text);
+    QImage image = themedImage(panel);
+    // The fifth box is narrower, under a field but not of its size, and its label has no colon; the sixth
+    // shows a colour (a colour button's swatch): neither is a field.
+    const QStringList labels{QStringLiteral("Name:"),  QStringLiteral("Address:"), QString(),
+                             QStringLiteral("Phone:"), QStringLiteral("Progress"), QStringLiteral("Colour:")};
+    const QList<bool> fields{true, true, true, true, false, false};
+    QList<QRect> boxes;
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        for (int i = 0; i < labels.size(); ++i) {
+            const QRect box(130, 20 + 30 * i, i >= 4 ? 200 : 300, 23);
+            boxes << box;
+            if (i == 5)
+                p.fillRect(box.adjusted(3, 3, -3, -3), QColor(0x33, 0x66, 0xcc));
+            p.setPen(panel.darker(160));
+            p.drawLine(box.topLeft(), box.topRight());
+            p.drawLine(box.topLeft(), box.bottomLeft());
+            p.setPen(panel.lighter(160));
+            p.drawLine(box.bottomLeft(), box.bottomRight());
+            p.drawLine(box.topRight(), box.bottomRight());
+            p.setPen(text);
+            p.drawText(QRect(10, box.y(), 118, box.height()), Qt::AlignVCenter | Qt::AlignRight,
+                       labels.at(i));
+        }
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    for (int i = 0; i < boxes.size(); ++i) {
+        const Zone* field = zoneAt(result.zones, ZoneType::TextField, boxes.at(i).center());
+        QVERIFY2((field != nullptr) == fields.at(i),
+                 qPrintable(QString::number(i) + QLatin1Char('\n') + dump(result.zones)));
+        if (field)
+            QVERIFY2(withinPixel(field->bounds, boxes.at(i)), qPrintable(dump(result.zones)));
+    }
+}
+
+void TestLocalAnalyzer::aFlatBarAtAViewsCornerIsItsScrollBar_data()
+{
+    QTest::addColumn<bool>("vertical");
+    QTest::addColumn<bool>("grip");
+    QTest::addColumn<bool>("scrollBar");
+    // A view scrolled both ways: its horizontal scroll bar's thumb (a flat raised box without text) ends
+    // at the vertical scroll bar's column, just below it.
+    QTest::newRow("at the corner") << true << false << true;
+    // A thumb cut in two by its grip is one scroll bar.
+    QTest::newRow("a thumb with a grip") << true << true << true;
+    // The same flat box under a view without a vertical scroll bar: a field, a progress bar, no evidence.
+    QTest::newRow("no vertical scroll bar") << false << false << false;
+}
+
+void TestLocalAnalyzer::aFlatBarAtAViewsCornerIsItsScrollBar()
+{
+    QFETCH(bool, vertical);
+    QFETCH(bool, grip);
+    QFETCH(bool, scrollBar);
+    QImage image = themedImage(QColor(0xd9, 0xd9, 0xd9));
+    const QRect view(20, 20, 300, 160);
+    const QRect thumb(32, 182, 276, 13); // between the arrows' places, under the view
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        p.setPen(QColor(0x80, 0x80, 0x80));
+        p.setBrush(Qt::white);
+        p.drawRect(view.adjusted(0, 0, -1, -1));
+        if (vertical) {
+            p.setBrush(QColor(0xd9, 0xd9, 0xd9));
+            p.drawRect(
+                QRect(view.right() + 2, view.top() + 12, 13, view.height() - 24).adjusted(0, 0, -1, -1));
+        }
+        p.setBrush(QColor(0xd9, 0xd9, 0xd9));
+        if (grip) {
+            p.drawRect(
+                QRect(thumb.x(), thumb.y(), thumb.width() / 2 - 3, thumb.height()).adjusted(0, 0, -1, -1));
+            p.drawRect(
+                QRect(thumb.x() + thumb.width() / 2 + 3, thumb.y(), thumb.width() / 2 - 3, thumb.height())
+                    .adjusted(0, 0, -1, -1));
+        } else {
+            p.drawRect(thumb.adjusted(0, 0, -1, -1));
+        }
+        p.setPen(Qt::black);
+        p.drawText(QRect(view.x() + 6, view.y() + 4, 200, 16), Qt::AlignVCenter | Qt::AlignLeft,
+                   QStringLiteral("README"));
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    // Zones on the thumb, but for the scrolled view's whole (its frame and both bars).
+    QList<QRect> flat;
+    for (const Zone& z : result.zones) {
+        if (z.bounds.intersects(thumb) && !z.bounds.contains(view))
+            flat << z.bounds;
+    }
+    if (scrollBar) {
+        QVERIFY2(flat.size() == 1, qPrintable(dump(result.zones)));
+        const Zone* bar = zoneAt(result.zones, ZoneType::ScrollArea, thumb.center());
+        QVERIFY2(bar && withinPixel(bar->bounds, thumb), qPrintable(dump(result.zones)));
+    } else {
+        QVERIFY2(!zoneAt(result.zones, ZoneType::ScrollArea, thumb.center()), qPrintable(dump(result.zones)));
+    }
 }
 
 QTEST_MAIN(TestLocalAnalyzer)
