@@ -396,8 +396,9 @@ void Assembler::classifyBoxes()
             e.container = true;
             e.type = ZoneType::Static;
             e.confidence = 0.4;
-            // A group box's title sits on (or just above) its top border.
-            for (size_t i = 0; i < texts().size(); ++i) {
+            // A group box's title sits on (or just above) its top border. A box no taller than a line holds
+            // no group (a tool bar's section under a menu bar's title).
+            for (size_t i = 0; i < texts().size() && r.height > kSingleLineMaxHeight; ++i) {
                 const TextItem& t = texts()[i];
                 if (t.owner != -1 || m_usedText.count(int(i)) || !readableText(t))
                     continue;

@@ -362,6 +362,8 @@ private slots:
     void emptyBoxesAFormsLabelsNameAreFields();
     void aFlatBarAtAViewsCornerIsItsScrollBar_data();
     void aFlatBarAtAViewsCornerIsItsScrollBar();
+    void aGroupsTitleIsAboveAGroupNotALine_data();
+    void aGroupsTitleIsAboveAGroupNotALine();
     void toolBarIconsSpanTheirCells();
     void flatIconRowIsButtons();
     void toolBarOfMixedIconsIsOneRowOfCells();
@@ -2073,6 +2075,44 @@ void TestLocalAnalyzer::aFlatBarAtAViewsCornerIsItsScrollBar()
     } else {
         QVERIFY2(!zoneAt(result.zones, ZoneType::ScrollArea, thumb.center()), qPrintable(dump(result.zones)));
     }
+}
+
+void TestLocalAnalyzer::aGroupsTitleIsAboveAGroupNotALine_data()
+{
+    QTest::addColumn<int>("height");
+    QTest::addColumn<bool>("titled");
+    // A word just above a frame's top border names the group the frame holds; the same word over a box
+    // no taller than a line (a tool bar's section of four buttons right under a menu bar's title) names
+    // nothing in it.
+    QTest::newRow("a group") << 120 << true;
+    QTest::newRow("a tool bar's section") << 35 << false;
+}
+
+void TestLocalAnalyzer::aGroupsTitleIsAboveAGroupNotALine()
+{
+    QFETCH(int, height);
+    QFETCH(bool, titled);
+    // Assembler level, boxes and text given: a frame holding four tool buttons, a word 4 px above it.
+    const QImage bgra = themedImage(QColor(0xd9, 0xd9, 0xd9)).convertToFormat(QImage::Format_ARGB32);
+    const cv::Mat mat(bgra.height(), bgra.width(), CV_8UC4, const_cast<uchar*>(bgra.constBits()),
+                      size_t(bgra.bytesPerLine()));
+    canvas::seg::Segmentation s = canvas::seg::segment(mat);
+    const cv::Rect frame(100, 60, 200, height);
+    s.boxes.push_back({frame});
+    for (int i = 0; i < 4; ++i)
+        s.boxes.push_back({cv::Rect(frame.x + 4 + 32 * i, frame.y + 3, 28, 28)});
+    canvas::detail::TextItem title;
+    title.rect = cv::Rect(108, 44, 46, 12);
+    title.text = QStringLiteral("Options");
+    title.confidence = 96;
+    canvas::detail::AssemblyInput in;
+    in.seg = &s;
+    in.texts.push_back(title);
+    const QList<Zone> zones = canvas::detail::assemble(in);
+    const bool named = std::any_of(zones.cbegin(), zones.cend(), [&](const Zone& z) {
+        return z.label == QStringLiteral("Options") && z.bounds == QRect(100, 60, 200, height);
+    });
+    QVERIFY2(named == titled, qPrintable(dump(zones)));
 }
 
 QTEST_MAIN(TestLocalAnalyzer)
