@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <opencv2/imgproc.hpp>
 #include <set>
 
@@ -272,37 +273,36 @@ void Assembler::joinScrollBarPieces()
     }
     // Its other pieces lie in its row: a thumb cut by its grip, the arrows.
     for (cv::Rect& bar : flatBars) {
-        for (bool grew = true; grew;) {
-            grew = false;
-            for (size_t i = 0; i < m_s.boxes.size(); ++i) {
-                const cv::Rect& r = m_s.boxes[i].rect;
-                const int gap = std::max(r.x - (bar.x + bar.width), bar.x - (r.x + r.width));
-                if (m_partOfScrollBar[i] || std::abs(r.y - bar.y) > kScrollBarAlign ||
-                    std::abs((r.y + r.height) - (bar.y + bar.height)) > kScrollBarAlign ||
-                    gap > kScrollBarPieceGap || !linesOwnedBy(int(i)).empty())
-                    continue;
-                m_partOfScrollBar[i] = true;
-                bar |= r;
-                grew = true;
-            }
-        }
+        absorbPieces(bar, [](const cv::Rect& b, const cv::Rect& r) {
+            const int gap = std::max(r.x - (b.x + b.width), b.x - (r.x + r.width));
+            return std::abs(r.y - b.y) <= kScrollBarAlign &&
+                   std::abs((r.y + r.height) - (b.y + b.height)) <= kScrollBarAlign &&
+                   gap <= kScrollBarPieceGap;
+        });
     }
     for (cv::Rect& bar : m_scrollBars) {
-        for (bool grew = true; grew;) {
-            grew = false;
-            for (size_t i = 0; i < m_s.boxes.size(); ++i) {
-                const cv::Rect& r = m_s.boxes[i].rect;
-                const int gap = std::max(r.y - (bar.y + bar.height), bar.y - (r.y + r.height));
-                if (m_partOfScrollBar[i] || !inColumn(bar, r) || gap > kScrollBarTouch ||
-                    !linesOwnedBy(int(i)).empty())
-                    continue;
-                m_partOfScrollBar[i] = true;
-                bar |= r;
-                grew = true;
-            }
-        }
+        absorbPieces(bar, [&inColumn](const cv::Rect& b, const cv::Rect& r) {
+            const int gap = std::max(r.y - (b.y + b.height), b.y - (r.y + r.height));
+            return inColumn(b, r) && gap <= kScrollBarTouch;
+        });
     }
     m_scrollBars.insert(m_scrollBars.end(), flatBars.cbegin(), flatBars.cend());
+}
+
+void Assembler::absorbPieces(cv::Rect& bar,
+                             const std::function<bool(const cv::Rect&, const cv::Rect&)>& joins)
+{
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (size_t i = 0; i < m_s.boxes.size(); ++i) {
+            const cv::Rect& r = m_s.boxes[i].rect;
+            if (m_partOfScrollBar[i] || !joins(bar, r) || !linesOwnedBy(int(i)).empty())
+                continue;
+            m_partOfScrollBar[i] = true;
+            bar |= r;
+            grew = true;
+        }
+    }
 }
 
 void Assembler::markScrollBars()

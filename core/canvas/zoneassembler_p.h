@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 #include <set>
 #include <vector>
@@ -74,6 +75,9 @@ private:
     // (markScrollBars), each bar a scroll area zone of its own (scrollBars).
     void markScrollBars();
     void joinScrollBarPieces();
+    // Grows `bar` by the boxes without text that `joins(bar, box)` takes, until none is left, marking each
+    // a piece of a scroll bar.
+    void absorbPieces(cv::Rect& bar, const std::function<bool(const cv::Rect&, const cv::Rect&)>& joins);
 
     // Rows of text starting at the same x (a list or a menu).
     bool isStackedList(const std::vector<int>& lines, int minRows) const;
