@@ -356,6 +356,8 @@ void Assembler::scrollBars()
 // Tabs in one row touch (at most this many pixels between one's side and the next's) and are about as tall
 // (the current one a little taller): heights differ by at most the slack or the larger height / the divisor.
 constexpr int kTabNeighbourGap = 4;
+// A menu bar's titles lie in a window's top band: their tops at most this far below the window's.
+constexpr int kMenuBarBand = 14;
 constexpr int kTabHeightSlack = 4;
 constexpr int kTabHeightSlackDivisor = 4;
 
@@ -455,6 +457,26 @@ void Assembler::tabs()
             }
         }
     }
+    // Tabs come in rows: a cell alone in a window's top band is a menu bar's title drawn as a box (a classic
+    // menu button, the title whose menu is open).
+    for (Element& e : m_out) {
+        if (e.type != ZoneType::Tab)
+            continue;
+        const bool inRow = std::any_of(m_out.cbegin(), m_out.cend(), [&](const Element& other) {
+            return &other != &e && !other.label.isEmpty() &&
+                   (other.type == ZoneType::Tab || other.type == ZoneType::Button) &&
+                   adjacent(other.rect, e.rect);
+        });
+        const bool atTop = std::any_of(m_in.windows.cbegin(), m_in.windows.cend(), [&e](const cv::Rect& w) {
+            return contains(w, e.rect) && e.rect.y <= w.y + kMenuBarBand;
+        });
+        if (!inRow && atTop) {
+            e.type = ZoneType::MenuItem;
+            e.state.setFlag(ZoneStateFlag::Focused, false);
+            e.state |= ZoneStateFlag::Collapsed; // as menuBars() makes a title
+            e.events = {QStringLiteral("click"), QStringLiteral("opens_menu")};
+        }
+    }
 }
 
 // A menu bar's title is at most this wide; a wider line at a window's top ran several titles together.
@@ -523,7 +545,7 @@ void Assembler::menuBars()
             const TextItem& t = texts()[i];
             if (t.owner != -1 || m_usedText.count(int(i)) || !readableText(t))
                 continue;
-            if (!contains(w, t.rect) || t.rect.y > w.y + 14)
+            if (!contains(w, t.rect) || t.rect.y > w.y + kMenuBarBand)
                 continue;
             if (t.rect.width > kMenuTitleMaxWidth) {
                 menuBarTitlesOf(int(i), w);

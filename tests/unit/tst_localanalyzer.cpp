@@ -364,6 +364,8 @@ private slots:
     void aFlatBarAtAViewsCornerIsItsScrollBar();
     void aGroupsTitleIsAboveAGroupNotALine_data();
     void aGroupsTitleIsAboveAGroupNotALine();
+    void aLoneCellAtAWindowsTopIsAMenuTitle_data();
+    void aLoneCellAtAWindowsTopIsAMenuTitle();
     void toolBarIconsSpanTheirCells();
     void flatIconRowIsButtons();
     void toolBarOfMixedIconsIsOneRowOfCells();
@@ -2113,6 +2115,58 @@ void TestLocalAnalyzer::aGroupsTitleIsAboveAGroupNotALine()
         return z.label == QStringLiteral("Options") && z.bounds == QRect(100, 60, 200, height);
     });
     QVERIFY2(named == titled, qPrintable(dump(zones)));
+}
+
+void TestLocalAnalyzer::aLoneCellAtAWindowsTopIsAMenuTitle_data()
+{
+    QTest::addColumn<int>("top");
+    QTest::addColumn<int>("cells");
+    QTest::addColumn<ZoneType>("type");
+    // A boxed word standing on a line that runs on beside it: a tab on its page's top line, or, alone in
+    // the window's top band, a menu bar's title drawn as a box (a classic menu button, an open menu's title).
+    QTest::newRow("alone at the window's top") << 2 << 1 << ZoneType::MenuItem;
+    QTest::newRow("two side by side at the top") << 2 << 2 << ZoneType::Tab;
+    QTest::newRow("alone further down") << 80 << 1 << ZoneType::Tab;
+}
+
+void TestLocalAnalyzer::aLoneCellAtAWindowsTopIsAMenuTitle()
+{
+    QFETCH(int, top);
+    QFETCH(int, cells);
+    QFETCH(ZoneType, type);
+    QImage image = themedImage(QColor(0xd9, 0xd9, 0xd9));
+    const QStringList words{QStringLiteral("File"), QStringLiteral("Edit")};
+    QList<QRect> boxes;
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        p.setPen(QColor(0x80, 0x80, 0x80));
+        int x = 10;
+        for (int i = 0; i < cells; ++i) {
+            const QRect cell(x, top, p.fontMetrics().horizontalAdvance(words.at(i)) + 20, 26);
+            boxes << cell;
+            x += cell.width() - 1; // neighbours share a side
+            p.setBrush(QColor(0xe4, 0xe4, 0xe4));
+            p.drawRect(cell.adjusted(0, 0, -1, -1));
+            p.setPen(Qt::black);
+            p.drawText(cell, Qt::AlignCenter, words.at(i));
+            p.setPen(QColor(0x80, 0x80, 0x80));
+        }
+        // The line the cells stand on runs across the window.
+        p.drawLine(0, top + 25, image.width() - 1, top + 25);
+    }
+    platform::WindowInfo window;
+    window.id = 7;
+    window.geometry = QRect(0, 0, image.width(), image.height());
+    canvas::AnalysisHints hints;
+    hints.windows = {window};
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), QRect(), {}, hints);
+    QVERIFY(result.error.isEmpty());
+    for (int i = 0; i < cells; ++i) {
+        const Zone* z = findZone(result.zones, type, words.at(i));
+        QVERIFY2(z && intersectionOverUnion(z->bounds, boxes.at(i)) >= 0.7, qPrintable(dump(result.zones)));
+    }
 }
 
 QTEST_MAIN(TestLocalAnalyzer)
