@@ -491,8 +491,6 @@ class TkSource:
         by_id = {w["id"]: w["geometry"] for w in xwins}
         boxes = {top: by_id[w] for top, w in wrappers.items() if w in by_id}
         zones, windows, dropped = tktruth.ground_truth(tree, screen, boxes)
-        for w in xwins:
-            w["pid"] = pid
         return zones, windows, dropped, False, xwins
 
 
@@ -520,10 +518,9 @@ def make_workdir(kind, home):
                        stderr=subprocess.DEVNULL)
 
     git("init", "-q", "-b", "main")
-    for n, (name, text, message) in enumerate([
-            ("README", "A small project.\n", "Add a read-me"),
-            ("notes.txt", "First note.\n", "Start the notes"),
-            ("notes.txt", "First note.\nSecond note.\n", "Add a second note")]):
+    for name, text, message in [("README", "A small project.\n", "Add a read-me"),
+                                ("notes.txt", "First note.\n", "Start the notes"),
+                                ("notes.txt", "First note.\nSecond note.\n", "Add a second note")]:
         with open(os.path.join(repo, name), "w") as f:
             f.write(text)
         git("add", name)

@@ -114,9 +114,8 @@ class Tree:
 
     def dialog_openers(self):
         """Entries of posted menus and buttons whose label ends in an ellipsis: they open a dialog."""
-        openers = [e for e in self.entries if not self.is_menubar(e["menu"]) and e["type"] == "command"
-                   and e["label"].strip().endswith(ELLIPSES) and e["state"] != "disabled"]
-        return openers
+        return [e for e in self.entries if not self.is_menubar(e["menu"]) and e["type"] == "command"
+                and e["label"].strip().endswith(ELLIPSES) and e["state"] != "disabled"]
 
     def buttons_opening_dialogs(self):
         return [w for w in self.widgets.values() if w["class"] in ("Button", "TButton") and w["viewable"]
@@ -202,8 +201,8 @@ def nodes(tree):
         states = ["showing", "visible"]
         if "disabled" not in w["state"]:
             states.append("enabled")
-        if w["class"] in EDITABLE_CLASSES and "normal" in w["state"] or \
-                w["class"] in ("TEntry", "TSpinbox") and "disabled" not in w["state"] and "readonly" not in w["state"]:
+        # Editable unless disabled or read-only (a ttk entry may leave its -state option empty).
+        if w["class"] in EDITABLE_CLASSES and not {"disabled", "readonly"} & set(w["state"]):
             states.append("editable")
         if "checked" in w["state"]:
             states.append("checked")
@@ -211,8 +210,8 @@ def nodes(tree):
         add(path, w["toplevel"], role, name, sorted(set(states)), w["box"])
     for e in tree.entries:
         role = MENU_ENTRY_ROLES.get(e["type"])
-        if role is None or role == "text" and any(p.startswith(path + ".") for p in tree.widgets):
-            continue  # a container; an entry holding widgets is a frame drawn like a field (Tk's icon list)
+        if role is None:
+            continue  # a tear-off line or a separator
         states = ["showing", "visible"] + ([] if e["state"] == "disabled" else ["enabled"])
         top = tree.widgets[e["menu"]]["toplevel"] if e["menu"] in tree.widgets else e["menu"]
         add(e["menu"], top, role, e["label"], sorted(states), e["box"])
@@ -255,7 +254,7 @@ def ground_truth(tree, screen, window_boxes):
     """The showing controls, clipped as capture.ground_truth clips the accessibility tree's: to their
     window (`window_boxes`: each mapped toplevel's X window, its menu bar included) and the screen, and
     dropped when more than half covered by a window above (a posted menu lies above them all)."""
-    popups = [p for p in tree.popups()]
+    popups = tree.popups()
     order = [t for t in tree.stack if t in window_boxes]
     order += [t for t in window_boxes if t not in order]
     boxes = dict(window_boxes)
@@ -276,6 +275,6 @@ def ground_truth(tree, screen, window_boxes):
             dropped += 1
             continue
         node["bounds"] = box
-        node["window"] = order.index(top)
+        node["window"] = rank[top]
         kept.append(node)
     return kept, windows, dropped
