@@ -65,6 +65,12 @@ constexpr int kEndIconMaxAspect = 2;      // an icon is at most this many of the
 constexpr int kEndIconReach = 3;          // and lies within this many heights of an end
 constexpr int kEndIconMaxCount = 3;       // an entry holds at most this many
 
+// A push button's face (buttonFace): an icon beside its label, or a glyph of the label closed into a box of
+// its own (a large "C"), lies inside the button's outline. Each such box is at most this many of the
+// button's heights wide, and owns no line of text.
+constexpr double kFaceIconMaxAspect = 1.0;
+constexpr int kFaceMaxIcons = 2; // a button's face holds at most this many
+
 // Tab bars drawn as a strip along a page (tabStrip, tabItems): the strip's tabs have no outline of their own
 // (flat tabs, the current one marked by a line or a shade), so they are told by where the strip sits.
 constexpr int kTabStripAlign = 3;     // the strip's ends are within this of the page's (it spans the side)
@@ -248,12 +254,13 @@ void Assembler::classifyBoxes()
 {
     findUsualBorder();
     markMenus(kMaxMenuWidth);
+    m_partOfControl.assign(m_s.boxes.size(), false);
     for (size_t bi = 0; bi < m_s.boxes.size(); ++bi) {
         const seg::Box& box = m_s.boxes[bi];
         const cv::Rect& r = box.rect;
         std::vector<int> lines = linesOwnedBy(int(bi));
-        if (m_partOfScrollBar[bi])
-            continue; // an arrow or a groove's end: the scroll bar is one zone (scrollBars)
+        if (m_partOfScrollBar[bi] || m_partOfControl[bi])
+            continue; // an arrow or a groove's end (the scroll bar is one zone: scrollBars), a button's icon
         Element e;
         e.rect = r;
         const bool small = r.width <= kIndicatorMaxSide && r.height <= kIndicatorMaxSide &&
@@ -304,7 +311,16 @@ void Assembler::classifyBoxes()
         cv::Rect arrow;
         // An entry's own icons (a clear button, a mode icon, a spin button's steps) sit at its ends: the
         // entry is still one line.
-        const bool children = hasChildBoxes(int(bi)) && !onlyEndIcons(int(bi));
+        bool children = hasChildBoxes(int(bi)) && !onlyEndIcons(int(bi));
+        // A push button whose icon (or a glyph of its label) is a box of its own: those boxes are its face.
+        const bool face = children && buttonFace(int(bi), lines);
+        if (face) {
+            children = false;
+            for (size_t i = 0; i < m_s.boxes.size(); ++i) {
+                if (i != bi && contains(r, m_s.boxes[i].rect))
+                    m_partOfControl[i] = true;
+            }
+        }
         const bool singleLine = r.height <= kSingleLineMaxHeight && !children;
         // A key-shaped box with a centred label has no arrow: a glyph at its right end is the label's.
         const bool centredKey = singleLine && keyShaped(m_s, int(bi)) && centredText(lines, r);
@@ -333,8 +349,8 @@ void Assembler::classifyBoxes()
             e.label = textOf(lines);
             // A short centred label makes a push button or a key, whatever the box's colour; an empty
             // cell of a grid of keys is a key too. Entry fields' text starts at the left.
-            const bool button =
-                centredText(lines, r) || (e.label.isEmpty() && keyShaped(m_s, int(bi)) && inKeyGrid(r));
+            const bool button = face || centredText(lines, r) ||
+                                (e.label.isEmpty() && keyShaped(m_s, int(bi)) && inKeyGrid(r));
             if (base && !button) {
                 e.type = ZoneType::TextField;
                 e.events = {QStringLiteral("click"), QStringLiteral("type")};
@@ -565,6 +581,35 @@ bool Assembler::onlyEndIcons(int box) const
             return false;
     }
     return icons > 0;
+}
+
+bool Assembler::buttonFace(int box, const std::vector<int>& lines) const
+{
+    const cv::Rect& r = m_s.boxes[size_t(box)].rect;
+    if (r.height > kSingleLineMaxHeight)
+        return false;
+    cv::Rect face;
+    for (const int i : lines) {
+        if (readableText(texts()[size_t(i)]))
+            face = face.area() ? unite(face, texts()[size_t(i)].rect) : texts()[size_t(i)].rect;
+    }
+    if (face.area() <= 0)
+        return false;
+    int icons = 0;
+    for (size_t i = 0; i < m_s.boxes.size(); ++i) {
+        const cv::Rect& c = m_s.boxes[i].rect;
+        if (int(i) == box || !contains(r, c) || c.height <= 4)
+            continue;
+        if (c.height >= r.height || c.width > kFaceIconMaxAspect * r.height ||
+            !linesOwnedBy(int(i)).empty() || ++icons > kFaceMaxIcons)
+            return false;
+        face = unite(face, c);
+    }
+    if (icons == 0 || face.width > kCentredMaxWidth * r.width)
+        return false;
+    // Icon and label together are centred, as a push button lays them out.
+    const int dx = std::abs((face.x + face.width / 2) - (r.x + r.width / 2));
+    return dx <= std::max(kCentredSlack, r.width / kCentredSlackDivisor);
 }
 
 bool Assembler::hasChildBoxes(int box) const

@@ -125,6 +125,9 @@ private:
     bool inKeyGrid(const cv::Rect& cell) const;
 
     bool hasChildBoxes(int box) const;
+    // A single-line box whose inner boxes are a push button's face: an icon or two, or glyphs of its label,
+    // each no wider than the box is tall, owning no text, centred with the label as a button lays them out.
+    bool buttonFace(int box, const std::vector<int>& lines) const;
     // Its only child boxes are a few icons at its ends (an entry's clear button, a spin button's steps).
     bool onlyEndIcons(int box) const;
 
@@ -208,6 +211,7 @@ private:
     std::vector<bool> m_hasScrollBar;
     std::vector<cv::Rect> m_scrollBars;  // whole scroll bars, their pieces joined (markScrollBars)
     std::vector<bool> m_partOfScrollBar; // per box: a piece of one of them (an arrow, a groove's end)
+    std::vector<bool> m_partOfControl;   // per box: drawn on a control's face (a push button's icon)
     std::vector<bool> m_isMenu;
     std::optional<cv::Vec3b> m_usualBorder;
     std::vector<cv::Rect> m_menus;
