@@ -314,8 +314,14 @@ struct LocalAnalyzer::Private
             if (detail::readable(t) || t.known || !iconSized(r) || r.width() > 2 * r.height() + 4 ||
                 r.height() > 2 * r.width() + 4)
                 continue;
+            // Inside an icon button, or on the face of a control with one action (a drop-down's arrow, a
+            // file button's icon, a tab's or a menu item's icon): no button of its own. An entry's icons
+            // and a view's are (a clear button, a spin button's steps).
             const bool taken = std::any_of(zones.cbegin(), zones.cend(), [&](const Zone& z) {
-                return z.bounds.contains(r.center()) && iconSized(z.bounds);
+                const bool oneAction = z.type == ZoneType::Button || z.type == ZoneType::Dropdown ||
+                                       z.type == ZoneType::Tab || z.type == ZoneType::MenuItem ||
+                                       z.type == ZoneType::CheckBox;
+                return z.bounds.contains(r.center()) && (iconSized(z.bounds) || oneAction);
             });
             if (taken)
                 continue;

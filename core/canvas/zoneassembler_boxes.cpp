@@ -311,9 +311,10 @@ void Assembler::classifyBoxes()
         cv::Rect arrow;
         // An entry's own icons (a clear button, a mode icon, a spin button's steps) sit at its ends: the
         // entry is still one line.
-        bool children = hasChildBoxes(int(bi)) && !onlyEndIcons(int(bi));
+        const bool childBoxes = hasChildBoxes(int(bi));
+        bool children = childBoxes && !onlyEndIcons(int(bi));
         // A push button whose icon (or a glyph of its label) is a box of its own: those boxes are its face.
-        const bool face = children && buttonFace(int(bi), lines);
+        const bool face = childBoxes && buttonFace(int(bi), lines);
         if (face) {
             children = false;
             for (size_t i = 0; i < m_s.boxes.size(); ++i) {

@@ -103,6 +103,8 @@ private slots:
     void missingTheme();
     void analyzerNamesToolBarButtons_data();
     void analyzerNamesToolBarButtons();
+    void anIconOnAControlsFaceIsNoButton_data();
+    void anIconOnAControlsFaceIsNoButton();
 
 private:
     IconNamer m_namer;
@@ -389,6 +391,85 @@ void TestIconNamer::analyzerNamesToolBarButtons()
         QCOMPARE(toString(match->type), QStringLiteral("button"));
         QCOMPARE(match->label, label);
         QCOMPARE(toString(match->labelSource), QStringLiteral("icon"));
+    }
+}
+
+void TestIconNamer::anIconOnAControlsFaceIsNoButton_data()
+{
+    QTest::addColumn<bool>("framed");
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("label");
+    // A button showing its label and an icon: one button, the icon no button of its own.
+    QTest::newRow("button with an icon") << true << "24x24/legacy/edit-find.png"
+                                         << "Find";
+    // A drop-down's arrow.
+    QTest::newRow("drop-down arrow") << true << "16x16/ui/pan-down-symbolic.symbolic.png"
+                                     << "Expand";
+    // The same icons drawn on the window alone are flat buttons, named.
+    QTest::newRow("find, flat") << false << "24x24/legacy/edit-find.png"
+                                << "Find";
+    QTest::newRow("arrow, flat") << false << "16x16/ui/pan-down-symbolic.symbolic.png"
+                                 << "Expand";
+}
+
+void TestIconNamer::anIconOnAControlsFaceIsNoButton()
+{
+    QFETCH(bool, framed);
+    QFETCH(QString, file);
+    QFETCH(QString, label);
+    const Look look = kLight;
+    QImage screen(400, 80, QImage::Format_RGB32);
+    screen.fill(look.window);
+    QImage icon = readIcon(file);
+    QVERIFY2(!icon.isNull(), qPrintable(file));
+    if (file.contains(QLatin1String("symbolic")))
+        icon = recolour(icon, look.symbolic);
+    // On a push button the icon is left of the label, the two centred; a drop-down's arrow is at its right
+    // end, its label at the left.
+    const bool arrow = label == QLatin1String("Expand");
+    const QString text = QStringLiteral("Pictures");
+    const QRect control(40, 20, 180, 34);
+    const int textWidth = QFontMetrics(QFont()).horizontalAdvance(text);
+    const int iconX = arrow ? control.right() - 8 - icon.width()
+                            : control.x() + (control.width() - icon.width() - 6 - textWidth) / 2;
+    const QRect iconRect(iconX, control.center().y() - icon.height() / 2 + 1, icon.width(), icon.height());
+    {
+        QPainter p(&screen);
+        if (framed) {
+            p.setPen(look.frame);
+            p.setBrush(look.face);
+            p.drawRoundedRect(QRectF(control).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
+            p.setPen(look.symbolic);
+            const int textX = arrow ? control.x() + 10 : iconRect.right() + 7;
+            p.drawText(QRect(textX, control.y(), textWidth + 4, control.height()), Qt::AlignVCenter, text);
+        }
+        p.drawImage(iconRect.topLeft(), icon);
+    }
+    canvas::LocalAnalyzer analyzer;
+    const canvas::LocalAnalysisResult result = analyzer.analyze(screen, QPoint(0, 0), {});
+    QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+    QStringList found;
+    const Zone* named = nullptr;
+    const Zone* face = nullptr;
+    for (const Zone& z : result.zones) {
+        found << QStringLiteral("%1 \"%2\" %3,%4 %5x%6")
+                     .arg(toString(z.type), z.label)
+                     .arg(z.bounds.x())
+                     .arg(z.bounds.y())
+                     .arg(z.bounds.width())
+                     .arg(z.bounds.height());
+        if (z.label == label)
+            named = &z;
+        if (z.bounds == control)
+            face = &z;
+    }
+    if (framed) {
+        QVERIFY2(face && face->type != ZoneType::Static, qPrintable(found.join(QStringLiteral("; "))));
+        QVERIFY2(!named, qPrintable(found.join(QStringLiteral("; "))));
+    } else {
+        QVERIFY2(named && named->bounds.contains(iconRect.center()),
+                 qPrintable(found.join(QStringLiteral("; "))));
+        QCOMPARE(toString(named->type), QStringLiteral("button"));
     }
 }
 
