@@ -356,8 +356,6 @@ void Assembler::scrollBars()
 // Tabs in one row touch (at most this many pixels between one's side and the next's) and are about as tall
 // (the current one a little taller): heights differ by at most the slack or the larger height / the divisor.
 constexpr int kTabNeighbourGap = 4;
-// A menu bar's titles lie in a window's top band: their tops at most this far below the window's.
-constexpr int kMenuBarBand = 14;
 constexpr int kTabHeightSlack = 4;
 constexpr int kTabHeightSlackDivisor = 4;
 
@@ -467,10 +465,7 @@ void Assembler::tabs()
                    (other.type == ZoneType::Tab || other.type == ZoneType::Button) &&
                    adjacent(other.rect, e.rect);
         });
-        const bool atTop = std::any_of(m_in.windows.cbegin(), m_in.windows.cend(), [&e](const cv::Rect& w) {
-            return contains(w, e.rect) && e.rect.y <= w.y + kMenuBarBand;
-        });
-        if (!inRow && atTop) {
+        if (!inRow && inWindowTopBand(e.rect)) {
             e.type = ZoneType::MenuItem;
             e.state.setFlag(ZoneStateFlag::Focused, false);
             e.state |= ZoneStateFlag::Collapsed; // as menuBars() makes a title

@@ -180,6 +180,13 @@ bool Assembler::isMenuBar(const std::vector<int>& lines, const cv::Rect& bar) co
     return textWidth < 0.5 * bar.width;
 }
 
+bool Assembler::inWindowTopBand(const cv::Rect& r) const
+{
+    return std::any_of(m_in.windows.cbegin(), m_in.windows.cend(), [&r](const cv::Rect& w) {
+        return contains(w, r, kWindowEdgeSlack) && r.y <= w.y + kMenuBarBand;
+    });
+}
+
 void Assembler::menuBarItems(const std::vector<int>& lines, const cv::Rect& bar)
 {
     for (const int i : lines) {
@@ -338,7 +345,8 @@ void Assembler::classifyBoxes()
             e.type = ZoneType::TextField;
             e.events = {QStringLiteral("click"), QStringLiteral("type")};
             e.confidence = 0.55;
-        } else if (singleLine && !base && isMenuBar(lines, r)) {
+        } else if (singleLine && (!base || inWindowTopBand(r)) && isMenuBar(lines, r)) {
+            // A base-coloured bar is a menu bar too at a window's top (a white panel: a high contrast theme).
             menuBarItems(lines, r);
             continue;
         } else if (singleLine && !base && r.width >= kBarMinAspect * r.height) {

@@ -18,6 +18,11 @@ namespace ciu::canvas::detail::assembly {
 
 using seg::Segmentation;
 
+// A menu bar lies in a window's top band: its titles' tops (a bar's top) at most this far below the window's.
+constexpr int kMenuBarBand = 14;
+// A bar drawn along a window's side may reach this far past the window's edge (its border drawn outside).
+constexpr int kWindowEdgeSlack = 2;
+
 QRect toQRect(const cv::Rect& r);
 cv::Rect inset(const cv::Rect& r, int d);
 cv::Rect unite(const cv::Rect& a, const cv::Rect& b);
@@ -86,6 +91,8 @@ private:
 
     // A menu bar: a flat box whose words sit apart from each other, starting at its left.
     bool isMenuBar(const std::vector<int>& lines, const cv::Rect& bar) const;
+    // Inside a window, its top no further than kMenuBarBand below the window's.
+    bool inWindowTopBand(const cv::Rect& r) const;
 
     void menuBarItems(const std::vector<int>& lines, const cv::Rect& bar);
     void classifyBoxes();

@@ -368,6 +368,8 @@ private slots:
     void aLoneCellAtAWindowsTopIsAMenuTitle();
     void anIconBesideAButtonsLabelIsItsFace_data();
     void anIconBesideAButtonsLabelIsItsFace();
+    void aWhiteBarAtAWindowsTopIsAMenuBar_data();
+    void aWhiteBarAtAWindowsTopIsAMenuBar();
     void toolBarIconsSpanTheirCells();
     void flatIconRowIsButtons();
     void toolBarOfMixedIconsIsOneRowOfCells();
@@ -2217,6 +2219,62 @@ void TestLocalAnalyzer::anIconBesideAButtonsLabelIsItsFace()
         QVERIFY2(withinPixel(z->bounds, button), qPrintable(dump(result.zones)));
     const ZoneType other = type == ZoneType::Button ? ZoneType::CheckBox : ZoneType::Button;
     QVERIFY2(!findZone(result.zones, other, QStringLiteral("Apply")), qPrintable(dump(result.zones)));
+}
+
+void TestLocalAnalyzer::aWhiteBarAtAWindowsTopIsAMenuBar_data()
+{
+    QTest::addColumn<int>("top");
+    QTest::addColumn<bool>("menuBar");
+    // A high contrast theme: a white window, its menu bar a white box outlined (one pixel past the window's
+    // sides), black beyond the window. The box's white stands out of the black and the title bar as an
+    // entry's base would; at the window's top it is a menu bar.
+    QTest::newRow("at the window's top") << 0 << true;
+    // The same box further down is no menu bar.
+    QTest::newRow("further down") << 60 << false;
+}
+
+void TestLocalAnalyzer::aWhiteBarAtAWindowsTopIsAMenuBar()
+{
+    QFETCH(int, top);
+    QFETCH(bool, menuBar);
+    QImage image = themedImage(Qt::black);
+    const QRect window(40, 40, 400, 200);
+    const QStringList titles{QStringLiteral("File"), QStringLiteral("View"), QStringLiteral("Search"),
+                             QStringLiteral("Help")};
+    QList<QRect> cells;
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        p.fillRect(window.x(), window.y() - 20, window.width(), 20, QColor(0x4a, 0x7a, 0xc0)); // title bar
+        p.fillRect(window, Qt::white);
+        const QRect bar(window.x() - 1, window.y() + top, window.width() + 2, 26);
+        p.setPen(QColor(0x60, 0x60, 0x60));
+        p.setBrush(Qt::white);
+        p.drawRect(bar.adjusted(0, 0, -1, -1));
+        p.setPen(Qt::black);
+        int x = window.x() + 9;
+        for (const QString& title : titles) {
+            const int w = p.fontMetrics().horizontalAdvance(title);
+            cells << QRect(x - 5, bar.y() + 1, w + 10, bar.height() - 2);
+            p.drawText(QRect(x, bar.y(), w + 2, bar.height()), Qt::AlignVCenter, title);
+            x += w + 16;
+        }
+    }
+    platform::WindowInfo info;
+    info.id = 7;
+    info.geometry = window;
+    canvas::AnalysisHints hints;
+    hints.windows = {info};
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), QRect(), {}, hints);
+    QVERIFY(result.error.isEmpty());
+    for (int i = 0; i < titles.size(); ++i) {
+        const Zone* z = findZone(result.zones, ZoneType::MenuItem, titles.at(i));
+        QVERIFY2((z != nullptr) == menuBar,
+                 qPrintable(titles.at(i) + QLatin1Char('\n') + dump(result.zones)));
+        if (z)
+            QVERIFY2(intersectionOverUnion(z->bounds, cells.at(i)) >= 0.7, qPrintable(dump(result.zones)));
+    }
 }
 
 QTEST_MAIN(TestLocalAnalyzer)
