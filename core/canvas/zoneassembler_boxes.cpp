@@ -324,10 +324,7 @@ void Assembler::classifyBoxes()
         const bool face = childBoxes && buttonFace(int(bi), lines);
         if (face) {
             children = false;
-            for (size_t i = 0; i < m_s.boxes.size(); ++i) {
-                if (i != bi && contains(r, m_s.boxes[i].rect))
-                    m_partOfControl[i] = true;
-            }
+            markFace(int(bi));
         }
         const bool singleLine = r.height <= kSingleLineMaxHeight && !children;
         // A key-shaped box with a centred label has no arrow: a glyph at its right end is the label's.
@@ -374,6 +371,8 @@ void Assembler::classifyBoxes()
                 e.confidence = e.label.isEmpty() ? 0.45 : 0.6 + 0.3 * meanConfidence(lines) / 100.0;
                 if (e.label.isEmpty() && r.width > kEmptyBandAspect * r.height + kEmptyBandSlack)
                     continue; // an empty band between lines (a tab bar's rest), not a button
+                if (!e.label.isEmpty())
+                    markFace(int(bi)); // an icon at its end (a file button's): the button's, no button
             }
         } else if (m_in.menuPopup && !m_hasScrollBar[bi] && !children && r.width <= kMaxMenuWidth &&
                    isStackedList(lines, kMenuMinRows)) {
@@ -619,6 +618,17 @@ bool Assembler::buttonFace(int box, const std::vector<int>& lines) const
     // Icon and label together are centred, as a push button lays them out.
     const int dx = std::abs((face.x + face.width / 2) - (r.x + r.width / 2));
     return dx <= std::max(kCentredSlack, r.width / kCentredSlackDivisor);
+}
+
+void Assembler::markFace(int box)
+{
+    const cv::Rect& r = m_s.boxes[size_t(box)].rect;
+    for (size_t i = 0; i < m_s.boxes.size(); ++i) {
+        const cv::Rect& c = m_s.boxes[i].rect;
+        if (int(i) != box && contains(r, c) && c.height < r.height &&
+            c.width <= kFaceIconMaxAspect * r.height && linesOwnedBy(int(i)).empty())
+            m_partOfControl[i] = true;
+    }
 }
 
 bool Assembler::hasChildBoxes(int box) const

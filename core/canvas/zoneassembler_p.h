@@ -135,6 +135,8 @@ private:
     // A single-line box whose inner boxes are a push button's face: an icon or two, or glyphs of its label,
     // each no wider than the box is tall, owning no text, centred with the label as a button lays them out.
     bool buttonFace(int box, const std::vector<int>& lines) const;
+    // Marks the icon-sized boxes inside a push button that own no text as drawn on its face (no zones).
+    void markFace(int box);
     // Its only child boxes are a few icons at its ends (an entry's clear button, a spin button's steps).
     bool onlyEndIcons(int box) const;
 

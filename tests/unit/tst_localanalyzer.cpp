@@ -2176,20 +2176,23 @@ void TestLocalAnalyzer::aLoneCellAtAWindowsTopIsAMenuTitle()
 void TestLocalAnalyzer::anIconBesideAButtonsLabelIsItsFace_data()
 {
     QTest::addColumn<int>("width");
-    QTest::addColumn<bool>("centred");
+    QTest::addColumn<QString>("layout");
     QTest::addColumn<ZoneType>("type");
     // A push button at a large scale: its icon, framed, is a box of its own beside the label, the two
     // centred on the button's face. The button is one zone, its icon no check box.
-    QTest::newRow("icon and label centred") << 120 << true << ZoneType::Button;
+    QTest::newRow("icon and label centred") << 120 << "centred" << ZoneType::Button;
+    // A grey button with its label at the left and its icon at the right end (a file chooser's button):
+    // one zone, its icon no button of its own.
+    QTest::newRow("icon at the right end") << 150 << "spread" << ZoneType::Button;
     // A frame around a check box: indicator and label at the frame's left, the rest empty (not so wide that
     // the indicator would be an entry's icon at its end).
-    QTest::newRow("check box in a frame") << 130 << false << ZoneType::CheckBox;
+    QTest::newRow("check box in a frame") << 130 << "left" << ZoneType::CheckBox;
 }
 
 void TestLocalAnalyzer::anIconBesideAButtonsLabelIsItsFace()
 {
     QFETCH(int, width);
-    QFETCH(bool, centred);
+    QFETCH(QString, layout);
     QFETCH(ZoneType, type);
     QImage image = themedImage(QColor(0xef, 0xef, 0xef));
     const QRect button(60, 40, width, 36);
@@ -2197,26 +2200,36 @@ void TestLocalAnalyzer::anIconBesideAButtonsLabelIsItsFace()
         QPainter p(&image);
         preparePainter(p);
         p.setPen(QColor(0x80, 0x80, 0x80));
-        p.setBrush(QColor(0xf6, 0xf6, 0xf6));
+        p.setBrush(layout == QLatin1String("spread") ? QColor(0xe0, 0xe0, 0xe0) : QColor(0xf6, 0xf6, 0xf6));
         p.drawRect(button.adjusted(0, 0, -1, -1));
         const int textWidth = p.fontMetrics().horizontalAdvance(QStringLiteral("Apply"));
         const int faceWidth = 22 + 8 + textWidth;
-        const int left = centred ? button.x() + (button.width() - faceWidth) / 2 : button.x() + 8;
-        const QRect icon(left, button.y() + 7, 22, 22);
+        QRect icon(button.x() + 8, button.y() + 7, 22, 22);
+        QRect text(icon.right() + 9, button.y(), textWidth + 4, button.height());
+        if (layout == QLatin1String("centred")) {
+            icon.moveLeft(button.x() + (button.width() - faceWidth) / 2);
+            text.moveLeft(icon.right() + 9);
+        } else if (layout == QLatin1String("spread")) {
+            text.moveLeft(button.x() + 10);
+            icon.moveRight(button.right() - 8);
+        }
         p.setPen(QColor(0x30, 0x30, 0x30));
         p.setBrush(QColor(0x40, 0xa0, 0x40));
         p.drawRect(icon.adjusted(0, 0, -1, -1));
         p.setPen(Qt::black);
-        p.drawText(QRect(icon.right() + 9, button.y(), textWidth + 4, button.height()), Qt::AlignVCenter,
-                   QStringLiteral("Apply"));
+        p.drawText(text, Qt::AlignVCenter, QStringLiteral("Apply"));
     }
     LocalAnalyzer analyzer;
     const auto result = analyzer.analyze(image, QPoint(0, 0), {});
     QVERIFY(result.error.isEmpty());
     const Zone* z = findZone(result.zones, type, QStringLiteral("Apply"));
     QVERIFY2(z, qPrintable(dump(result.zones)));
-    if (type == ZoneType::Button)
+    if (type == ZoneType::Button) {
+        // The button alone: nothing else inside it.
         QVERIFY2(withinPixel(z->bounds, button), qPrintable(dump(result.zones)));
+        for (const Zone& other : result.zones)
+            QVERIFY2(&other == z || !button.contains(other.bounds.center()), qPrintable(dump(result.zones)));
+    }
     const ZoneType other = type == ZoneType::Button ? ZoneType::CheckBox : ZoneType::Button;
     QVERIFY2(!findZone(result.zones, other, QStringLiteral("Apply")), qPrintable(dump(result.zones)));
 }
