@@ -70,6 +70,10 @@ constexpr int kEndIconMaxCount = 3;       // an entry holds at most this many
 // button's heights wide, and owns no line of text.
 constexpr double kFaceIconMaxAspect = 1.0;
 constexpr int kFaceMaxIcons = 2; // a button's face holds at most this many
+// A letter closed into a box of its own (a large "C", "O", "D"): the box lies inside a word read with at
+// least this many letters, this close to the word's box, and is no taller than the word by more than that.
+constexpr int kGlyphWordMinLetters = 3;
+constexpr int kGlyphWordSlack = 2;
 
 // Tab bars drawn as a strip along a page (tabStrip, tabItems): the strip's tabs have no outline of their own
 // (flat tabs, the current one marked by a line or a shade), so they are told by where the strip sits.
@@ -262,12 +266,16 @@ void Assembler::classifyBoxes()
     findUsualBorder();
     markMenus(kMaxMenuWidth);
     m_partOfControl.assign(m_s.boxes.size(), false);
+    m_glyphBox.assign(m_s.boxes.size(), false);
+    for (size_t bi = 0; bi < m_s.boxes.size(); ++bi)
+        m_glyphBox[bi] = glyphOfWord(m_s.boxes[bi].rect);
     for (size_t bi = 0; bi < m_s.boxes.size(); ++bi) {
         const seg::Box& box = m_s.boxes[bi];
         const cv::Rect& r = box.rect;
         std::vector<int> lines = linesOwnedBy(int(bi));
-        if (m_partOfScrollBar[bi] || m_partOfControl[bi])
-            continue; // an arrow or a groove's end (the scroll bar is one zone: scrollBars), a button's icon
+        if (m_partOfScrollBar[bi] || m_partOfControl[bi] || m_glyphBox[bi])
+            continue; // an arrow or a groove's end (the scroll bar is one zone: scrollBars), a button's icon,
+                      // a letter
         Element e;
         e.rect = r;
         const bool small = r.width <= kIndicatorMaxSide && r.height <= kIndicatorMaxSide &&
@@ -580,7 +588,7 @@ bool Assembler::onlyEndIcons(int box) const
     int icons = 0;
     for (size_t i = 0; i < m_s.boxes.size(); ++i) {
         const cv::Rect& c = m_s.boxes[i].rect;
-        if (int(i) == box || !contains(r, c) || c.height <= 4)
+        if (int(i) == box || m_glyphBox[i] || !contains(r, c) || c.height <= 4)
             continue;
         const bool iconSized = c.height <= r.height && c.width <= kEndIconMaxAspect * r.height;
         const bool atAnEnd = c.x >= r.x + r.width - kEndIconReach * r.height ||
@@ -606,7 +614,7 @@ bool Assembler::buttonFace(int box, const std::vector<int>& lines) const
     int icons = 0;
     for (size_t i = 0; i < m_s.boxes.size(); ++i) {
         const cv::Rect& c = m_s.boxes[i].rect;
-        if (int(i) == box || !contains(r, c) || c.height <= 4)
+        if (int(i) == box || m_glyphBox[i] || !contains(r, c) || c.height <= 4)
             continue;
         if (c.height >= r.height || c.width > kFaceIconMaxAspect * r.height ||
             !linesOwnedBy(int(i)).empty() || ++icons > kFaceMaxIcons)
@@ -618,6 +626,22 @@ bool Assembler::buttonFace(int box, const std::vector<int>& lines) const
     // Icon and label together are centred, as a push button lays them out.
     const int dx = std::abs((face.x + face.width / 2) - (r.x + r.width / 2));
     return dx <= std::max(kCentredSlack, r.width / kCentredSlackDivisor);
+}
+
+bool Assembler::glyphOfWord(const cv::Rect& r) const
+{
+    for (const TextItem& t : texts()) {
+        if (!readableText(t) || !contains(t.rect, r, kGlyphWordSlack))
+            continue;
+        for (const TextItem::Word& w : t.words) {
+            const auto letters = std::count_if(w.text.cbegin(), w.text.cend(),
+                                               [](const QChar c) { return c.isLetterOrNumber(); });
+            if (letters >= kGlyphWordMinLetters && contains(w.rect, r, kGlyphWordSlack) &&
+                r.height <= w.rect.height + kGlyphWordSlack)
+                return true;
+        }
+    }
+    return false;
 }
 
 void Assembler::markFace(int box)
@@ -635,7 +659,7 @@ bool Assembler::hasChildBoxes(int box) const
 {
     const cv::Rect& r = m_s.boxes[size_t(box)].rect;
     for (size_t i = 0; i < m_s.boxes.size(); ++i) {
-        if (int(i) != box && contains(r, m_s.boxes[i].rect) && m_s.boxes[i].rect.height > 4)
+        if (int(i) != box && !m_glyphBox[i] && contains(r, m_s.boxes[i].rect) && m_s.boxes[i].rect.height > 4)
             return true;
     }
     return false;

@@ -135,6 +135,8 @@ private:
     // A single-line box whose inner boxes are a push button's face: an icon or two, or glyphs of its label,
     // each no wider than the box is tall, owning no text, centred with the label as a button lays them out.
     bool buttonFace(int box, const std::vector<int>& lines) const;
+    // A letter closed into a box of its own: inside a word of a readable line, no taller than the word.
+    bool glyphOfWord(const cv::Rect& r) const;
     // Marks the icon-sized boxes inside a push button that own no text as drawn on its face (no zones).
     void markFace(int box);
     // Its only child boxes are a few icons at its ends (an entry's clear button, a spin button's steps).
@@ -221,6 +223,7 @@ private:
     std::vector<cv::Rect> m_scrollBars;  // whole scroll bars, their pieces joined (markScrollBars)
     std::vector<bool> m_partOfScrollBar; // per box: a piece of one of them (an arrow, a groove's end)
     std::vector<bool> m_partOfControl;   // per box: drawn on a control's face (a push button's icon)
+    std::vector<bool> m_glyphBox;        // per box: a letter of a word read (glyphOfWord), no box at all
     std::vector<bool> m_isMenu;
     std::optional<cv::Vec3b> m_usualBorder;
     std::vector<cv::Rect> m_menus;

@@ -369,6 +369,8 @@ private slots:
     void anIconBesideAButtonsLabelIsItsFace_data();
     void anIconBesideAButtonsLabelIsItsFace();
     void aWhiteBarAtAWindowsTopIsAMenuBar_data();
+    void aLetterFoundAsABoxIsNoControl_data();
+    void aLetterFoundAsABoxIsNoControl();
     void aWhiteBarAtAWindowsTopIsAMenuBar();
     void toolBarIconsSpanTheirCells();
     void flatIconRowIsButtons();
@@ -2288,6 +2290,54 @@ void TestLocalAnalyzer::aWhiteBarAtAWindowsTopIsAMenuBar()
         if (z)
             QVERIFY2(intersectionOverUnion(z->bounds, cells.at(i)) >= 0.7, qPrintable(dump(result.zones)));
     }
+}
+
+void TestLocalAnalyzer::aLetterFoundAsABoxIsNoControl_data()
+{
+    QTest::addColumn<QRect>("small");
+    QTest::addColumn<bool>("button");
+    QTest::addColumn<ZoneType>("type");
+    QTest::addColumn<QRect>("expected");
+    // A large "C" the segmenter closed into a box: inside its word, no taller than it. The word stays free
+    // text, the letter no button.
+    QTest::newRow("a letter of free text")
+        << QRect(247, 238, 13, 11) << false << ZoneType::Static << QRect(246, 233, 81, 22);
+    // On a push button: the button is one zone.
+    QTest::newRow("a letter of a button's label")
+        << QRect(247, 238, 13, 11) << true << ZoneType::Button << QRect(200, 227, 172, 36);
+    // A check box's indicator left of the word is no letter.
+    QTest::newRow("an indicator before the word")
+        << QRect(228, 237, 13, 13) << false << ZoneType::CheckBox << QRect(228, 233, 99, 22);
+}
+
+void TestLocalAnalyzer::aLetterFoundAsABoxIsNoControl()
+{
+    QFETCH(QRect, small);
+    QFETCH(bool, button);
+    QFETCH(ZoneType, type);
+    QFETCH(QRect, expected);
+    // Assembler level, boxes and text given.
+    const QImage bgra = themedImage(QColor(0xef, 0xef, 0xef)).convertToFormat(QImage::Format_ARGB32);
+    const cv::Mat mat(bgra.height(), bgra.width(), CV_8UC4, const_cast<uchar*>(bgra.constBits()),
+                      size_t(bgra.bytesPerLine()));
+    canvas::seg::Segmentation s = canvas::seg::segment(mat);
+    if (button)
+        s.boxes.push_back({cv::Rect(200, 227, 172, 36)});
+    s.boxes.push_back({cv::Rect(small.x(), small.y(), small.width(), small.height())});
+    canvas::detail::TextItem word;
+    word.rect = cv::Rect(248, 237, 77, 14);
+    word.text = QStringLiteral("Contents");
+    word.confidence = 96;
+    word.words = {{word.rect, word.text}};
+    word.owner = button ? 0 : -1; // the innermost box holding the line
+    canvas::detail::AssemblyInput in;
+    in.seg = &s;
+    in.texts.push_back(word);
+    const QList<Zone> zones = canvas::detail::assemble(in);
+    QVERIFY2(zones.size() == 1, qPrintable(dump(zones)));
+    QCOMPARE(toString(zones.front().type), toString(type));
+    QCOMPARE(zones.front().label, QStringLiteral("Contents"));
+    QVERIFY2(withinPixel(zones.front().bounds, expected), qPrintable(dump(zones)));
 }
 
 QTEST_MAIN(TestLocalAnalyzer)
