@@ -121,6 +121,7 @@ QList<Zone> Assembler::run()
     markScrollBars();
     textGrids();
     classifyBoxes();
+    dropDownArrows();
     sliders();
     scrollBars();
     tabs();

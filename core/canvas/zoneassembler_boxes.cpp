@@ -342,6 +342,15 @@ void Assembler::classifyBoxes()
             std::erase_if(lines, [&](int i) { return (texts()[size_t(i)].rect & arrow).area() > 0; });
             e.type = ZoneType::Dropdown;
             e.label = textOf(lines);
+            // Its arrow's button found as a box (the arrow read as letters or not), and icons on it: the
+            // drop-down opens from anywhere on it.
+            markFace(int(bi));
+            const cv::Point arrowCentre(arrow.x + arrow.width / 2, arrow.y + arrow.height / 2);
+            for (size_t i = 0; i < m_s.boxes.size(); ++i) {
+                const cv::Rect& c = m_s.boxes[i].rect;
+                if (i != bi && contains(r, c) && c.height <= r.height && c.contains(arrowCentre))
+                    m_partOfControl[i] = true;
+            }
             e.confidence = 0.6 + 0.3 * meanConfidence(lines) / 100.0;
             e.events = {QStringLiteral("click"), QStringLiteral("opens_menu")};
             e.state |= ZoneStateFlag::Collapsed;
@@ -616,8 +625,8 @@ bool Assembler::buttonFace(int box, const std::vector<int>& lines) const
         const cv::Rect& c = m_s.boxes[i].rect;
         if (int(i) == box || m_glyphBox[i] || !contains(r, c) || c.height <= 4)
             continue;
-        if (c.height >= r.height || c.width > kFaceIconMaxAspect * r.height ||
-            !linesOwnedBy(int(i)).empty() || ++icons > kFaceMaxIcons)
+        if (c.height >= r.height || c.width > kFaceIconMaxAspect * r.height || ownsReadableText(int(i)) ||
+            ++icons > kFaceMaxIcons)
             return false;
         face = unite(face, c);
     }
@@ -626,6 +635,54 @@ bool Assembler::buttonFace(int box, const std::vector<int>& lines) const
     // Icon and label together are centred, as a push button lays them out.
     const int dx = std::abs((face.x + face.width / 2) - (r.x + r.width / 2));
     return dx <= std::max(kCentredSlack, r.width / kCentredSlackDivisor);
+}
+
+// A drop-down drawn as two boxes side by side (a combo box's label box and its arrow's button): the arrow's
+// box is about square, shows a down arrow and no label (the arrow read as a letter or two at most), and
+// touches the right side of a single-line box of its height.
+constexpr int kArrowJoinSlack = 2;            // px: tops, heights and the touching sides this close
+constexpr double kArrowButtonMaxAspect = 1.5; // the arrow's box at most this many heights wide
+constexpr int kArrowButtonMaxLabel = 2;       // characters read in it, at most
+constexpr int kArrowButtonInset = 3;          // px: the arrow is looked for inside its border
+
+void Assembler::dropDownArrows()
+{
+    std::vector<bool> joined(m_out.size(), false);
+    for (size_t a = 0; a < m_out.size(); ++a) {
+        const cv::Rect& r = m_out[a].rect;
+        if (m_out[a].type != ZoneType::Button || m_out[a].label.size() > kArrowButtonMaxLabel ||
+            r.width > kArrowButtonMaxAspect * r.height || r.height > kSingleLineMaxHeight)
+            continue;
+        cv::Rect arrow;
+        bool down = false;
+        if (!seg::findTriangle(m_s, inset(r, kArrowButtonInset), false, &arrow, &down) || !down)
+            continue;
+        for (size_t b = 0; b < m_out.size(); ++b) {
+            Element& field = m_out[b];
+            const cv::Rect& f = field.rect;
+            if (b == a || joined[b] ||
+                (field.type != ZoneType::TextField && field.type != ZoneType::Button) ||
+                std::abs(f.y - r.y) > kArrowJoinSlack || std::abs(f.height - r.height) > kArrowJoinSlack ||
+                std::abs(r.x - (f.x + f.width)) > kArrowJoinSlack)
+                continue;
+            field.rect = unite(f, r);
+            field.type = ZoneType::Dropdown;
+            field.password = false;
+            field.events = {QStringLiteral("click"), QStringLiteral("opens_menu")};
+            field.state |= ZoneStateFlag::Collapsed;
+            joined[a] = true;
+            break;
+        }
+    }
+    size_t k = 0;
+    std::erase_if(m_out, [&](const Element&) { return joined[k++]; });
+}
+
+bool Assembler::ownsReadableText(int box) const
+{
+    const std::vector<int> lines = linesOwnedBy(box);
+    return std::any_of(lines.cbegin(), lines.cend(),
+                       [this](int i) { return readableText(texts()[size_t(i)]); });
 }
 
 bool Assembler::glyphOfWord(const cv::Rect& r) const
@@ -650,7 +707,7 @@ void Assembler::markFace(int box)
     for (size_t i = 0; i < m_s.boxes.size(); ++i) {
         const cv::Rect& c = m_s.boxes[i].rect;
         if (int(i) != box && contains(r, c) && c.height < r.height &&
-            c.width <= kFaceIconMaxAspect * r.height && linesOwnedBy(int(i)).empty())
+            c.width <= kFaceIconMaxAspect * r.height && !ownsReadableText(int(i)))
             m_partOfControl[i] = true;
     }
 }

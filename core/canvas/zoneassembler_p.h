@@ -96,6 +96,8 @@ private:
 
     void menuBarItems(const std::vector<int>& lines, const cv::Rect& bar);
     void classifyBoxes();
+    // A drop-down drawn as two boxes side by side, its label's and its arrow's button, made one zone.
+    void dropDownArrows();
 
     // A view's base (an entry field's, a list's): the interior of `r` is flat apart from its text and, on
     // three of its four sides, contrasts with the panel away from mid-grey (lighter on a light panel,
@@ -133,11 +135,14 @@ private:
 
     bool hasChildBoxes(int box) const;
     // A single-line box whose inner boxes are a push button's face: an icon or two, or glyphs of its label,
-    // each no wider than the box is tall, owning no text, centred with the label as a button lays them out.
+    // each no wider than the box is tall, owning no readable text, centred with the label as a button lays
+    // them out.
     bool buttonFace(int box, const std::vector<int>& lines) const;
     // A letter closed into a box of its own: inside a word of a readable line, no taller than the word.
     bool glyphOfWord(const cv::Rect& r) const;
-    // Marks the icon-sized boxes inside a push button that own no text as drawn on its face (no zones).
+    bool ownsReadableText(int box) const;
+    // Marks the icon-sized boxes inside a push button that own no readable text (an icon read as letters is
+    // none) as drawn on its face (no zones).
     void markFace(int box);
     // Its only child boxes are a few icons at its ends (an entry's clear button, a spin button's steps).
     bool onlyEndIcons(int box) const;

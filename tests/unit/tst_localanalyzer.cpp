@@ -370,6 +370,9 @@ private slots:
     void anIconBesideAButtonsLabelIsItsFace();
     void aWhiteBarAtAWindowsTopIsAMenuBar_data();
     void aLetterFoundAsABoxIsNoControl_data();
+    void aDropDownsArrowButtonIsItsFace();
+    void aComboOfTwoBoxesIsOneDropDown_data();
+    void aComboOfTwoBoxesIsOneDropDown();
     void aLetterFoundAsABoxIsNoControl();
     void aWhiteBarAtAWindowsTopIsAMenuBar();
     void toolBarIconsSpanTheirCells();
@@ -2338,6 +2341,89 @@ void TestLocalAnalyzer::aLetterFoundAsABoxIsNoControl()
     QCOMPARE(toString(zones.front().type), toString(type));
     QCOMPARE(zones.front().label, QStringLiteral("Contents"));
     QVERIFY2(withinPixel(zones.front().bounds, expected), qPrintable(dump(zones)));
+}
+
+void TestLocalAnalyzer::aDropDownsArrowButtonIsItsFace()
+{
+    // A drop-down whose arrow sits in a box of its own at the right end (a line between label and arrow):
+    // one zone, opened from anywhere on it; its arrow no button of its own.
+    QImage image = themedImage(QColor(0xef, 0xef, 0xef));
+    const QRect dropDown(60, 40, 200, 34);
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        p.setPen(QColor(0x90, 0x90, 0x90));
+        p.setBrush(QColor(0xe4, 0xe4, 0xe4));
+        p.drawRect(dropDown.adjusted(0, 0, -1, -1));
+        // The arrow's button: a box inside the drop-down's, at its right end.
+        const int split = dropDown.right() - 36;
+        p.setPen(QColor(0xb0, 0xb0, 0xb0));
+        p.drawRect(QRect(split, dropDown.top() + 5, 31, dropDown.height() - 11));
+        p.setPen(Qt::black);
+        p.drawText(QRect(dropDown.x() + 10, dropDown.y(), 120, dropDown.height()), Qt::AlignVCenter,
+                   QStringLiteral("Sans"));
+        p.setBrush(QColor(0x30, 0x30, 0x30));
+        const int cx = split + 18;
+        const int cy = dropDown.center().y();
+        const QPoint arrow[] = {QPoint(cx - 6, cy - 3), QPoint(cx + 6, cy - 3), QPoint(cx, cy + 3)};
+        p.drawPolygon(arrow, 3);
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    const Zone* z = findZone(result.zones, ZoneType::Dropdown, QStringLiteral("Sans"));
+    QVERIFY2(z && withinPixel(z->bounds, dropDown), qPrintable(dump(result.zones)));
+    for (const Zone& other : result.zones)
+        QVERIFY2(&other == z || !dropDown.contains(other.bounds.center()), qPrintable(dump(result.zones)));
+}
+
+void TestLocalAnalyzer::aComboOfTwoBoxesIsOneDropDown_data()
+{
+    QTest::addColumn<bool>("arrow");
+    // A combo box drawn as its label's box and, right against it, its arrow's button: one drop-down.
+    QTest::newRow("a down arrow") << true;
+    // A button showing a plus beside a field (a spin button's step) joins nothing.
+    QTest::newRow("a plus") << false;
+}
+
+void TestLocalAnalyzer::aComboOfTwoBoxesIsOneDropDown()
+{
+    QFETCH(bool, arrow);
+    QImage image = themedImage(QColor(0xef, 0xef, 0xef));
+    const QRect field(60, 40, 160, 34);
+    const QRect button(field.right(), 40, 36, 34); // they share a side
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        p.setPen(QColor(0x90, 0x90, 0x90));
+        p.setBrush(Qt::white);
+        p.drawRect(field.adjusted(0, 0, -1, -1));
+        p.setBrush(QColor(0xe4, 0xe4, 0xe4));
+        p.drawRect(button.adjusted(0, 0, -1, -1));
+        p.setPen(Qt::black);
+        p.drawText(field.adjusted(10, 0, 0, 0), Qt::AlignVCenter, QStringLiteral("Sans"));
+        p.setBrush(QColor(0x30, 0x30, 0x30));
+        const QPoint c = button.center();
+        if (arrow) {
+            const QPoint down[] = {QPoint(c.x() - 6, c.y() - 3), QPoint(c.x() + 6, c.y() - 3),
+                                   QPoint(c.x(), c.y() + 3)};
+            p.drawPolygon(down, 3);
+        } else {
+            p.fillRect(c.x() - 6, c.y() - 1, 13, 2, QColor(0x30, 0x30, 0x30));
+            p.fillRect(c.x() - 1, c.y() - 6, 2, 13, QColor(0x30, 0x30, 0x30));
+        }
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    const Zone* z =
+        findZone(result.zones, arrow ? ZoneType::Dropdown : ZoneType::TextField, QStringLiteral("Sans"));
+    QVERIFY2(z, qPrintable(dump(result.zones)));
+    QVERIFY2(withinPixel(z->bounds, arrow ? field.united(button) : field), qPrintable(dump(result.zones)));
+    const bool buttonLeft = std::any_of(result.zones.cbegin(), result.zones.cend(), [&](const Zone& other) {
+        return &other != z && button.contains(other.bounds.center());
+    });
+    QVERIFY2(buttonLeft == !arrow, qPrintable(dump(result.zones)));
 }
 
 QTEST_MAIN(TestLocalAnalyzer)
