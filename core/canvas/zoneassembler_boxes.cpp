@@ -392,7 +392,7 @@ void Assembler::classifyBoxes()
                     markFace(int(bi)); // an icon at its end (a file button's): the button's, no button
             }
         } else if (m_in.menuPopup && !m_hasScrollBar[bi] && !children && r.width <= kMaxMenuWidth &&
-                   isStackedList(lines, kMenuMinRows)) {
+                   isStackedList(lines, kMenuMinRows) && !wrappedText(lines, r)) {
             // A popup menu (often the base colour, like a list): one item per row.
             menuItems(lines, r);
             m_menus.push_back(r);
@@ -419,7 +419,8 @@ void Assembler::classifyBoxes()
             e.confidence = 0.6;
             e.container = false;
         } else if ((m_in.menuPopup || isStackedList(lines, kMenuMinRows)) && r.width <= kMaxMenuWidth &&
-                   !children && lines.size() >= 2) {
+                   !children && lines.size() >= 2 && !wrappedText(lines, r)) {
+            // Stacked rows; a message's wrapped lines are no menu.
             menuItems(lines, r);
             e.container = true;
             e.type = ZoneType::Static;

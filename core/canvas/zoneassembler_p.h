@@ -189,6 +189,8 @@ private:
 
     // A text view's paragraphs, not a list's items: rows of several words each.
     bool isProse(const std::vector<int>& lines, const cv::Rect& view) const;
+    // Prose wrapped to the view's width (a message): every row but the last reaches near its right side.
+    bool wrappedText(const std::vector<int>& lines, const cv::Rect& view) const;
 
     // The items of a view: one a row of a one-column list, one a cell of a table, each clickable.
     void listRows(const std::vector<int>& lines, const cv::Rect& view);

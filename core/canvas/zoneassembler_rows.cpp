@@ -26,6 +26,7 @@ constexpr int kMenuMinShortcuts = 2;      // rows ending in a key combination th
 constexpr int kMenuSectionAlign = 2;      // a menu's sections share its left and right edges within this
 constexpr int kMenuSectionGap = 16;       // and lie at most this far apart (a separator between them)
 constexpr double kProseWordsPerRow = 3.5; // rows of a text view hold this many words on average, or more
+constexpr double kWrappedRowReach = 0.75; // a wrapped row's text reaches this share of its view's width
 constexpr int kSelectedMinChroma = 60;    // a selected row's fill is a colour (any hue)
 constexpr int kSelectedMinDistance = 60;  // that far from the view's base
 
@@ -164,6 +165,22 @@ bool Assembler::isProse(const std::vector<int>& lines, const cv::Rect& view) con
     }
     // A table's rows can hold as many words (a date, a size), but in columns apart by a gutter.
     return double(words) / double(rows.size()) >= kProseWordsPerRow && !isTable(lines, view);
+}
+
+bool Assembler::wrappedText(const std::vector<int>& lines, const cv::Rect& view) const
+{
+    const std::vector<ViewRow> rows = viewRows(lines, view);
+    if (rows.size() < 2 || !isProse(lines, view))
+        return false;
+    // Every row but the last runs on to near the view's right side, where the text was wrapped.
+    int full = 0;
+    for (size_t k = 0; k + 1 < rows.size(); ++k) {
+        int right = 0;
+        for (const int i : rows[k].items)
+            right = std::max(right, texts()[size_t(i)].rect.x + texts()[size_t(i)].rect.width);
+        full += right >= view.x + kWrappedRowReach * view.width ? 1 : 0;
+    }
+    return full == int(rows.size()) - 1;
 }
 
 bool Assembler::hasShortcutColumn(const std::vector<int>& lines, const cv::Rect& view) const

@@ -372,6 +372,8 @@ private slots:
     void aLetterFoundAsABoxIsNoControl_data();
     void aDropDownsArrowButtonIsItsFace();
     void aComboOfTwoBoxesIsOneDropDown_data();
+    void aWrappedMessageIsNoMenu_data();
+    void aWrappedMessageIsNoMenu();
     void aComboOfTwoBoxesIsOneDropDown();
     void aLetterFoundAsABoxIsNoControl();
     void aWhiteBarAtAWindowsTopIsAMenuBar();
@@ -2424,6 +2426,57 @@ void TestLocalAnalyzer::aComboOfTwoBoxesIsOneDropDown()
         return &other != z && button.contains(other.bounds.center());
     });
     QVERIFY2(buttonLeft == !arrow, qPrintable(dump(result.zones)));
+}
+
+void TestLocalAnalyzer::aWrappedMessageIsNoMenu_data()
+{
+    QTest::addColumn<QStringList>("rows");
+    QTest::addColumn<bool>("menu");
+    // A dialog's message in a raised frame, wrapped to the frame's width: text, no menu.
+    QTest::newRow("a wrapped message") << QStringList{QStringLiteral("This is a dummy file selection dialog"),
+                                                      QStringLiteral("box, which is used because there is"),
+                                                      QStringLiteral("no good file selection dialog built"),
+                                                      QStringLiteral("into this toolkit yet.")}
+                                       << false;
+    // A menu whose items have as many words, but end where their labels end.
+    QTest::newRow("a menu of long items")
+        << QStringList{QStringLiteral("Stage Changed Files To Commit"), QStringLiteral("Revert Changes"),
+                       QStringLiteral("Show Less Context Around It"), QStringLiteral("Sign Off")}
+        << true;
+}
+
+void TestLocalAnalyzer::aWrappedMessageIsNoMenu()
+{
+    QFETCH(QStringList, rows);
+    QFETCH(bool, menu);
+    QImage image = themedImage(QColor(0xd9, 0xd9, 0xd9));
+    QRect frame(40, 40, 0, 20 * int(rows.size()) + 10);
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        int widest = 0;
+        for (const QString& row : std::as_const(rows))
+            widest = std::max(widest, p.fontMetrics().horizontalAdvance(row));
+        frame.setWidth(widest + 20);
+        p.setPen(QColor(0x80, 0x80, 0x80));
+        p.setBrush(QColor(0xd9, 0xd9, 0xd9));
+        p.drawRect(frame.adjusted(0, 0, -1, -1));
+        p.setPen(Qt::black);
+        for (int i = 0; i < rows.size(); ++i)
+            p.drawText(QRect(frame.x() + 10, frame.y() + 5 + 20 * i, widest + 4, 20), Qt::AlignVCenter,
+                       rows.at(i));
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    int items = 0;
+    for (const Zone& z : result.zones)
+        items += z.type == ZoneType::MenuItem && frame.contains(z.bounds.center()) ? 1 : 0;
+    QVERIFY2(items == (menu ? int(rows.size()) : 0), qPrintable(dump(result.zones)));
+    if (!menu) {
+        const Zone* first = findZone(result.zones, ZoneType::Static, rows.front());
+        QVERIFY2(first, qPrintable(dump(result.zones)));
+    }
 }
 
 QTEST_MAIN(TestLocalAnalyzer)
