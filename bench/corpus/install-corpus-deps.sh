@@ -10,5 +10,5 @@ DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends 
   xvfb openbox xdotool x11-utils imagemagick dbus at-spi2-core libatk-adaptor python3-gi gir1.2-atspi-2.0 \
   gtk-3-examples mousepad galculator gucharmap zenity \
   featherpad speedcrunch \
-  designer-qt6 linguist-qt6 assistant-qt6 \
+  designer-qt6 linguist-qt6 assistant-qt6 qt6-tools-dev-tools \
   tk git-gui gitk idle3 tk8.6-doc

@@ -2381,16 +2381,19 @@ void TestLocalAnalyzer::aDropDownsArrowButtonIsItsFace()
 
 void TestLocalAnalyzer::aComboOfTwoBoxesIsOneDropDown_data()
 {
-    QTest::addColumn<bool>("arrow");
+    QTest::addColumn<QString>("mark");
     // A combo box drawn as its label's box and, right against it, its arrow's button: one drop-down.
-    QTest::newRow("a down arrow") << true;
-    // A button showing a plus beside a field (a spin button's step) joins nothing.
-    QTest::newRow("a plus") << false;
+    QTest::newRow("a down arrow") << "down";
+    // A button showing a plus beside a field (a spin button's step) joins nothing,
+    QTest::newRow("a plus") << "plus";
+    // nor do a spin button's steps, an arrow up above an arrow down.
+    QTest::newRow("steps up and down") << "steps";
 }
 
 void TestLocalAnalyzer::aComboOfTwoBoxesIsOneDropDown()
 {
-    QFETCH(bool, arrow);
+    QFETCH(QString, mark);
+    const bool arrow = mark == QLatin1String("down");
     QImage image = themedImage(QColor(0xef, 0xef, 0xef));
     const QRect field(60, 40, 160, 34);
     const QRect button(field.right(), 40, 36, 34); // they share a side
@@ -2406,13 +2409,18 @@ void TestLocalAnalyzer::aComboOfTwoBoxesIsOneDropDown()
         p.drawText(field.adjusted(10, 0, 0, 0), Qt::AlignVCenter, QStringLiteral("Sans"));
         p.setBrush(QColor(0x30, 0x30, 0x30));
         const QPoint c = button.center();
-        if (arrow) {
-            const QPoint down[] = {QPoint(c.x() - 6, c.y() - 3), QPoint(c.x() + 6, c.y() - 3),
-                                   QPoint(c.x(), c.y() + 3)};
-            p.drawPolygon(down, 3);
-        } else {
+        if (mark == QLatin1String("plus")) {
             p.fillRect(c.x() - 6, c.y() - 1, 13, 2, QColor(0x30, 0x30, 0x30));
             p.fillRect(c.x() - 1, c.y() - 6, 2, 13, QColor(0x30, 0x30, 0x30));
+        } else {
+            const int y = arrow ? c.y() : c.y() + 6;
+            const QPoint down[] = {QPoint(c.x() - 6, y - 3), QPoint(c.x() + 6, y - 3), QPoint(c.x(), y + 3)};
+            p.drawPolygon(down, 3);
+            if (!arrow) {
+                const QPoint up[] = {QPoint(c.x() - 6, c.y() - 4), QPoint(c.x() + 6, c.y() - 4),
+                                     QPoint(c.x(), c.y() - 10)};
+                p.drawPolygon(up, 3);
+            }
         }
     }
     LocalAnalyzer analyzer;
