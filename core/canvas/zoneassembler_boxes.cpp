@@ -656,13 +656,8 @@ void Assembler::dropDownArrows()
             continue;
         cv::Rect arrow;
         bool down = false;
+        // The first triangle from the top points down (a spin button's steps show one pointing up above).
         if (!seg::findTriangle(m_s, inset(r, kArrowButtonInset), false, &arrow, &down) || !down)
-            continue;
-        // A second arrow above it makes a spin button's steps (up and down), no drop-down.
-        const cv::Rect above(r.x + kArrowButtonInset, r.y + kArrowButtonInset,
-                             r.width - 2 * kArrowButtonInset, arrow.y - r.y - kArrowButtonInset);
-        cv::Rect step;
-        if (above.height > 0 && seg::findTriangle(m_s, above, false, &step, nullptr))
             continue;
         for (size_t b = 0; b < m_out.size(); ++b) {
             Element& field = m_out[b];
