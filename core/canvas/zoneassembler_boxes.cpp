@@ -706,12 +706,18 @@ bool Assembler::glyphOfWord(const cv::Rect& r) const
 void Assembler::markFace(int box)
 {
     const cv::Rect& r = m_s.boxes[size_t(box)].rect;
+    std::vector<size_t> icons;
     for (size_t i = 0; i < m_s.boxes.size(); ++i) {
         const cv::Rect& c = m_s.boxes[i].rect;
-        if (int(i) != box && contains(r, c) && c.height < r.height &&
+        if (int(i) != box && !m_glyphBox[i] && contains(r, c) && c.height < r.height &&
             c.width <= kFaceIconMaxAspect * r.height && !ownsReadableText(int(i)))
-            m_partOfControl[i] = true;
+            icons.push_back(i);
     }
+    // A button shows an icon or two; a box holding more icon-sized boxes is a tool bar's, each its button.
+    if (int(icons.size()) > kFaceMaxIcons)
+        return;
+    for (const size_t i : icons)
+        m_partOfControl[i] = true;
 }
 
 bool Assembler::hasChildBoxes(int box) const

@@ -142,7 +142,7 @@ private:
     bool glyphOfWord(const cv::Rect& r) const;
     bool ownsReadableText(int box) const;
     // Marks the icon-sized boxes inside a push button that own no readable text (an icon read as letters is
-    // none) as drawn on its face (no zones).
+    // none) as drawn on its face (no zones): an icon or two, none when there are more (a tool bar's box).
     void markFace(int box);
     // Its only child boxes are a few icons at its ends (an entry's clear button, a spin button's steps).
     bool onlyEndIcons(int box) const;

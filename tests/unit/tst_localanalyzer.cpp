@@ -373,6 +373,7 @@ private slots:
     void aDropDownsArrowButtonIsItsFace();
     void aComboOfTwoBoxesIsOneDropDown_data();
     void aWrappedMessageIsNoMenu_data();
+    void threeIconBoxesInABarAreButtons();
     void aWrappedMessageIsNoMenu();
     void aComboOfTwoBoxesIsOneDropDown();
     void aLetterFoundAsABoxIsNoControl();
@@ -2484,6 +2485,37 @@ void TestLocalAnalyzer::aWrappedMessageIsNoMenu()
     if (!menu) {
         const Zone* first = findZone(result.zones, ZoneType::Static, rows.front());
         QVERIFY2(first, qPrintable(dump(result.zones)));
+    }
+}
+
+void TestLocalAnalyzer::threeIconBoxesInABarAreButtons()
+{
+    // Assembler level, boxes and text given: a bar one line tall holding a word and three icon-sized boxes at
+    // its ends (a tool bar whose checked buttons are framed). A push button shows an icon or two: the three
+    // are buttons of their own, not the bar's face.
+    const QImage bgra = themedImage(QColor(0xef, 0xef, 0xef)).convertToFormat(QImage::Format_ARGB32);
+    const cv::Mat mat(bgra.height(), bgra.width(), CV_8UC4, const_cast<uchar*>(bgra.constBits()),
+                      size_t(bgra.bytesPerLine()));
+    canvas::seg::Segmentation s = canvas::seg::segment(mat);
+    const cv::Rect bar(20, 40, 420, 36);
+    s.boxes.push_back({bar});
+    const QList<QRect> icons{QRect(26, 45, 26, 26), QRect(56, 45, 26, 26), QRect(408, 45, 26, 26)};
+    for (const QRect& icon : icons)
+        s.boxes.push_back({cv::Rect(icon.x(), icon.y(), icon.width(), icon.height())});
+    canvas::detail::TextItem word;
+    word.rect = cv::Rect(200, 52, 60, 12);
+    word.text = QStringLiteral("Tools");
+    word.confidence = 96;
+    word.words = {{word.rect, word.text}};
+    word.owner = 0;
+    canvas::detail::AssemblyInput in;
+    in.seg = &s;
+    in.texts.push_back(word);
+    const QList<Zone> zones = canvas::detail::assemble(in);
+    for (const QRect& icon : icons) {
+        const bool found = std::any_of(zones.cbegin(), zones.cend(),
+                                       [&](const Zone& z) { return withinPixel(z.bounds, icon); });
+        QVERIFY2(found, qPrintable(dump(zones)));
     }
 }
 
