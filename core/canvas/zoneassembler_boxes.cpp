@@ -67,7 +67,7 @@ constexpr int kEndIconMaxCount = 3;       // an entry holds at most this many
 
 // A push button's face (buttonFace): an icon beside its label, or a glyph of the label closed into a box of
 // its own (a large "C"), lies inside the button's outline. Each such box is at most this many of the
-// button's heights wide, and owns no readable text (an icon read as a letter or two owns none).
+// button's heights wide, and owns no readable text.
 constexpr double kFaceIconMaxAspect = 1.0;
 constexpr int kFaceMaxIcons = 2; // a button's face holds at most this many
 // A letter closed into a box of its own (a large "C", "O", "D"): the box lies inside a word read with at

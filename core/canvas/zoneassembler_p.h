@@ -141,8 +141,8 @@ private:
     // A letter closed into a box of its own: inside a word of a readable line, no taller than the word.
     bool glyphOfWord(const cv::Rect& r) const;
     bool ownsReadableText(int box) const;
-    // Marks the icon-sized boxes inside a push button that own no readable text (an icon read as letters is
-    // none) as drawn on its face (no zones): an icon or two, none when there are more (a tool bar's box).
+    // Marks the icon-sized boxes inside a push button that own no readable text as drawn on its face (no
+    // zones): an icon or two, none when there are more (a tool bar's box).
     void markFace(int box);
     // Its only child boxes are a few icons at its ends (an entry's clear button, a spin button's steps).
     bool onlyEndIcons(int box) const;
