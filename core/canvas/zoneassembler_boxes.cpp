@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <opencv2/imgproc.hpp>
+#include <utility>
 
 namespace ciu::canvas::detail::assembly {
 namespace {
@@ -596,10 +597,8 @@ bool Assembler::onlyEndIcons(int box) const
     if (r.height > kSingleLineMaxHeight || r.width < kEndIconMinFieldAspect * r.height)
         return false;
     int icons = 0;
-    for (size_t i = 0; i < m_s.boxes.size(); ++i) {
+    for (const size_t i : innerBoxes(box)) {
         const cv::Rect& c = m_s.boxes[i].rect;
-        if (int(i) == box || m_glyphBox[i] || !contains(r, c) || c.height <= 4)
-            continue;
         const bool iconSized = c.height <= r.height && c.width <= kEndIconMaxAspect * r.height;
         const bool atAnEnd = c.x >= r.x + r.width - kEndIconReach * r.height ||
                              c.x + c.width <= r.x + kEndIconReach * r.height;
@@ -622,10 +621,8 @@ bool Assembler::buttonFace(int box, const std::vector<int>& lines) const
     if (face.area() <= 0)
         return false;
     int icons = 0;
-    for (size_t i = 0; i < m_s.boxes.size(); ++i) {
+    for (const size_t i : innerBoxes(box)) {
         const cv::Rect& c = m_s.boxes[i].rect;
-        if (int(i) == box || m_glyphBox[i] || !contains(r, c) || c.height <= 4)
-            continue;
         if (c.height >= r.height || c.width > kFaceIconMaxAspect * r.height || ownsReadableText(int(i)) ||
             ++icons > kFaceMaxIcons)
             return false;
@@ -676,8 +673,13 @@ void Assembler::dropDownArrows()
             break;
         }
     }
-    size_t k = 0;
-    std::erase_if(m_out, [&](const Element&) { return joined[k++]; });
+    std::vector<Element> kept;
+    kept.reserve(m_out.size());
+    for (size_t i = 0; i < m_out.size(); ++i) {
+        if (!joined[i])
+            kept.push_back(std::move(m_out[i]));
+    }
+    m_out = std::move(kept);
 }
 
 bool Assembler::ownsReadableText(int box) const
@@ -720,14 +722,21 @@ void Assembler::markFace(int box)
         m_partOfControl[i] = true;
 }
 
-bool Assembler::hasChildBoxes(int box) const
+std::vector<size_t> Assembler::innerBoxes(int box) const
 {
     const cv::Rect& r = m_s.boxes[size_t(box)].rect;
+    std::vector<size_t> inner;
     for (size_t i = 0; i < m_s.boxes.size(); ++i) {
-        if (int(i) != box && !m_glyphBox[i] && contains(r, m_s.boxes[i].rect) && m_s.boxes[i].rect.height > 4)
-            return true;
+        const cv::Rect& c = m_s.boxes[i].rect;
+        if (int(i) != box && !m_glyphBox[i] && contains(r, c) && c.height > 4)
+            inner.push_back(i);
     }
-    return false;
+    return inner;
+}
+
+bool Assembler::hasChildBoxes(int box) const
+{
+    return !innerBoxes(box).empty();
 }
 
 void Assembler::listItems(const std::vector<int>& lines, const cv::Rect& list)

@@ -133,6 +133,8 @@ private:
     // A cell in a grid of keys: a box of its size right below or above it (tabs have none).
     bool inKeyGrid(const cv::Rect& cell) const;
 
+    // The boxes inside `box` (the letters closed into boxes, and slivers 4 px tall or less, left out).
+    std::vector<size_t> innerBoxes(int box) const;
     bool hasChildBoxes(int box) const;
     // A single-line box whose inner boxes are a push button's face: an icon or two, or glyphs of its label,
     // each no wider than the box is tall, owning no readable text, centred with the label as a button lays

@@ -79,6 +79,20 @@ QImage screenWithButton(const Look& look, const QRect& button, const std::functi
     return screen;
 }
 
+// The zones found, one a line's worth each, for a failure's message.
+QString described(const QList<Zone>& zones)
+{
+    QStringList found;
+    for (const Zone& z : zones)
+        found << QStringLiteral("%1 \"%2\" (%3) %4,%5 %6x%7")
+                     .arg(toString(z.type), z.label, toString(z.labelSource))
+                     .arg(z.bounds.x())
+                     .arg(z.bounds.y())
+                     .arg(z.bounds.width())
+                     .arg(z.bounds.height());
+    return found.join(QStringLiteral("; "));
+}
+
 void drawIcon(QPainter& p, const QImage& icon, double scale = 1)
 {
     const QSizeF size = QSizeF(icon.size()) * scale;
@@ -371,14 +385,7 @@ void TestIconNamer::analyzerNamesToolBarButtons()
     QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
     qInfo("%d icon zones looked at, %d named, %.1f ms (the themes' first load included)",
           result.stats.iconZones, result.stats.iconsNamed, result.stats.iconMs);
-    QStringList found;
-    for (const Zone& z : result.zones)
-        found << QStringLiteral("%1 \"%2\" (%3) %4,%5 %6x%7")
-                     .arg(toString(z.type), z.label, toString(z.labelSource))
-                     .arg(z.bounds.x())
-                     .arg(z.bounds.y())
-                     .arg(z.bounds.width())
-                     .arg(z.bounds.height());
+    const QString found = described(result.zones);
     for (const auto& [rect, label] : std::as_const(expected)) {
         const QRect root = rect.translated(100, 200);
         const Zone* match = nullptr;
@@ -386,8 +393,7 @@ void TestIconNamer::analyzerNamesToolBarButtons()
             if (root.contains(z.bounds.center()))
                 match = &z;
         }
-        QVERIFY2(match,
-                 qPrintable(label + QStringLiteral(" not found: ") + found.join(QStringLiteral("; "))));
+        QVERIFY2(match, qPrintable(label + QStringLiteral(" not found: ") + found));
         QCOMPARE(toString(match->type), QStringLiteral("button"));
         QCOMPARE(match->label, label);
         QCOMPARE(toString(match->labelSource), QStringLiteral("icon"));
@@ -448,27 +454,20 @@ void TestIconNamer::anIconOnAControlsFaceIsNoButton()
     canvas::LocalAnalyzer analyzer;
     const canvas::LocalAnalysisResult result = analyzer.analyze(screen, QPoint(0, 0), {});
     QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
-    QStringList found;
+    const QString found = described(result.zones);
     const Zone* named = nullptr;
     const Zone* face = nullptr;
     for (const Zone& z : result.zones) {
-        found << QStringLiteral("%1 \"%2\" %3,%4 %5x%6")
-                     .arg(toString(z.type), z.label)
-                     .arg(z.bounds.x())
-                     .arg(z.bounds.y())
-                     .arg(z.bounds.width())
-                     .arg(z.bounds.height());
         if (z.label == label)
             named = &z;
         if (z.bounds == control)
             face = &z;
     }
     if (framed) {
-        QVERIFY2(face && face->type != ZoneType::Static, qPrintable(found.join(QStringLiteral("; "))));
-        QVERIFY2(!named, qPrintable(found.join(QStringLiteral("; "))));
+        QVERIFY2(face && face->type != ZoneType::Static, qPrintable(found));
+        QVERIFY2(!named, qPrintable(found));
     } else {
-        QVERIFY2(named && named->bounds.contains(iconRect.center()),
-                 qPrintable(found.join(QStringLiteral("; "))));
+        QVERIFY2(named && named->bounds.contains(iconRect.center()), qPrintable(found));
         QCOMPARE(toString(named->type), QStringLiteral("button"));
     }
 }

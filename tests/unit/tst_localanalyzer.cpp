@@ -237,6 +237,24 @@ QImage themedImage(const QColor& panel)
     return image;
 }
 
+// A plain panel segmented, for tests at the assembler level that give their own boxes and text. The image
+// lives as long as the segmentation, whose bgra is a view of it.
+struct SegmentedPanel
+{
+    QImage image;
+    canvas::seg::Segmentation seg;
+};
+
+SegmentedPanel segmentedPanel(const QColor& panel)
+{
+    SegmentedPanel out;
+    out.image = themedImage(panel).convertToFormat(QImage::Format_ARGB32);
+    const cv::Mat mat(out.image.height(), out.image.width(), CV_8UC4,
+                      const_cast<uchar*>(out.image.constBits()), size_t(out.image.bytesPerLine()));
+    out.seg = canvas::seg::segment(mat);
+    return out;
+}
+
 void preparePainter(QPainter& p)
 {
     p.setFont(uiFont());
@@ -1279,11 +1297,8 @@ void TestLocalAnalyzer::menuBarTitlesRunTogetherAreCutApart()
 {
     QFETCH(bool, editApart);
     const bool heading = QByteArray(QTest::currentDataTag()) == "a heading";
-    QImage image = themedImage(QColor(0xef, 0xef, 0xef));
-    const QImage bgra = image.convertToFormat(QImage::Format_ARGB32);
-    const cv::Mat mat(bgra.height(), bgra.width(), CV_8UC4, const_cast<uchar*>(bgra.constBits()),
-                      size_t(bgra.bytesPerLine()));
-    const canvas::seg::Segmentation s = canvas::seg::segment(mat);
+    const SegmentedPanel panel = segmentedPanel(QColor(0xef, 0xef, 0xef));
+    const canvas::seg::Segmentation& s = panel.seg;
     canvas::detail::TextItem bar;
     bar.rect = cv::Rect(6, 8, 460, 14);
     bar.text = QStringLiteral("File Edit Go To Help");
@@ -1313,7 +1328,7 @@ void TestLocalAnalyzer::menuBarTitlesRunTogetherAreCutApart()
         edit.confidence = 96;
         in.texts.push_back(edit);
     }
-    in.windows.push_back(cv::Rect(0, 4, image.width(), image.height() - 4));
+    in.windows.push_back(cv::Rect(0, 4, panel.image.width(), panel.image.height() - 4));
     const QList<Zone> zones = canvas::detail::assemble(in);
     QStringList titles;
     for (const Zone& z : zones) {
@@ -2107,10 +2122,8 @@ void TestLocalAnalyzer::aGroupsTitleIsAboveAGroupNotALine()
     QFETCH(int, height);
     QFETCH(bool, titled);
     // Assembler level, boxes and text given: a frame holding four tool buttons, a word 4 px above it.
-    const QImage bgra = themedImage(QColor(0xd9, 0xd9, 0xd9)).convertToFormat(QImage::Format_ARGB32);
-    const cv::Mat mat(bgra.height(), bgra.width(), CV_8UC4, const_cast<uchar*>(bgra.constBits()),
-                      size_t(bgra.bytesPerLine()));
-    canvas::seg::Segmentation s = canvas::seg::segment(mat);
+    SegmentedPanel panel = segmentedPanel(QColor(0xd9, 0xd9, 0xd9));
+    canvas::seg::Segmentation& s = panel.seg;
     const cv::Rect frame(100, 60, 200, height);
     s.boxes.push_back({frame});
     for (int i = 0; i < 4; ++i)
@@ -2323,10 +2336,8 @@ void TestLocalAnalyzer::aLetterFoundAsABoxIsNoControl()
     QFETCH(ZoneType, type);
     QFETCH(QRect, expected);
     // Assembler level, boxes and text given.
-    const QImage bgra = themedImage(QColor(0xef, 0xef, 0xef)).convertToFormat(QImage::Format_ARGB32);
-    const cv::Mat mat(bgra.height(), bgra.width(), CV_8UC4, const_cast<uchar*>(bgra.constBits()),
-                      size_t(bgra.bytesPerLine()));
-    canvas::seg::Segmentation s = canvas::seg::segment(mat);
+    SegmentedPanel panel = segmentedPanel(QColor(0xef, 0xef, 0xef));
+    canvas::seg::Segmentation& s = panel.seg;
     if (button)
         s.boxes.push_back({cv::Rect(200, 227, 172, 36)});
     s.boxes.push_back({cv::Rect(small.x(), small.y(), small.width(), small.height())});
@@ -2493,10 +2504,8 @@ void TestLocalAnalyzer::threeIconBoxesInABarAreButtons()
     // Assembler level, boxes and text given: a bar one line tall holding a word and three icon-sized boxes at
     // its ends (a tool bar whose checked buttons are framed). A push button shows an icon or two: the three
     // are buttons of their own, not the bar's face.
-    const QImage bgra = themedImage(QColor(0xef, 0xef, 0xef)).convertToFormat(QImage::Format_ARGB32);
-    const cv::Mat mat(bgra.height(), bgra.width(), CV_8UC4, const_cast<uchar*>(bgra.constBits()),
-                      size_t(bgra.bytesPerLine()));
-    canvas::seg::Segmentation s = canvas::seg::segment(mat);
+    SegmentedPanel panel = segmentedPanel(QColor(0xef, 0xef, 0xef));
+    canvas::seg::Segmentation& s = panel.seg;
     const cv::Rect bar(20, 40, 420, 36);
     s.boxes.push_back({bar});
     const QList<QRect> icons{QRect(26, 45, 26, 26), QRect(56, 45, 26, 26), QRect(408, 45, 26, 26)};
