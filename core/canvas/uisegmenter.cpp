@@ -167,10 +167,19 @@ bool isSlider(const cv::Mat& edges, const cv::Rect& r)
     return (bestRun >= 2 || tall >= 2) && tall <= 60;
 }
 
+constexpr int kRestSlack = 2;          // px: the rest of a view shares its sides and bottom within this
+constexpr int kRestMinBand = 10;       // px: and starts at least this far under its top (a row's band)
+constexpr int kRestFillTolerance = 8;  // grey levels: the same fill as the view's
+constexpr double kRestLabelAspect = 2; // a label in the band above is this many times as wide as tall
+constexpr int kRestLabelMinHeight = 7; // px, and this tall at least
+constexpr int kRuleMinWidth = 60;      // px: a rule joining lines crosses a view, wider than this
+constexpr double kRuleReach = 0.9;     // and this share of the lines it joins, without a gap
+constexpr int kRuleMinBeyond = 5;      // rows of the component on each side of a rule that joins lines
+
 // Rows of text joined by descenders and ascenders (a terminal's dense lines) form one component: it is
 // cut where a row holds almost none of its pixels, into bands of 10 to 22 rows of similar heights. Each band
 // is trimmed to the component's columns in it.
-std::vector<cv::Rect> rowBands(const cv::Mat& labels, int label, const cv::Rect& box)
+std::vector<cv::Rect> textRowBands(const cv::Mat& labels, int label, const cv::Rect& box)
 {
     if (box.height <= 26) // one line, or a highlighted one with its frame
         return {box};
@@ -222,6 +231,83 @@ std::vector<cv::Rect> rowBands(const cv::Mat& labels, int label, const cv::Rect&
         }
         if (right >= left)
             bands.push_back(cv::Rect(box.x + left, box.y + cuts[k], right - left + 1, cuts[k + 1] - cuts[k]));
+    }
+    return bands;
+}
+
+// A component taller than a line may be lines joined by rules: the edges of a selected row's band or of a
+// header row cross the whole view and touch the ascenders of the rows beside them. Rows of the component
+// that its pixels cross from side to side are such rules: they are cut out, and what lies between them is
+// cut into lines as above. The rules are read off the edges before the words were joined: a line of text
+// leaves gaps between its letters and words.
+std::vector<cv::Rect> rowBands(const cv::Mat& labels, const cv::Mat& edges, int label, const cv::Rect& box)
+{
+    if (box.height <= 26 || box.width < kRuleMinWidth)
+        return textRowBands(labels, label, box);
+    std::vector<bool> rule(size_t(box.height), false);
+    for (int y = 0; y < box.height; ++y) {
+        const int* row = labels.ptr<int>(box.y + y) + box.x;
+        const uchar* ink = edges.ptr<uchar>(box.y + y) + box.x;
+        int run = 0;
+        int longest = 0;
+        for (int x = 0; x < box.width; ++x) {
+            run = row[x] == label && ink[x] ? run + 1 : 0;
+            longest = std::max(longest, run);
+        }
+        rule[size_t(y)] = longest >= kRuleReach * box.width;
+    }
+    // Only a rule with lines on both sides joins them: the rules of a frame around one line (a checked
+    // button whose border is too faint to be a box) lie at its top and bottom, and it stays one line, as a
+    // highlighted line with its frame does.
+    std::vector<bool> cut(size_t(box.height), false);
+    bool any = false;
+    for (int y = 0; y < box.height;) {
+        if (!rule[size_t(y)]) {
+            ++y;
+            continue;
+        }
+        int end = y;
+        while (end < box.height && rule[size_t(end)])
+            ++end;
+        if (y >= kRuleMinBeyond && box.height - end >= kRuleMinBeyond) {
+            std::fill(cut.begin() + y, cut.begin() + end, true);
+            any = true;
+        }
+        y = end;
+    }
+    if (!any)
+        return textRowBands(labels, label, box);
+    std::vector<cv::Rect> bands;
+    for (int y = 0; y < box.height;) {
+        if (cut[size_t(y)]) {
+            ++y;
+            continue;
+        }
+        int end = y;
+        while (end < box.height && !cut[size_t(end)])
+            ++end;
+        // The piece between two rules, trimmed to its pixels.
+        int left = box.width;
+        int right = -1;
+        int top = end;
+        int bottom = y - 1;
+        for (int yy = y; yy < end; ++yy) {
+            const int* row = labels.ptr<int>(box.y + yy) + box.x;
+            for (int x = 0; x < box.width; ++x) {
+                if (row[x] == label) {
+                    left = std::min(left, x);
+                    right = std::max(right, x);
+                    top = std::min(top, yy);
+                    bottom = std::max(bottom, yy);
+                }
+            }
+        }
+        if (right >= left) {
+            const cv::Rect piece(box.x + left, box.y + top, right - left + 1, bottom - top + 1);
+            for (const cv::Rect& band : textRowBands(labels, label, piece))
+                bands.push_back(band);
+        }
+        y = end;
     }
     return bands;
 }
@@ -456,7 +542,7 @@ Segmentation segment(const cv::Mat& bgra, const Params& p)
     for (int i = 1; i < n; ++i) {
         const cv::Rect box(stats.at<int>(i, cv::CC_STAT_LEFT), stats.at<int>(i, cv::CC_STAT_TOP),
                            stats.at<int>(i, cv::CC_STAT_WIDTH), stats.at<int>(i, cv::CC_STAT_HEIGHT));
-        for (const cv::Rect& band : rowBands(labels, i, box)) {
+        for (const cv::Rect& band : rowBands(labels, text, i, box)) {
             // Undo the dilation and the gradient band.
             candidates.push_back(
                 cv::Rect(band.x + halfGap + 1, band.y + 1, band.width - 2 * halfGap - 2, band.height - 2));
@@ -473,6 +559,43 @@ Segmentation segment(const cv::Mat& bgra, const Params& p)
         s.textLines.push_back(r);
     }
     sortTextLines(s.textLines);
+    // The rest of a view under a band: a header row's or a selected row's bottom edge crosses the view and
+    // closes a box with the view's sides and bottom. It is no box of its own; its rows are the view's. (A
+    // notebook's page under its tabs, a table's body under its column titles, is one: the band above holds
+    // labels side by side.)
+    const auto label = [&](const cv::Rect& r, const cv::Rect& band) {
+        // A word: no icon, no expander's triangle.
+        return (r & band) == r && r.width >= kRestLabelAspect * r.height && r.height >= kRestLabelMinHeight;
+    };
+    const auto sideBySide = [&](const cv::Rect& band) {
+        for (size_t i = 0; i < s.textLines.size(); ++i) {
+            const cv::Rect& a = s.textLines[i];
+            for (size_t j = i + 1; j < s.textLines.size() && label(a, band); ++j) {
+                const cv::Rect& b = s.textLines[j];
+                const int overlap = std::min(a.y + a.height, b.y + b.height) - std::max(a.y, b.y);
+                if (label(b, band) && 2 * overlap > std::min(a.height, b.height))
+                    return true;
+            }
+        }
+        return false;
+    };
+    const auto restOfView = [&](const Box& c) {
+        return std::any_of(s.boxes.cbegin(), s.boxes.cend(), [&](const Box& v) {
+            const cv::Rect& a = v.rect;
+            const cv::Rect& b = c.rect;
+            return &v != &c && std::abs(a.x - b.x) <= kRestSlack &&
+                   std::abs(a.x + a.width - b.x - b.width) <= kRestSlack &&
+                   std::abs(a.y + a.height - b.y - b.height) <= kRestSlack && b.y - a.y >= kRestMinBand &&
+                   std::abs(medianGray(s, b) - medianGray(s, a)) <= kRestFillTolerance &&
+                   !sideBySide(cv::Rect(a.x, a.y, a.width, b.y - a.y + kRestSlack));
+        });
+    };
+    std::vector<Box> kept;
+    for (const Box& b : s.boxes) {
+        if (!restOfView(b))
+            kept.push_back(b);
+    }
+    s.boxes = std::move(kept);
     return s;
 }
 

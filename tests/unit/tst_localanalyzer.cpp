@@ -407,6 +407,7 @@ private slots:
     void menuInTheBaseColourIsAMenu();
     void menuCutBySeparatorsIsOneMenu();
     void textViewLinesStayText();
+    void linesBesideASelectedRowAreLines();
     void expandersAreButtonsWithTheirState();
     void plusMinusExpandersAreButtons();
     void scaledScreenIsAnalysedAtItsLogicalSize();
@@ -1850,6 +1851,71 @@ void TestLocalAnalyzer::textViewLinesStayText()
         ++statics;
     }
     QCOMPARE(statics, 5);
+}
+
+void TestLocalAnalyzer::linesBesideASelectedRowAreLines()
+{
+    // A tree's rows at a pitch no taller than their text: a header band's and the selected row's edges
+    // cross the view and touch the letters of the rows beside them. Each row is still a line of text.
+    QImage image = themedImage(QColor(0xef, 0xef, 0xef));
+    const QRect view(20, 20, 220, 200);
+    const QStringList rows{QStringLiteral("Dialog with Buttons Bottom"),
+                           QStringLiteral("Dialog with Buttons Right"),
+                           QStringLiteral("Dialog without Buttons"), QStringLiteral("Main Window")};
+    constexpr int kPitch = 16;
+    const int first = view.y() + 1 + kPitch; // under the header band
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        p.setPen(QColor(0x9a, 0x9a, 0x9a));
+        p.setBrush(Qt::white);
+        p.drawRect(view.adjusted(0, 0, -1, -1));
+        p.setBrush(QColor(0xe0, 0xe0, 0xe0));
+        p.drawRect(QRect(view.x(), view.y(), view.width(), kPitch + 1).adjusted(0, 0, -1, -1));
+        p.setPen(Qt::black);
+        p.drawText(QRect(view.x(), view.y(), view.width(), kPitch + 1), Qt::AlignCenter,
+                   QStringLiteral("templates/forms"));
+        p.fillRect(QRect(view.x() + 1, first, view.width() - 2, kPitch), QColor(0x30, 0x8c, 0xc6));
+        for (int i = 0; i < rows.size(); ++i) {
+            p.setPen(i == 0 ? Qt::white : Qt::black);
+            p.drawText(QRect(view.x() + 20, first + kPitch * i, 200, kPitch),
+                       Qt::AlignVCenter | Qt::AlignLeft, rows.at(i));
+        }
+    }
+    image = image.convertToFormat(QImage::Format_ARGB32);
+    const cv::Mat mat(image.height(), image.width(), CV_8UC4, const_cast<uchar*>(image.constBits()),
+                      size_t(image.bytesPerLine()));
+    const canvas::seg::Segmentation seg = canvas::seg::segment(mat);
+    QStringList lines;
+    for (const cv::Rect& r : seg.textLines)
+        lines << QStringLiteral("%1,%2 %3x%4").arg(r.x).arg(r.y).arg(r.width).arg(r.height);
+    for (int i = 0; i < rows.size(); ++i) {
+        // One line in the row, starting at its text and no taller than the row.
+        const int top = first + kPitch * i;
+        const int inRow =
+            int(std::count_if(seg.textLines.cbegin(), seg.textLines.cend(), [&](const cv::Rect& r) {
+                return r.y >= top - 2 && r.y + r.height <= top + kPitch + 2 &&
+                       std::abs(r.x - (view.x() + 20)) <= 2;
+            }));
+        QVERIFY2(inRow == 1,
+                 qPrintable(QStringLiteral("row %1: %2").arg(i).arg(lines.join(QLatin1String("; ")))));
+    }
+    // The view under the selected row is no box of its own (its bottom edge closed one with the view's
+    // sides and bottom): the view is one list, each row an item across it.
+    const auto inner = std::count_if(seg.boxes.cbegin(), seg.boxes.cend(), [&](const canvas::seg::Box& b) {
+        return b.rect.y > view.y() + 2 && b.rect.width > view.width() / 2;
+    });
+    QCOMPARE(int(inner), 0);
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    for (int i = 0; i < rows.size(); ++i) {
+        const Zone* item = findZone(result.zones, ZoneType::Button, rows.at(i));
+        QVERIFY2(item, qPrintable(rows.at(i) + QLatin1String(": ") + dump(result.zones)));
+        QVERIFY2(item->bounds.width() >= view.width() - 4 &&
+                     item->bounds.contains(QPoint(view.center().x(), first + kPitch * i + kPitch / 2)),
+                 qPrintable(dump(result.zones)));
+    }
 }
 
 void TestLocalAnalyzer::expandersAreButtonsWithTheirState()
