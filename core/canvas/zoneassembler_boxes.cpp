@@ -29,6 +29,9 @@ constexpr int kMinFieldWidth = 60;         // a multi-line field or display is a
 constexpr int kMaxDisplayLines = 4;        // a display shows at most this many lines
 constexpr int kListMinRows = 4;            // a view's base with this many stacked rows is a list
 constexpr int kMenuMinRows = 2;            // a popup menu's rows
+constexpr int kIndentAlign = 3;            // px: lines of a tree's level start this close to each other
+constexpr int kRowMarkGap = 4;             // px: a mark at a row's start ends at most this far into its text
+constexpr int kRowMarkReach = 24;          // and at most this far before it
 constexpr int kFieldLabelGap = 24;         // a form's "Name:" label ends at most this far left of its field
 constexpr int kFieldStackAlign = 2;        // fields of one column of a form: sides and height within this
 constexpr int kPanelInteriorTolerance = 6; // grey levels a field painted as the panel is from the panel
@@ -105,6 +108,30 @@ bool Assembler::isStackedList(const std::vector<int>& lines, int minRows) const
         if (i > 0)
             rows += sameRow(rects[i - 1], rects[i]) ? 0 : 1;
         aligned += rects[i].x - left <= 6 ? 1 : 0;
+    }
+    return rows >= minRows && aligned >= std::max(minRows, int(0.6 * rows));
+}
+
+bool Assembler::isIndentedList(const std::vector<int>& lines, int minRows) const
+{
+    if (int(lines.size()) < minRows)
+        return false;
+    std::vector<cv::Rect> rects;
+    for (const int i : lines)
+        rects.push_back(m_in.texts[size_t(i)].rect);
+    std::sort(rects.begin(), rects.end(), [](const cv::Rect& a, const cv::Rect& b) { return a.y < b.y; });
+    int rows = 1;
+    for (size_t i = 1; i < rects.size(); ++i)
+        rows += sameRow(rects[i - 1], rects[i]) ? 0 : 1;
+    // A line starts where a line of another row does: at one of the tree's levels.
+    int aligned = 0;
+    for (const cv::Rect& a : rects) {
+        aligned += std::any_of(rects.cbegin(), rects.cend(),
+                               [&](const cv::Rect& b) {
+                                   return !sameRow(a, b) && std::abs(a.x - b.x) <= kIndentAlign;
+                               })
+                       ? 1
+                       : 0;
     }
     return rows >= minRows && aligned >= std::max(minRows, int(0.6 * rows));
 }
@@ -398,7 +425,10 @@ void Assembler::classifyBoxes()
             menuItems(lines, r);
             m_menus.push_back(r);
             continue;
-        } else if (m_hasScrollBar[bi] || (base && !children && isStackedList(lines, kListMinRows))) {
+        } else if (m_hasScrollBar[bi] ||
+                   (base && (!children || onlyRowMarks(int(bi), lines)) &&
+                    (isStackedList(lines, kListMinRows) || isIndentedList(lines, kListMinRows)))) {
+            // A list's rows may start with marks of their own: a tree's expanders, its branch lines' joints.
             e.type = ZoneType::ScrollArea;
             e.events = {QStringLiteral("scroll"), QStringLiteral("click")};
             e.confidence = m_hasScrollBar[bi] ? 0.75 : 0.55;
@@ -606,6 +636,23 @@ bool Assembler::onlyEndIcons(int box) const
             return false;
     }
     return icons > 0;
+}
+
+bool Assembler::onlyRowMarks(int box, const std::vector<int>& lines) const
+{
+    const std::vector<size_t> inner = innerBoxes(box);
+    return !inner.empty() && std::all_of(inner.cbegin(), inner.cend(), [&](size_t i) {
+        const cv::Rect& c = m_s.boxes[i].rect;
+        if (c.width > kIndicatorMaxSide || c.height > kIndicatorMaxSide || ownsReadableText(int(i)))
+            return false;
+        const int centre = c.y + c.height / 2;
+        return std::any_of(lines.cbegin(), lines.cend(), [&](int l) {
+            const cv::Rect& t = texts()[size_t(l)].rect;
+            const int right = c.x + c.width;
+            return centre >= t.y && centre < t.y + t.height && right <= t.x + kRowMarkGap &&
+                   right >= t.x - kRowMarkReach;
+        });
+    });
 }
 
 bool Assembler::buttonFace(int box, const std::vector<int>& lines) const

@@ -86,6 +86,8 @@ private:
 
     // Rows of text starting at the same x (a list or a menu).
     bool isStackedList(const std::vector<int>& lines, int minRows) const;
+    // At least minRows rows whose lines start at a few levels (a tree's), most lines at one another row's.
+    bool isIndentedList(const std::vector<int>& lines, int minRows) const;
 
     bool partOfScrollBarOrSlider(const cv::Rect& r) const;
 
@@ -148,6 +150,8 @@ private:
     void markFace(int box);
     // Its only child boxes are a few icons at its ends (an entry's clear button, a spin button's steps).
     bool onlyEndIcons(int box) const;
+    // Its only child boxes are small marks at the start of its rows (a tree's expanders), owning no text.
+    bool onlyRowMarks(int box, const std::vector<int>& lines) const;
 
     // A tab bar drawn as a strip along a page: a box without children that spans one side of a larger
     // box (the page) and touches it, its readable labels in one row apart from each other (above or below

@@ -408,6 +408,8 @@ private slots:
     void menuCutBySeparatorsIsOneMenu();
     void textViewLinesStayText();
     void linesBesideASelectedRowAreLines();
+    void aTreesRowsAreItsItems_data();
+    void aTreesRowsAreItsItems();
     void expandersAreButtonsWithTheirState();
     void plusMinusExpandersAreButtons();
     void scaledScreenIsAnalysedAtItsLogicalSize();
@@ -1914,6 +1916,57 @@ void TestLocalAnalyzer::linesBesideASelectedRowAreLines()
         QVERIFY2(item, qPrintable(rows.at(i) + QLatin1String(": ") + dump(result.zones)));
         QVERIFY2(item->bounds.width() >= view.width() - 4 &&
                      item->bounds.contains(QPoint(view.center().x(), first + kPitch * i + kPitch / 2)),
+                 qPrintable(dump(result.zones)));
+    }
+}
+
+void TestLocalAnalyzer::aTreesRowsAreItsItems_data()
+{
+    QTest::addColumn<bool>("expanders");
+    QTest::newRow("levels") << false;
+    QTest::newRow("levels and expander boxes") << true;
+}
+
+void TestLocalAnalyzer::aTreesRowsAreItsItems()
+{
+    // A tree: its rows start at two levels (most not at the leftmost), a parent's row with a box to open or
+    // close it. Each row is an item of one list, the expanders no children that make the view a panel.
+    QFETCH(bool, expanders);
+    QImage image = themedImage(QColor(0xef, 0xef, 0xef));
+    const QRect view(20, 20, 240, 200);
+    const QList<std::pair<int, QString>> rows{
+        {0, QStringLiteral("Fruit")},  {1, QStringLiteral("Apple")},      {1, QStringLiteral("Banana")},
+        {1, QStringLiteral("Cherry")}, {0, QStringLiteral("Vegetables")}, {1, QStringLiteral("Carrot")},
+        {1, QStringLiteral("Leek")}};
+    constexpr int kPitch = 20;
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        p.setPen(QColor(0x9a, 0x9a, 0x9a));
+        p.setBrush(Qt::white);
+        p.drawRect(view.adjusted(0, 0, -1, -1));
+        for (int i = 0; i < rows.size(); ++i) {
+            const int top = view.y() + 4 + kPitch * i;
+            const int x = view.x() + 24 + 20 * rows.at(i).first;
+            p.setPen(Qt::black);
+            p.drawText(QRect(x, top, 180, kPitch), Qt::AlignVCenter | Qt::AlignLeft, rows.at(i).second);
+            if (expanders && rows.at(i).first == 0) {
+                p.setPen(QColor(0x80, 0x80, 0x80));
+                p.setBrush(Qt::white);
+                p.drawRect(QRect(x - 14, top + 5, 9, 9));
+                p.setPen(Qt::black);
+                p.drawLine(x - 12, top + 9, x - 8, top + 9);
+            }
+        }
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    for (int i = 0; i < rows.size(); ++i) {
+        const Zone* item = findZone(result.zones, ZoneType::Button, rows.at(i).second);
+        QVERIFY2(item, qPrintable(rows.at(i).second + QLatin1String(": ") + dump(result.zones)));
+        const QPoint inRow(view.center().x(), view.y() + 4 + kPitch * i + kPitch / 2);
+        QVERIFY2(item->bounds.width() >= view.width() / 2 && item->bounds.contains(inRow),
                  qPrintable(dump(result.zones)));
     }
 }
