@@ -440,16 +440,21 @@ void CanvasMapper::runLocal(const TierDecision& decision, const QRect& region, b
     if (decision.menuPopup && !decision.zoneId.isEmpty()) {
         if (const Zone* found = m_registry.find(decision.zoneId)) {
             Zone origin = *found;
+            // The open title is highlighted (often inverted): keep it even when it is not read again, and
+            // expanded when it is (its new reading merges over the registry's).
+            origin.state.setFlag(ZoneStateFlag::Collapsed, false);
+            origin.state |= ZoneStateFlag::Expanded;
             bool seen = false;
             for (Zone& z : result.zones) {
                 // The items below (or beside) the title, not the title itself.
                 if (z.type == ZoneType::MenuItem && z.id != origin.id && !z.bounds.intersects(origin.bounds))
                     z.parentId = origin.id;
-                seen = seen || intersectionOverUnion(z.bounds, origin.bounds) >= 0.5;
+                if (intersectionOverUnion(z.bounds, origin.bounds) >= 0.5) {
+                    seen = true;
+                    z.state.setFlag(ZoneStateFlag::Collapsed, false);
+                    z.state |= ZoneStateFlag::Expanded;
+                }
             }
-            // The open title is highlighted (often inverted): keep it even when it is not read again.
-            origin.state.setFlag(ZoneStateFlag::Collapsed, false);
-            origin.state |= ZoneStateFlag::Expanded;
             if (!seen)
                 result.zones << origin;
             else
