@@ -176,6 +176,27 @@ constexpr int kRuleMinWidth = 60;      // px: a rule joining lines crosses a vie
 constexpr double kRuleReach = 0.9;     // and this share of the lines it joins, without a gap
 constexpr int kRuleMinBeyond = 5;      // rows of the component on each side of a rule that joins lines
 
+// The bounding box of the pixels of component `label` within `area` (empty: none).
+cv::Rect labelExtent(const cv::Mat& labels, int label, const cv::Rect& area)
+{
+    int left = area.x + area.width;
+    int right = area.x - 1;
+    int top = area.y + area.height;
+    int bottom = area.y - 1;
+    for (int y = area.y; y < area.y + area.height; ++y) {
+        const int* row = labels.ptr<int>(y);
+        for (int x = area.x; x < area.x + area.width; ++x) {
+            if (row[x] == label) {
+                left = std::min(left, x);
+                right = std::max(right, x);
+                top = std::min(top, y);
+                bottom = std::max(bottom, y);
+            }
+        }
+    }
+    return right >= left ? cv::Rect(left, top, right - left + 1, bottom - top + 1) : cv::Rect();
+}
+
 // Rows of text joined by descenders and ascenders (a terminal's dense lines) form one component: it is
 // cut where a row holds almost none of its pixels, into bands of 10 to 22 rows of similar heights. Each band
 // is trimmed to the component's columns in it.
@@ -218,19 +239,10 @@ std::vector<cv::Rect> textRowBands(const cv::Mat& labels, int label, const cv::R
         return {box};
     std::vector<cv::Rect> bands;
     for (size_t k = 0; k + 1 < cuts.size(); ++k) {
-        int left = box.width;
-        int right = -1;
-        for (int y = cuts[k]; y < cuts[k + 1]; ++y) {
-            const int* row = labels.ptr<int>(box.y + y) + box.x;
-            for (int x = 0; x < box.width; ++x) {
-                if (row[x] == label) {
-                    left = std::min(left, x);
-                    right = std::max(right, x);
-                }
-            }
-        }
-        if (right >= left)
-            bands.push_back(cv::Rect(box.x + left, box.y + cuts[k], right - left + 1, cuts[k + 1] - cuts[k]));
+        const cv::Rect band(box.x, box.y + cuts[k], box.width, cuts[k + 1] - cuts[k]);
+        const cv::Rect inked = labelExtent(labels, label, band);
+        if (!inked.empty())
+            bands.push_back(cv::Rect(inked.x, band.y, inked.width, band.height));
     }
     return bands;
 }
@@ -287,23 +299,8 @@ std::vector<cv::Rect> rowBands(const cv::Mat& labels, const cv::Mat& edges, int 
         while (end < box.height && !cut[size_t(end)])
             ++end;
         // The piece between two rules, trimmed to its pixels.
-        int left = box.width;
-        int right = -1;
-        int top = end;
-        int bottom = y - 1;
-        for (int yy = y; yy < end; ++yy) {
-            const int* row = labels.ptr<int>(box.y + yy) + box.x;
-            for (int x = 0; x < box.width; ++x) {
-                if (row[x] == label) {
-                    left = std::min(left, x);
-                    right = std::max(right, x);
-                    top = std::min(top, yy);
-                    bottom = std::max(bottom, yy);
-                }
-            }
-        }
-        if (right >= left) {
-            const cv::Rect piece(box.x + left, box.y + top, right - left + 1, bottom - top + 1);
+        const cv::Rect piece = labelExtent(labels, label, cv::Rect(box.x, box.y + y, box.width, end - y));
+        if (!piece.empty()) {
             for (const cv::Rect& band : textRowBands(labels, label, piece))
                 bands.push_back(band);
         }
