@@ -106,38 +106,76 @@ std::vector<Box> findBoxes(const cv::Mat& edges, const Params& p)
     return unique;
 }
 
-// A bevelled box (the Windows, Motif and Tk styles): two adjacent sides lit and the other two shaded, well
-// apart, all of them grey: raised (lit top and left) or sunken (shaded top and left). Each side is sampled
-// along its middle, on its outline or the line just inside, whichever stands further out of the box's fill.
-bool isBevelled(const Segmentation& s, const cv::Rect& r, const Params& p)
+// The four sides of a box as grey levels, for a box too faint for the edge threshold: each side sampled along
+// its middle, on its outline or the line just inside, whichever stands further out of the box's fill
+// (`base`). `grey`: every side is a shade of grey (an icon's lit edge is coloured).
+struct FaintSides
 {
-    if (r.width < 8 || r.height < 8 || clipped(r, s.gray) != r)
-        return false;
-    const int base = medianGray(s, cv::Rect(r.x + 3, r.y + 3, r.width - 6, r.height - 6));
-    bool grey = true; // bevels are shades of the panel's grey; an icon's lit edge is coloured
+    int base = 0;
+    int top = 0;
+    int left = 0;
+    int bottom = 0;
+    int right = 0;
+    bool grey = true;
+    int spread = 0; // the most the levels along one side's sampled line vary (a glyph it crosses)
+};
+
+FaintSides faintSides(const Segmentation& s, const cv::Rect& r, const Params& p)
+{
+    FaintSides f;
+    f.base = medianGray(s, cv::Rect(r.x + 3, r.y + 3, r.width - 6, r.height - 6));
     const auto side = [&](bool horizontal, int at, int step) {
         // The middle 60 % of the side, at `at` and one line inwards (`step`).
         int best = 0;
+        int bestSpread = 0;
         for (int k = 0; k < 2; ++k) {
             const int line = at + k * step;
             const cv::Rect strip = horizontal ? cv::Rect(r.x + r.width / 5, line, r.width * 3 / 5, 1)
                                               : cv::Rect(line, r.y + r.height / 5, 1, r.height * 3 / 5);
             const int level = int(cv::mean(s.gray(strip))[0]);
-            best = k == 0 || std::abs(level - base) > std::abs(best - base) ? level : best;
+            double lo = 0;
+            double hi = 0;
+            cv::minMaxLoc(s.gray(strip), &lo, &hi);
+            if (k == 0 || std::abs(level - f.base) > std::abs(best - f.base)) {
+                best = level;
+                bestSpread = int(hi - lo);
+            }
             const cv::Scalar colour = cv::mean(s.bgra(strip));
-            grey = grey &&
-                   chroma(cv::Vec3b(cv::saturate_cast<uchar>(colour[0]), cv::saturate_cast<uchar>(colour[1]),
-                                    cv::saturate_cast<uchar>(colour[2]))) <= p.bevelMaxChroma;
+            f.grey = f.grey && chroma(cv::Vec3b(cv::saturate_cast<uchar>(colour[0]),
+                                                cv::saturate_cast<uchar>(colour[1]),
+                                                cv::saturate_cast<uchar>(colour[2]))) <= p.bevelMaxChroma;
         }
+        f.spread = std::max(f.spread, bestSpread);
         return best;
     };
-    const int top = side(true, r.y, 1);
-    const int left = side(false, r.x, 1);
-    const int bottom = side(true, r.y + r.height - 1, -1);
-    const int right = side(false, r.x + r.width - 1, -1);
-    const bool raised = std::min(top, left) >= std::max(bottom, right) + 2 * p.bevelMinStep;
-    const bool sunken = std::max(top, left) + 2 * p.bevelMinStep <= std::min(bottom, right);
-    return grey && (raised || sunken);
+    f.top = side(true, r.y, 1);
+    f.left = side(false, r.x, 1);
+    f.bottom = side(true, r.y + r.height - 1, -1);
+    f.right = side(false, r.x + r.width - 1, -1);
+    return f;
+}
+
+// A faint box that is a widget's outline: bevelled (the Windows, Motif and Tk styles: two adjacent sides lit
+// and the other two shaded, well apart: raised, lit top and left, or sunken, shaded top and left), or every
+// side an even line standing out of the fill, lit and shaded ones both (a tab of those styles: its lit top
+// and the pane's lit edge under it, its shaded sides; a flat theme's faint cells are shaded all round; a side
+// that crosses a glyph is no line).
+bool isFaintOutline(const Segmentation& s, const cv::Rect& r, const Params& p)
+{
+    if (r.width < 8 || r.height < 8 || clipped(r, s.gray) != r)
+        return false;
+    const FaintSides f = faintSides(s, r, p);
+    const bool raised = std::min(f.top, f.left) >= std::max(f.bottom, f.right) + 2 * p.bevelMinStep;
+    const bool sunken = std::max(f.top, f.left) + 2 * p.bevelMinStep <= std::min(f.bottom, f.right);
+    const int step = 2 * p.bevelMinStep;
+    const std::array<int, 4> sides = {f.top, f.left, f.bottom, f.right};
+    const bool outlined =
+        f.spread <= p.bevelMinStep &&
+        std::all_of(sides.cbegin(), sides.cend(),
+                    [&](int level) { return std::abs(level - f.base) >= step; }) &&
+        std::any_of(sides.cbegin(), sides.cend(), [&](int level) { return level >= f.base + step; }) &&
+        std::any_of(sides.cbegin(), sides.cend(), [&](int level) { return level + step <= f.base; });
+    return f.grey && (raised || sunken || outlined);
 }
 
 // A slider: a long thin track with a handle standing out of it.
@@ -325,13 +363,19 @@ std::vector<cv::Rect> findSliders(const cv::Mat& edges, const std::vector<Box>& 
         // has a slider's column profile.
         constexpr int kButtonHeights = 3; // a box less than this many times the candidate's height,
         constexpr int kButtonWidths = 2;  // and less than this many times its width, is a button around it
+        // Nor is a row of boxes side by side (tabs whose faint sides were drawn in): they cover most of it,
+        // where a slider's handle covers a little.
+        constexpr double kRowOfBoxes = 0.7;
         bool isBox = false;
+        int covered = 0;
         for (const Box& b : boxes) {
             const bool around = (b.rect & r) == r && b.rect.height < kButtonHeights * r.height &&
                                 b.rect.width < kButtonWidths * r.width;
             isBox = isBox || iou(b.rect, r) > 0.7 || around;
+            if ((b.rect & r) == b.rect)
+                covered += b.rect.area();
         }
-        if (!isBox)
+        if (!isBox && covered < kRowOfBoxes * r.area())
             sliders.push_back(cv::Rect(r.x + 1, r.y + 1, r.width - 2, r.height - 2));
     }
     return sliders;
@@ -493,7 +537,7 @@ Segmentation segment(const cv::Mat& bgra, const Params& p)
     for (const Box& b : findBoxes(soft, p)) {
         const bool known = std::any_of(boxes.cbegin(), boxes.cbegin() + long(found),
                                        [&](const Box& k) { return sameBox(k.rect, b.rect); });
-        if (!known && isBevelled(s, b.rect, p)) {
+        if (!known && isFaintOutline(s, b.rect, p)) {
             boxes.push_back(b);
             // Its faint sides are edges: the text pass below erases them with the box.
             cv::rectangle(s.edges, b.rect, cv::Scalar(255), 1);

@@ -415,6 +415,15 @@ void Assembler::tabs()
         if (bottom < 0)
             continue;
         const cv::Rect tab(cell.x, top, cell.width, bottom - top + 1);
+        // A cell hanging under a box found already, its top that box's bottom edge (an icon under a tab
+        // row), is none: a row's current tab is beside the others, not under them.
+        const bool underBox = std::any_of(m_out.cbegin(), m_out.cend(), [&](const Element& other) {
+            const cv::Rect shared = other.rect & tab;
+            return shared.width > 2 && shared.height > 0 &&
+                   tab.y + tab.height / 2 > other.rect.y + other.rect.height;
+        });
+        if (underBox)
+            continue;
         // A cell closed all round is a frame around a label unless tabs found as boxes sit beside it. A
         // cell under a line (a label between a frame's lines, a table's row under its header) is no tab
         // unless it is one of a row of labelled boxes (a dock's tabs under its page, none found yet: their

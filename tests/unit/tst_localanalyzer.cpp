@@ -374,6 +374,8 @@ private slots:
     void tabStripAlongAPageHoldsTabs();
     void tabsBelowTheirPagesAreTabs_data();
     void tabsBelowTheirPagesAreTabs();
+    void bevelledTabsAreTabs_data();
+    void bevelledTabsAreTabs();
     void menuBarTitlesRunTogetherAreCutApart_data();
     void menuBarTitlesRunTogetherAreCutApart();
     void emptyBoxesAFormsLabelsNameAreFields_data();
@@ -1280,6 +1282,78 @@ void TestLocalAnalyzer::tabsBelowTheirPagesAreTabs()
         QVERIFY2(tab, qPrintable(dump(result.zones)));
         QVERIFY2(intersectionOverUnion(tab->bounds, cells.at(i)) >= 0.7, qPrintable(dump(result.zones)));
         QCOMPARE(tab->state.testFlag(ZoneStateFlag::Focused), i == current);
+    }
+}
+
+// Tabs as the Windows style draws them on a light panel: each a white line on top (the current one 2 px
+// higher, open to its page) and a mid and a dark line at its right; the page's white line under the others.
+// The white lines are too faint for the edge threshold; a tab is closed by them and its neighbours' dark
+// sides. Under the last tab, a dock title's close button (an "x" right of its title) hangs under the tab's
+// bottom line: no tab.
+void TestLocalAnalyzer::bevelledTabsAreTabs_data()
+{
+    QTest::addColumn<int>("current");
+    QTest::newRow("the first current") << 0;
+    QTest::newRow("the middle current") << 1;
+}
+
+void TestLocalAnalyzer::bevelledTabsAreTabs()
+{
+    QFETCH(int, current);
+    const QColor panel(0xef, 0xef, 0xef);
+    QImage image = themedImage(panel);
+    const QStringList names{QStringLiteral("Contents"), QStringLiteral("Index"), QStringLiteral("Search")};
+    const int top = 40;    // the others' top; the current one's is 2 px higher
+    const int bottom = 60; // the page's line
+    QList<QRect> cells;
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        const QColor light(0xff, 0xff, 0xff);
+        const QColor mid(0x9f, 0x9f, 0x9f);
+        const QColor dark(0x76, 0x76, 0x76);
+        int x = 20;
+        for (const QString& name : names)
+            cells << QRect(x, top, p.fontMetrics().horizontalAdvance(name) + 24, bottom - top),
+                x += cells.last().width();
+        p.setPen(light);
+        p.drawLine(0, bottom, image.width() - 1, bottom);
+        for (int i = 0; i < names.size(); ++i) {
+            const QRect cell = i == current ? cells.at(i).adjusted(0, -2, 0, 0) : cells.at(i);
+            p.fillRect(cell, panel);
+            p.setPen(light);
+            p.drawLine(cell.left() + 1, cell.top(), cell.right() - 2, cell.top());
+            if (i == 0 || i == current)
+                p.drawLine(cell.left(), cell.top() + 1, cell.left(), cell.bottom() - (i == current ? 0 : 1));
+            p.setPen(mid);
+            p.drawLine(cell.right() - 1, cell.top() + 1, cell.right() - 1, cell.bottom() - 1);
+            p.setPen(dark);
+            p.drawLine(cell.right(), cell.top() + 2, cell.right(), cell.bottom() - 1);
+            p.setPen(Qt::black);
+            p.drawText(cell.adjusted(0, 2, 0, 0), Qt::AlignCenter, names.at(i));
+        }
+        // The dock's title under the tabs, its close button at the right, under the last tab.
+        p.drawText(QRect(22, bottom + 4, 120, 16), Qt::AlignVCenter | Qt::AlignLeft,
+                   QStringLiteral("Contents"));
+        const QPoint close(cells.last().right() - 12, bottom + 8);
+        p.drawText(QRect(close - QPoint(0, 4), QSize(10, 16)), Qt::AlignCenter, QStringLiteral("x"));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(QRect(close - QPoint(14, 0), QSize(7, 7))); // the float button
+        p.setPen(QColor(0xa0, 0xa0, 0xa0));
+        p.drawLine(20, bottom + 24, close.x() - 4, bottom + 24); // under the title and the float button
+        p.setBrush(Qt::white);
+        p.drawRect(QRect(20, bottom + 44, cells.last().right() - 20, 100));
+        // The window's other pane, right of the dock.
+        p.drawRect(QRect(cells.last().right() + 6, top - 4, 120, 180));
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    QVERIFY2(countOf(result.zones, ZoneType::Tab) == names.size(), qPrintable(dump(result.zones)));
+    for (int i = 0; i < names.size(); ++i) {
+        const Zone* tab = findZone(result.zones, ZoneType::Tab, names.at(i));
+        QVERIFY2(tab && intersectionOverUnion(tab->bounds, cells.at(i)) >= 0.7,
+                 qPrintable(dump(result.zones)));
     }
 }
 
