@@ -14,6 +14,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QHash>
 #include <QImageReader>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -28,6 +29,8 @@ namespace ciu::bench {
 namespace {
 
 constexpr double k1080pPixels = 1920.0 * 1080.0;
+constexpr int kMinReadSide = 4;  // px: a widget's box narrower or lower than this is not read for its label
+constexpr double kReadScale = 3; // its box is read at this scale (small UI text)
 
 struct Tally
 {
@@ -51,6 +54,9 @@ QJsonObject toJson(const MatchCounts& c)
             {QStringLiteral("type_correct"), c.typeCorrect},
             {QStringLiteral("labelled"), c.labelled},
             {QStringLiteral("label_correct"), c.labelCorrect},
+            {QStringLiteral("drawn_labelled"), c.drawn},
+            {QStringLiteral("drawn_label_correct"), c.drawnCorrect},
+            {QStringLiteral("drawn_label_accuracy"), c.drawnLabelAccuracy()},
             {QStringLiteral("recall"), c.recall()},
             {QStringLiteral("precision"), c.precision()},
             {QStringLiteral("label_accuracy"), c.labelAccuracy()},
@@ -68,9 +74,10 @@ QJsonObject toJson(const Tally& t)
 void printRow(const QString& group, const QString& name, const Tally& t)
 {
     const MatchCounts& c = t.counts;
-    std::printf("%-8s %-22s %6d %6d %6d %6.3f %6.3f %6.3f %6.3f %9.0f\n", qPrintable(group),
+    std::printf("%-8s %-22s %6d %6d %6d %6.3f %6.3f %6.3f %6.3f %9.0f %6.3f\n", qPrintable(group),
                 qPrintable(name.left(22)), t.frames, c.truth, c.detected, c.recall(), c.precision(),
-                c.labelAccuracy(), c.typeAccuracy(), t.frames > 0 ? t.ms1080p / t.frames : 0.0);
+                c.labelAccuracy(), c.typeAccuracy(), t.frames > 0 ? t.ms1080p / t.frames : 0.0,
+                c.drawnLabelAccuracy());
 }
 
 // Overlap from which a missed truth zone counts as a near miss: something was found there.
@@ -148,7 +155,8 @@ void writeOverlay(const QString& dir, const CorpusSample& s, const QImage& image
 
 // The matched zones scored for their label whose label is wrong: what the tree says and what was read, with
 // the truth's type and box, so a label's failures can be read per widget.
-QJsonArray wrongLabels(const QList<Zone>& truth, const QList<Zone>& detected, const FrameEvaluation& eval)
+QJsonArray wrongLabels(const QList<Zone>& truth, const QList<Zone>& detected, const FrameEvaluation& eval,
+                       const QHash<int, bool>& drawn)
 {
     QJsonArray out;
     for (const ZoneMatch& m : eval.matches) {
@@ -161,6 +169,7 @@ QJsonArray wrongLabels(const QList<Zone>& truth, const QList<Zone>& detected, co
         out.append(QJsonObject{{QStringLiteral("type"), toString(a.type)},
                                {QStringLiteral("truth"), a.label},
                                {QStringLiteral("read"), b.label},
+                               {QStringLiteral("drawn"), drawn.value(m.truthIndex)},
                                {QStringLiteral("bounds"), QJsonArray{r.x(), r.y(), r.width(), r.height()}}});
     }
     return out;
@@ -236,6 +245,10 @@ int runVisionBench(const VisionBenchOptions& options)
     int index = 0;
     int nearMissesAll = 0;
     canvas::LocalAnalyzer analyzer;
+    canvas::OcrEngine labelReader; // reads each matched widget's box alone, for the drawn-label figure
+    if (!labelReader.isReady())
+        std::fprintf(stderr, "bench vision: OCR unavailable, no label counts as drawn: %s\n",
+                     qPrintable(labelReader.errorString()));
     if (!analyzer.ocrReady())
         std::fprintf(stderr, "bench vision: OCR unavailable, zones have no labels: %s\n",
                      qPrintable(analyzer.ocrError()));
@@ -289,7 +302,30 @@ int runVisionBench(const VisionBenchOptions& options)
             continue;
         }
         const double ms1080p = ms * k1080pPixels / (double(image.width()) * image.height());
-        const FrameEvaluation eval = evaluateFrame(s.truth, map->zones(), options.minIou);
+        // Whether a matched widget's label is drawn: its box alone read again (not timed), as one line and
+        // as scattered text, dark on light and, failing that, light on dark.
+        const QImage grey = image.convertToFormat(QImage::Format_Grayscale8);
+        const auto labelDrawn = [&](const Zone& z) {
+            const QRect box = z.bounds.intersected(grey.rect());
+            if (box.width() < kMinReadSide || box.height() < kMinReadSide)
+                return false;
+            const QImage crop = grey.copy(box);
+            for (const bool invert : {false, true}) {
+                for (const auto layout :
+                     {canvas::OcrEngine::Layout::SingleLine, canvas::OcrEngine::Layout::SparseText}) {
+                    if (labelShown(z.label, labelReader.read(crop, layout, kReadScale, invert).text))
+                        return true;
+                }
+            }
+            return false;
+        };
+        QHash<int, bool> drawnOf; // truth index -> drawn, for the frame's list of wrong labels
+        const auto drawn = [&](int truthIndex) {
+            const bool shown = labelDrawn(s.truth.at(truthIndex));
+            drawnOf.insert(truthIndex, shown);
+            return shown;
+        };
+        const FrameEvaluation eval = evaluateFrame(s.truth, map->zones(), options.minIou, drawn);
         const QString screen = QStringLiteral("%1x%2").arg(s.screen.width()).arg(s.screen.height());
         const QStringList keys{s.set, s.program, s.toolkit, s.look, s.state, screen};
         for (int g = 0; g < kGroups.size(); ++g)
@@ -318,7 +354,7 @@ int runVisionBench(const VisionBenchOptions& options)
         frame.insert(QStringLiteral("ms"), ms);
         frame.insert(QStringLiteral("near_misses"), nearMisses);
         frame.insert(QStringLiteral("ms_per_1080p_frame"), ms1080p);
-        frame.insert(QStringLiteral("wrong_labels"), wrongLabels(s.truth, detected, eval));
+        frame.insert(QStringLiteral("wrong_labels"), wrongLabels(s.truth, detected, eval, drawnOf));
         frame.insert(QStringLiteral("wrong_types"), wrongTypes(s.truth, detected, eval));
         frame.insert(QStringLiteral("missed"), missedTruth(s.truth, matched));
         frame.insert(QStringLiteral("stages"),
@@ -370,14 +406,17 @@ int runVisionBench(const VisionBenchOptions& options)
     } else {
         std::printf("vision benchmark: %s, set %s, IoU >= %.2f, greedy matching, %d frames\n",
                     qPrintable(options.corpusDir), qPrintable(options.set), options.minIou, overall.frames);
-        std::printf("%-8s %-22s %6s %6s %6s %6s %6s %6s %6s %9s\n", "group", "name", "frames", "truth", "det",
-                    "recall", "prec", "label", "type", "ms/1080p");
+        std::printf("%-8s %-22s %6s %6s %6s %6s %6s %6s %6s %9s %6s\n", "group", "name", "frames", "truth",
+                    "det", "recall", "prec", "label", "type", "ms/1080p", "drawn");
         printRow(QStringLiteral("all"), QStringLiteral("all"), overall);
         for (const QString& g : kGroups) {
             const QMap<QString, Tally>& members = groups.value(g);
             for (auto m = members.cbegin(); m != members.cend(); ++m)
                 printRow(g, m.key(), m.value());
         }
+        std::printf("\n\"label\" counts every matched widget whose accessible name is not empty; \"drawn\" "
+                    "only those whose name an OCR of the widget's own box reads (at least half its letters "
+                    "in order): text-labelled widgets, not icon-only ones\n");
         std::printf("\nper truth type (recall, and of the matched: type and label accuracy)\n");
         for (auto t = types.cbegin(); t != types.cend(); ++t) {
             const MatchCounts& c = t.value().counts;
@@ -385,9 +424,10 @@ int runVisionBench(const VisionBenchOptions& options)
             const QMap<QString, int> as = confusions.value(t.key());
             for (auto m = as.cbegin(); m != as.cend(); ++m)
                 mistaken << QStringLiteral("%1 %2").arg(m.key()).arg(m.value());
-            std::printf("%-12s truth %5d matched %5d recall %.3f type %.3f label %.3f (%d labelled)%s\n",
+            std::printf("%-12s truth %5d matched %5d recall %.3f type %.3f label %.3f (%d labelled; drawn "
+                        "%.3f of %d)%s\n",
                         qPrintable(t.key()), c.truth, c.matched, c.recall(), c.typeAccuracy(),
-                        c.labelAccuracy(), c.labelled,
+                        c.labelAccuracy(), c.labelled, c.drawnLabelAccuracy(), c.drawn,
                         mistaken.isEmpty() ? ""
                                            : qPrintable(QStringLiteral("; typed as ") +
                                                         mistaken.join(QStringLiteral(", "))));

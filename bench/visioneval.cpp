@@ -13,6 +13,7 @@
 #include <QJsonDocument>
 
 #include <algorithm>
+#include <vector>
 
 namespace ciu::bench {
 namespace {
@@ -190,6 +191,25 @@ QString normalizedLabel(const QString& label)
     return out;
 }
 
+bool labelShown(const QString& label, const QString& read)
+{
+    const QString want = normalizedLabel(label);
+    const QString got = normalizedLabel(read);
+    if (want.isEmpty() || got.isEmpty())
+        return false;
+    // The longest common subsequence, one row at a time.
+    std::vector<int> previous(size_t(got.size()) + 1, 0);
+    std::vector<int> current(previous.size(), 0);
+    for (const QChar w : want) {
+        for (qsizetype j = 0; j < got.size(); ++j) {
+            const size_t k = size_t(j) + 1;
+            current[k] = w == got.at(j) ? previous[k - 1] + 1 : std::max(previous[k], current[k - 1]);
+        }
+        std::swap(previous, current);
+    }
+    return 2 * previous.back() >= want.size();
+}
+
 bool isTextLabelled(ZoneType type)
 {
     return isNamedControl(type);
@@ -203,10 +223,13 @@ MatchCounts& MatchCounts::operator+=(const MatchCounts& other)
     typeCorrect += other.typeCorrect;
     labelled += other.labelled;
     labelCorrect += other.labelCorrect;
+    drawn += other.drawn;
+    drawnCorrect += other.drawnCorrect;
     return *this;
 }
 
-FrameEvaluation evaluateFrame(const QList<Zone>& truth, const QList<Zone>& detected, double minIou)
+FrameEvaluation evaluateFrame(const QList<Zone>& truth, const QList<Zone>& detected, double minIou,
+                              const std::function<bool(int truthIndex)>& drawn)
 {
     FrameEvaluation result;
     QList<int> t;
@@ -253,6 +276,10 @@ FrameEvaluation evaluateFrame(const QList<Zone>& truth, const QList<Zone>& detec
         if (isTextLabelled(a.type) && !normalizedLabel(a.label).isEmpty()) {
             one.labelled = 1;
             one.labelCorrect = normalizedLabel(a.label) == normalizedLabel(b.label) ? 1 : 0;
+            if (drawn && drawn(m.truthIndex)) {
+                one.drawn = 1;
+                one.drawnCorrect = one.labelCorrect;
+            }
         }
         result.counts += one;
         result.byTruthType[a.type] += one;

@@ -14,6 +14,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 namespace ciu::bench {
@@ -57,6 +58,12 @@ QString normalizedLabel(const QString& label);
 // Widgets whose label is text drawn on them (the ones label accuracy counts).
 bool isTextLabelled(ZoneType type);
 
+// Whether a widget's label is drawn as text on it: `read` is what an OCR of the widget's box alone found. It
+// is when the reading holds at least half of the label's letters and digits in order (their longest common
+// subsequence), so that an icon-only tool button, whose accessible name is drawn nowhere, is told from a
+// text button misread by a letter or two.
+bool labelShown(const QString& label, const QString& read);
+
 struct MatchCounts
 {
     int truth = 0;        // interactive truth zones
@@ -65,11 +72,14 @@ struct MatchCounts
     int typeCorrect = 0;  // matched pairs of the same type
     int labelled = 0;     // matched pairs whose truth is text-labelled with a non-empty label
     int labelCorrect = 0; // of those, the detection's label equal after normalisation
+    int drawn = 0;        // of the labelled, those whose label is drawn as text (labelShown)
+    int drawnCorrect = 0; // of those, the detection's label equal after normalisation
 
     double recall() const { return truth > 0 ? double(matched) / truth : 0; }
     double precision() const { return detected > 0 ? double(matched) / detected : 0; }
     double typeAccuracy() const { return matched > 0 ? double(typeCorrect) / matched : 0; }
     double labelAccuracy() const { return labelled > 0 ? double(labelCorrect) / labelled : 0; }
+    double drawnLabelAccuracy() const { return drawn > 0 ? double(drawnCorrect) / drawn : 0; }
     MatchCounts& operator+=(const MatchCounts& other);
 };
 
@@ -90,6 +100,9 @@ struct FrameEvaluation
 // Greedy matching at IoU >= minIou: of all (truth, detection) pairs of interactive zones, the one with
 // the highest IoU is matched first, then the next among the unmatched, until none is left above the
 // threshold. Static zones (labels, text) on either side take no part: the tree does not expose all text.
-FrameEvaluation evaluateFrame(const QList<Zone>& truth, const QList<Zone>& detected, double minIou = 0.5);
+// `drawn`, when given, tells for a matched text-labelled truth zone (by its index) whether its label is drawn
+// (labelShown): those count in MatchCounts::drawn.
+FrameEvaluation evaluateFrame(const QList<Zone>& truth, const QList<Zone>& detected, double minIou = 0.5,
+                              const std::function<bool(int truthIndex)>& drawn = {});
 
 } // namespace ciu::bench

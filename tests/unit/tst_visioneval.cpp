@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace ciu;
 using namespace ciu::bench;
 
@@ -77,6 +79,9 @@ private slots:
     void iouThreshold();
     void greedyTakesTheBestPairFirst();
     void typeAndLabelAccuracy();
+    void drawnLabelsAreCountedApart();
+    void labelShownInAReading_data();
+    void labelShownInAReading();
     void staticZonesTakeNoPart();
     void countsAdd();
     void normalizedLabels_data();
@@ -165,6 +170,64 @@ void TestVisionEval::typeAndLabelAccuracy()
     QCOMPARE(e.byTruthType.value(ZoneType::MenuItem).typeCorrect, 0);
     QCOMPARE(e.byTruthType.value(ZoneType::Button).typeCorrect, 1);
     QCOMPARE(e.byTruthType.value(ZoneType::Button).matched, 2);
+}
+
+// Of the labelled matches, those whose label is drawn (as the caller finds) are counted apart, with their
+// own correct ones.
+void TestVisionEval::drawnLabelsAreCountedApart()
+{
+    const QList<Zone> truth{
+        zone({0, 0, 80, 30}, ZoneType::Button, QStringLiteral("Save")),      // drawn, read right
+        zone({100, 0, 30, 30}, ZoneType::Button, QStringLiteral("Print")),   // an icon: not drawn, unread
+        zone({200, 0, 80, 30}, ZoneType::Button, QStringLiteral("Open")),    // drawn, read wrong
+        zone({300, 0, 80, 30}, ZoneType::TextField, QStringLiteral("Name")), // not text-labelled: not asked
+    };
+    const QList<Zone> detected{
+        zone({0, 0, 80, 30}, ZoneType::Button, QStringLiteral("Save")),
+        zone({100, 0, 30, 30}, ZoneType::Button),
+        zone({200, 0, 80, 30}, ZoneType::Button, QStringLiteral("Opcn")),
+        zone({300, 0, 80, 30}, ZoneType::TextField),
+    };
+    QList<int> asked;
+    const FrameEvaluation e = evaluateFrame(truth, detected, 0.5, [&](int i) {
+        asked << i;
+        return i != 1;
+    });
+    std::sort(asked.begin(), asked.end());
+    QCOMPARE(asked, (QList<int>{0, 1, 2}));
+    QCOMPARE(e.counts.labelled, 3);
+    QCOMPARE(e.counts.labelCorrect, 1);
+    QCOMPARE(e.counts.drawn, 2);
+    QCOMPARE(e.counts.drawnCorrect, 1);
+    QCOMPARE(e.counts.drawnLabelAccuracy(), 0.5);
+    QCOMPARE(e.byTruthType.value(ZoneType::Button).drawn, 2);
+    // Without the question, nothing counts as drawn.
+    QCOMPARE(evaluateFrame(truth, detected).counts.drawn, 0);
+}
+
+void TestVisionEval::labelShownInAReading_data()
+{
+    QTest::addColumn<QString>("label");
+    QTest::addColumn<QString>("read");
+    QTest::addColumn<bool>("shown");
+    QTest::newRow("exact") << QStringLiteral("Save As…") << QStringLiteral("Save As...") << true;
+    QTest::newRow("misread letters") << QStringLiteral("Quit") << QStringLiteral("Ouit") << true;
+    QTest::newRow("with noise around") << QStringLiteral("Open") << QStringLiteral("| @ Open ~") << true;
+    QTest::newRow("half the letters") << QStringLiteral("Bookmarks") << QStringLiteral("ookm") << false;
+    QTest::newRow("five of nine in order") << QStringLiteral("Bookmarks") << QStringLiteral("Bkmrs") << true;
+    QTest::newRow("an icon read as noise") << QStringLiteral("Zoom in") << QStringLiteral("Q") << false;
+    QTest::newRow("nothing read") << QStringLiteral("Print") << QString() << false;
+    QTest::newRow("a key's digit") << QStringLiteral("7") << QStringLiteral("7") << true;
+    QTest::newRow("out of order") << QStringLiteral("abcd") << QStringLiteral("dcba") << false;
+    QTest::newRow("no label") << QString() << QStringLiteral("anything") << false;
+}
+
+void TestVisionEval::labelShownInAReading()
+{
+    QFETCH(QString, label);
+    QFETCH(QString, read);
+    QFETCH(bool, shown);
+    QCOMPARE(labelShown(label, read), shown);
 }
 
 // Text the tree does not expose must not count against precision; a static truth zone is not a widget
