@@ -313,6 +313,17 @@ void Assembler::classifyBoxes()
         if (focusRing(r))
             e.state |= ZoneStateFlag::Focused;
 
+        if (const int label = menuRowLabel(int(bi), lines); label >= 0) {
+            // A menu's row in a box of its own: its label names it, its key combination does not.
+            const TextItem& t = texts()[size_t(label)];
+            e.type = ZoneType::MenuItem;
+            e.label = cleanLabel(t.text);
+            e.confidence = 0.5 + 0.4 * t.confidence / 100.0;
+            e.events = {QStringLiteral("click")};
+            m_usedText.insert(lines.cbegin(), lines.cend());
+            m_out.push_back(e);
+            continue;
+        }
         if (!small && !base && tabStrip(int(bi), lines)) {
             tabItems(lines, r);
             continue;

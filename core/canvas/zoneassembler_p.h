@@ -189,6 +189,11 @@ private:
     // A popup menu's rows: at least two end in a key combination ("Ctrl+S", "F1").
     bool hasShortcutColumn(const std::vector<int>& lines, const cv::Rect& view) const;
 
+    // A menu's row drawn as a box of its own (the highlighted one, a Tk menu's entries): one row of `lines`,
+    // a label at its left and a key combination at its right end, in a shortcut column another row above or
+    // below ends in too. Returns the label's line, -1 when the box is no such row.
+    int menuRowLabel(int box, const std::vector<int>& lines) const;
+
     // The boxes that are popup menus (m_isMenu): those with a shortcut column, at most `maxWidth` wide, and
     // the boxes stacked edge to edge on them (a menu's sections between separators).
     void markMenus(int maxWidth);

@@ -14,21 +14,26 @@ namespace {
 
 // The cues of rows and columns, in pixels unless named otherwise. None names or fits one program or one
 // theme.
-constexpr int kTableMinRows = 4;          // a table shows at least this many rows
-constexpr int kColumnGutter = 14;         // columns are this far apart at least: no row's content crosses
-constexpr int kCellPad = 4;               // a cell starts this far left of its column's content
-constexpr int kRowMinPad = 2;             // a row reaches at least this far above and below its content
-constexpr double kRowPitchSlack = 0.25;   // rows of a table are at its pitch within this share
-constexpr double kRegularRowShare = 0.6;  // share of a table's row gaps at its pitch
-constexpr double kColumnRowShare = 0.5;   // a table's second column is filled in this share of its rows
-constexpr int kHeaderContrast = 6;        // grey levels a header row's band differs from the view's base
-constexpr int kMenuMinShortcuts = 2;      // rows ending in a key combination that make a view a menu
-constexpr int kMenuSectionAlign = 2;      // a menu's sections share its left and right edges within this
-constexpr int kMenuSectionGap = 16;       // and lie at most this far apart (a separator between them)
-constexpr double kProseWordsPerRow = 3.5; // rows of a text view hold this many words on average, or more
-constexpr double kWrappedRowReach = 0.75; // a wrapped row's text reaches this share of its view's width
-constexpr int kSelectedMinChroma = 60;    // a selected row's fill is a colour (any hue)
-constexpr int kSelectedMinDistance = 60;  // that far from the view's base
+constexpr int kTableMinRows = 4;           // a table shows at least this many rows
+constexpr int kColumnGutter = 14;          // columns are this far apart at least: no row's content crosses
+constexpr int kCellPad = 4;                // a cell starts this far left of its column's content
+constexpr int kRowMinPad = 2;              // a row reaches at least this far above and below its content
+constexpr double kRowPitchSlack = 0.25;    // rows of a table are at its pitch within this share
+constexpr double kRegularRowShare = 0.6;   // share of a table's row gaps at its pitch
+constexpr double kColumnRowShare = 0.5;    // a table's second column is filled in this share of its rows
+constexpr int kHeaderContrast = 6;         // grey levels a header row's band differs from the view's base
+constexpr int kMenuMinShortcuts = 2;       // rows ending in a key combination that make a view a menu
+constexpr int kMenuSectionAlign = 2;       // a menu's sections share its left and right edges within this
+constexpr int kMenuSectionGap = 16;        // and lie at most this far apart (a separator between them)
+constexpr int kMenuRowMaxHeight = 48;      // a menu's row drawn as a box is at most this tall
+constexpr double kShortcutColumnGap = 1.5; // its key combination is this many times its height from its label
+constexpr double kRowEndSlack = 3;         // and ends at most this many times its height before the row's end
+constexpr int kShortcutColumnAlign = 4;    // key combinations of one menu end in one column, within this
+constexpr double kShortcutColumnReach = 2.5; // rows whose keys align lie within this many row heights
+constexpr double kProseWordsPerRow = 3.5;    // rows of a text view hold this many words on average, or more
+constexpr double kWrappedRowReach = 0.75;    // a wrapped row's text reaches this share of its view's width
+constexpr int kSelectedMinChroma = 60;       // a selected row's fill is a colour (any hue)
+constexpr int kSelectedMinDistance = 60;     // that far from the view's base
 
 struct Row
 {
@@ -183,13 +188,22 @@ bool Assembler::wrappedText(const std::vector<int>& lines, const cv::Rect& view)
     return full == int(rows.size()) - 1;
 }
 
-bool Assembler::hasShortcutColumn(const std::vector<int>& lines, const cv::Rect& view) const
+namespace {
+
+// "Ctrl+S", "Shift+Alt+F5", "F1": a key combination (OCR may read "Ctrl" as "Ctri" and "F1" as "Fl").
+bool isKeyCombination(const QString& text)
 {
-    // "Ctrl+S", "Shift+Alt+F5", "F1": a key combination at the end of a row, apart from its label (OCR may
-    // read "Ctrl" as "Ctri" and "F1" as "Fl").
     static const QRegularExpression combination(
         QStringLiteral("^((Ctr[lIi1]{0,2}|Shift|Alt|Meta|Super|Cmd)\\s*\\+\\s*)+\\S+$|^F[1-9lI][0-9]?$"),
         QRegularExpression::CaseInsensitiveOption);
+    return combination.match(text.simplified()).hasMatch();
+}
+
+} // namespace
+
+bool Assembler::hasShortcutColumn(const std::vector<int>& lines, const cv::Rect& view) const
+{
+    // A key combination at the end of a row, apart from its label.
     int shortcuts = 0;
     for (const ViewRow& row : viewRows(lines, view)) {
         if (row.items.size() < 2)
@@ -197,9 +211,42 @@ bool Assembler::hasShortcutColumn(const std::vector<int>& lines, const cv::Rect&
         const int last = *std::max_element(row.items.cbegin(), row.items.cend(), [this](int a, int b) {
             return texts()[size_t(a)].rect.x < texts()[size_t(b)].rect.x;
         });
-        shortcuts += combination.match(texts()[size_t(last)].text.simplified()).hasMatch() ? 1 : 0;
+        shortcuts += isKeyCombination(texts()[size_t(last)].text) ? 1 : 0;
     }
     return shortcuts >= kMenuMinShortcuts;
+}
+
+int Assembler::menuRowLabel(int box, const std::vector<int>& lines) const
+{
+    const cv::Rect& r = m_s.boxes[size_t(box)].rect;
+    if (lines.size() < 2 || r.height > kMenuRowMaxHeight)
+        return -1;
+    int label = lines.front();
+    int keys = lines.front();
+    for (const int i : lines) {
+        const cv::Rect& t = texts()[size_t(i)].rect;
+        label = t.x < texts()[size_t(label)].rect.x ? i : label;
+        keys = t.x > texts()[size_t(keys)].rect.x ? i : keys;
+    }
+    const TextItem& l = texts()[size_t(label)];
+    const TextItem& k = texts()[size_t(keys)];
+    const int height = std::max(l.rect.height, k.rect.height);
+    const bool oneRow = std::all_of(lines.cbegin(), lines.cend(),
+                                    [&](int i) { return sameRow(texts()[size_t(i)].rect, l.rect); });
+    const int keysEnd = k.rect.x + k.rect.width;
+    if (!oneRow || !readableText(l) || !isKeyCombination(k.text) ||
+        k.rect.x - (l.rect.x + l.rect.width) < kShortcutColumnGap * height ||
+        r.x + r.width - keysEnd > kRowEndSlack * height)
+        return -1;
+    // The shortcut column: another row's key combination ends where this one does, a row or so away.
+    for (size_t i = 0; i < texts().size(); ++i) {
+        const TextItem& other = texts()[i];
+        const int apart = std::abs(centreY(other.rect) - centreY(k.rect));
+        if (int(i) != keys && std::abs(other.rect.x + other.rect.width - keysEnd) <= kShortcutColumnAlign &&
+            apart >= height && apart <= kShortcutColumnReach * r.height && isKeyCombination(other.text))
+            return label;
+    }
+    return -1;
 }
 
 void Assembler::markMenus(int maxWidth)

@@ -408,6 +408,9 @@ private slots:
     void tableCellsAreItemsByColumn();
     void menuInTheBaseColourIsAMenu();
     void menuCutBySeparatorsIsOneMenu();
+    void aMenuItemsShortcutIsNoPartOfItsLabel_data();
+    void aMenuItemsShortcutIsNoPartOfItsLabel();
+    void buttonsShowingKeysSideBySideStayButtons();
     void textViewLinesStayText();
     void linesBesideASelectedRowAreLines();
     void aTreesRowsAreItsItems_data();
@@ -1893,6 +1896,85 @@ void TestLocalAnalyzer::menuCutBySeparatorsIsOneMenu()
     }
     const QString others = notMenuItemsIn(result.zones, menu);
     QVERIFY2(others.isEmpty(), qPrintable(others));
+}
+
+// A menu's highlighted row: its band joins the row's label and its shortcut, right-aligned in their own
+// column, into one line. The item's label is the label's words only, however many.
+void TestLocalAnalyzer::aMenuItemsShortcutIsNoPartOfItsLabel_data()
+{
+    QTest::addColumn<int>("highlighted");
+    QTest::newRow("one word") << 3;
+    QTest::newRow("two words") << 2;
+}
+
+void TestLocalAnalyzer::aMenuItemsShortcutIsNoPartOfItsLabel()
+{
+    QFETCH(int, highlighted);
+    QImage image = themedImage(QColor(0xef, 0xef, 0xef));
+    const QRect menu(60, 30, 240, 106);
+    const QStringList labels{QStringLiteral("New Window"), QStringLiteral("Open"),
+                             QStringLiteral("Print Preview"), QStringLiteral("Quit")};
+    const QStringList keys{QStringLiteral("Ctrl+N"), QStringLiteral("Ctrl+O"), QStringLiteral("Ctrl+P"),
+                           QStringLiteral("Ctrl+Q")};
+    QList<int> rowTops;
+    for (int i = 0; i < labels.size(); ++i)
+        rowTops << menu.y() + 4 + 24 * i;
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        popupMenu(p, menu, QColor(0xf6, 0xf6, 0xf6), labels, keys, rowTops);
+        // The highlight: a band across the row, outlined a shade darker, its text white.
+        const QRect band(menu.x() + 2, rowTops.at(highlighted), menu.width() - 4, 24);
+        p.setPen(QColor(0x2a, 0x6c, 0xb8));
+        p.setBrush(QColor(0x30, 0x8c, 0xc6));
+        p.drawRect(band.adjusted(0, 0, -1, -1));
+        p.setPen(Qt::white);
+        const QRect row(menu.x() + 24, rowTops.at(highlighted), menu.width() - 40, 24);
+        p.drawText(row, Qt::AlignVCenter | Qt::AlignLeft, labels.at(highlighted));
+        p.drawText(row, Qt::AlignVCenter | Qt::AlignRight, keys.at(highlighted));
+    }
+    LocalAnalyzer analyzer;
+    canvas::AnalysisHints hints;
+    hints.menuPopup = true;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {}, {}, hints);
+    QVERIFY(result.error.isEmpty());
+    const Zone* item =
+        zoneAt(result.zones, ZoneType::MenuItem, QPoint(menu.x() + 30, rowTops.at(highlighted) + 12));
+    QVERIFY2(item, qPrintable(dump(result.zones)));
+    QCOMPARE(item->label, labels.at(highlighted));
+}
+
+// Buttons whose labels show their key combinations, side by side in a row (a Tk program's button bar): their
+// keys end in no column, each is a button named by all it shows.
+void TestLocalAnalyzer::buttonsShowingKeysSideBySideStayButtons()
+{
+    const QColor panel(0xef, 0xef, 0xef);
+    QImage image = themedImage(panel);
+    const QStringList labels{QStringLiteral("Clear"), QStringLiteral("Add"), QStringLiteral("Search")};
+    const QStringList keys{QStringLiteral("Ctrl+C"), QStringLiteral("Ctrl+A"), QStringLiteral("Ctrl+S")};
+    QList<QRect> buttons;
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        for (int i = 0; i < labels.size(); ++i) {
+            const QRect button(20 + 150 * i, 60, 140, 28);
+            buttons << button;
+            bevelledBox(p, button, true, panel);
+            p.setPen(Qt::black);
+            p.drawText(button.adjusted(10, 0, -10, 0), Qt::AlignVCenter | Qt::AlignLeft, labels.at(i));
+            p.drawText(button.adjusted(10, 0, -10, 0), Qt::AlignVCenter | Qt::AlignRight, keys.at(i));
+        }
+    }
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {});
+    QVERIFY(result.error.isEmpty());
+    QCOMPARE(countOf(result.zones, ZoneType::MenuItem), 0);
+    for (int i = 0; i < labels.size(); ++i) {
+        const Zone* button = zoneAt(result.zones, ZoneType::Button, buttons.at(i).center());
+        QVERIFY2(button && button->label.startsWith(labels.at(i)) &&
+                     button->label.size() > labels.at(i).size(),
+                 qPrintable(dump(result.zones)));
+    }
 }
 
 void TestLocalAnalyzer::textViewLinesStayText()
