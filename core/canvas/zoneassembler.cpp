@@ -60,6 +60,11 @@ std::vector<int> sideGrays(const Segmentation& s, const cv::Rect& r)
     return sides;
 }
 
+bool isCaption(const TextItem& t)
+{
+    return t.text.trimmed().endsWith(QLatin1Char(':'));
+}
+
 bool readableText(const TextItem& t)
 {
     if (t.glyph) // a key's label read on its own: "+", "=" and "." are labels there
@@ -548,7 +553,8 @@ void Assembler::menuBars()
     for (const cv::Rect& w : m_in.windows) {
         for (size_t i = 0; i < texts().size(); ++i) {
             const TextItem& t = texts()[i];
-            if (t.owner != -1 || m_usedText.count(int(i)) || !readableText(t))
+            // A caption at a dialog's top names the widget under it: no menu's title.
+            if (t.owner != -1 || m_usedText.count(int(i)) || !readableText(t) || isCaption(t))
                 continue;
             if (!contains(w, t.rect) || t.rect.y > w.y + kMenuBarBand)
                 continue;

@@ -33,6 +33,8 @@ bool sameRow(const cv::Rect& a, const cv::Rect& b);
 // that lie outside the image left out.
 std::vector<int> sideGrays(const Segmentation& s, const cv::Rect& r);
 bool readableText(const TextItem& t);
+// A caption ("Name:", "Pick a colour:"): text ending in a colon names the widget beside or under it.
+bool isCaption(const TextItem& t);
 // The median of `v` (0 when empty).
 int medianOf(std::vector<int> v);
 bool looksLikePassword(const QString& text);

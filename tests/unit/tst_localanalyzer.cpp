@@ -386,6 +386,7 @@ private slots:
     void aGroupsTitleIsAboveAGroupNotALine();
     void aLoneCellAtAWindowsTopIsAMenuTitle_data();
     void aLoneCellAtAWindowsTopIsAMenuTitle();
+    void aCaptionAtAWindowsTopIsNoMenuTitle();
     void anIconBesideAButtonsLabelIsItsFace_data();
     void anIconBesideAButtonsLabelIsItsFace();
     void aWhiteBarAtAWindowsTopIsAMenuBar_data();
@@ -2467,6 +2468,54 @@ void TestLocalAnalyzer::aLoneCellAtAWindowsTopIsAMenuTitle()
         const Zone* z = findZone(result.zones, type, words.at(i));
         QVERIFY2(z && intersectionOverUnion(z->bounds, boxes.at(i)) >= 0.7, qPrintable(dump(result.zones)));
     }
+}
+
+// A small dialog: its caption ("Pick a colour:") at the top left, a drop-down under it, its buttons below.
+// The window's sides and the drop-down's top frame the caption: a cell at the window's top, but a caption (it
+// ends in a colon) names the widget under it and is neither a tab nor a menu's title.
+void TestLocalAnalyzer::aCaptionAtAWindowsTopIsNoMenuTitle()
+{
+    QImage image(480, 260, QImage::Format_RGB32);
+    image.fill(Qt::black);
+    const QRect dialog(60, 40, 200, 110);
+    const QRect combo(71, 74, 178, 25);
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        p.fillRect(dialog, QColor(0xef, 0xef, 0xef));
+        p.setPen(Qt::black);
+        p.drawText(QRect(70, 50, 120, 18), Qt::AlignVCenter | Qt::AlignLeft,
+                   QStringLiteral("Pick a colour:"));
+        p.setPen(QColor(0xb0, 0xb0, 0xb0));
+        p.setBrush(QColor(0xf8, 0xf8, 0xf8));
+        p.drawRoundedRect(combo.adjusted(0, 0, -1, -1), 2, 2);
+        p.setBrush(QColor(0x60, 0x60, 0x60));
+        p.setPen(Qt::NoPen);
+        const QPoint tip(combo.right() - 12, combo.center().y() + 2);
+        p.drawPolygon(QPolygon({tip + QPoint(-4, -3), tip + QPoint(4, -3), tip}));
+        for (const auto& [x, label] : {std::pair{83, "OK"}, std::pair{169, "Cancel"}}) {
+            const QRect button(x, 106, 80, 25);
+            p.setPen(QColor(0xb0, 0xb0, 0xb0));
+            p.setBrush(QColor(0xf4, 0xf4, 0xf4));
+            p.drawRoundedRect(button.adjusted(0, 0, -1, -1), 2, 2);
+            p.setPen(Qt::black);
+            p.drawText(button, Qt::AlignCenter, QLatin1String(label));
+        }
+    }
+    platform::WindowInfo window;
+    window.id = 9;
+    window.geometry = dialog;
+    canvas::AnalysisHints hints;
+    hints.windows = {window};
+    LocalAnalyzer analyzer;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), QRect(), {}, hints);
+    QVERIFY(result.error.isEmpty());
+    QCOMPARE(countOf(result.zones, ZoneType::MenuItem), 0);
+    QCOMPARE(countOf(result.zones, ZoneType::Tab), 0);
+    const Zone* caption = zoneAt(result.zones, ZoneType::Static, QPoint(100, 59));
+    QVERIFY2(caption && caption->label.startsWith(QStringLiteral("Pick a colour")),
+             qPrintable(dump(result.zones)));
+    QVERIFY2(zoneAt(result.zones, ZoneType::Dropdown, combo.center()), qPrintable(dump(result.zones)));
 }
 
 void TestLocalAnalyzer::anIconBesideAButtonsLabelIsItsFace_data()
