@@ -317,7 +317,7 @@ void Assembler::classifyBoxes()
             // A menu's row in a box of its own: its label names it, its key combination does not.
             const TextItem& t = texts()[size_t(label)];
             e.type = ZoneType::MenuItem;
-            e.label = cleanLabel(t.text);
+            e.label = cleanLabel(labelColumn(readableByX(lines)));
             e.confidence = 0.5 + 0.4 * t.confidence / 100.0;
             e.events = {QStringLiteral("click")};
             m_usedText.insert(lines.cbegin(), lines.cend());
@@ -813,24 +813,47 @@ void Assembler::listItems(const std::vector<int>& lines, const cv::Rect& list)
     }
 }
 
+std::vector<int> Assembler::readableByX(const std::vector<int>& lines) const
+{
+    std::vector<int> readable;
+    for (const int i : lines) {
+        if (readableText(texts()[size_t(i)]))
+            readable.push_back(i);
+    }
+    std::sort(readable.begin(), readable.end(),
+              [this](int a, int b) { return texts()[size_t(a)].rect.x < texts()[size_t(b)].rect.x; });
+    return readable;
+}
+
+QString Assembler::labelColumn(const std::vector<int>& row) const
+{
+    QStringList words;
+    for (size_t k = 0; k < row.size(); ++k) {
+        const cv::Rect& next = texts()[size_t(row[k])].rect;
+        if (k > 0) {
+            const cv::Rect& last = texts()[size_t(row[k - 1])].rect;
+            if (next.x - (last.x + last.width) > kShortcutColumnGap * std::max(last.height, next.height))
+                break;
+        }
+        words << texts()[size_t(row[k])].text;
+    }
+    return words.join(QLatin1Char(' '));
+}
+
 void Assembler::menuItems(const std::vector<int>& lines, const cv::Rect& menu)
 {
-    // One item per row, across the menu's width; its label is the row's first readable text (a shortcut
-    // on the right stays in its row). Icons read as noise make no row of their own.
+    // One item per row, across the menu's width; its label is the row's first readable text and the text
+    // that follows it closely (its other words, read apart on a scaled screen), not the key combination in
+    // its own column at the right. Icons read as noise make no row of their own.
     for (const ViewRow& row : viewRows(lines, menu)) {
-        int first = -1;
-        for (const int i : row.items) {
-            if (readableText(texts()[size_t(i)]) &&
-                (first < 0 || texts()[size_t(i)].rect.x < texts()[size_t(first)].rect.x))
-                first = i;
-        }
-        if (first < 0)
+        const std::vector<int> readable = readableByX(row.items);
+        if (readable.empty())
             continue;
-        const TextItem& t = texts()[size_t(first)];
+        const TextItem& t = texts()[size_t(readable.front())];
         Element item;
         item.rect = cv::Rect(menu.x + 1, row.band.y + 1, menu.width - 2, row.band.height - 2);
         item.type = ZoneType::MenuItem;
-        item.label = cleanLabel(t.text);
+        item.label = cleanLabel(labelColumn(readable));
         item.confidence = 0.5 + 0.4 * t.confidence / 100.0;
         item.events = {QStringLiteral("click")};
         if (!item.label.isEmpty())

@@ -42,6 +42,11 @@ bool looksLikePassword(const QString& text);
 // TextItem::owner of a line taken by a text grid: no box owns it any more, and it is not free.
 inline constexpr int kTextGridOwner = -2;
 
+// A menu's row reads its label and then, right-aligned in a column of its own, its key combination. Text of
+// one row further apart than this many times its height is in another column; a label's words (read as lines
+// of their own on a scaled screen, their gaps wider than the word gap) sit closer.
+inline constexpr double kShortcutColumnGap = 1.5;
+
 struct Element
 {
     cv::Rect rect;
@@ -195,6 +200,11 @@ private:
     // a label at its left and a key combination at its right end, in a shortcut column another row above or
     // below ends in too. Returns the label's line, -1 when the box is no such row.
     int menuRowLabel(int box, const std::vector<int>& lines) const;
+    // The readable ones of `lines`, left to right.
+    std::vector<int> readableByX(const std::vector<int>& lines) const;
+    // A row's label: the text of its first line and of those that follow it closely (a label's words, read
+    // apart on a scaled screen), up to the first gap between columns (kShortcutColumnGap).
+    QString labelColumn(const std::vector<int>& row) const;
 
     // The boxes that are popup menus (m_isMenu): those with a shortcut column, at most `maxWidth` wide, and
     // the boxes stacked edge to edge on them (a menu's sections between separators).

@@ -14,21 +14,20 @@ namespace {
 
 // The cues of rows and columns, in pixels unless named otherwise. None names or fits one program or one
 // theme.
-constexpr int kTableMinRows = 4;           // a table shows at least this many rows
-constexpr int kColumnGutter = 14;          // columns are this far apart at least: no row's content crosses
-constexpr int kCellPad = 4;                // a cell starts this far left of its column's content
-constexpr int kRowMinPad = 2;              // a row reaches at least this far above and below its content
-constexpr double kRowPitchSlack = 0.25;    // rows of a table are at its pitch within this share
-constexpr double kRegularRowShare = 0.6;   // share of a table's row gaps at its pitch
-constexpr double kColumnRowShare = 0.5;    // a table's second column is filled in this share of its rows
-constexpr int kHeaderContrast = 6;         // grey levels a header row's band differs from the view's base
-constexpr int kMenuMinShortcuts = 2;       // rows ending in a key combination that make a view a menu
-constexpr int kMenuSectionAlign = 2;       // a menu's sections share its left and right edges within this
-constexpr int kMenuSectionGap = 16;        // and lie at most this far apart (a separator between them)
-constexpr int kMenuRowMaxHeight = 48;      // a menu's row drawn as a box is at most this tall
-constexpr double kShortcutColumnGap = 1.5; // its key combination is this many times its height from its label
-constexpr double kRowEndSlack = 3;         // and ends at most this many times its height before the row's end
-constexpr int kShortcutColumnAlign = 4;    // key combinations of one menu end in one column, within this
+constexpr int kTableMinRows = 4;         // a table shows at least this many rows
+constexpr int kColumnGutter = 14;        // columns are this far apart at least: no row's content crosses
+constexpr int kCellPad = 4;              // a cell starts this far left of its column's content
+constexpr int kRowMinPad = 2;            // a row reaches at least this far above and below its content
+constexpr double kRowPitchSlack = 0.25;  // rows of a table are at its pitch within this share
+constexpr double kRegularRowShare = 0.6; // share of a table's row gaps at its pitch
+constexpr double kColumnRowShare = 0.5;  // a table's second column is filled in this share of its rows
+constexpr int kHeaderContrast = 6;       // grey levels a header row's band differs from the view's base
+constexpr int kMenuMinShortcuts = 2;     // rows ending in a key combination that make a view a menu
+constexpr int kMenuSectionAlign = 2;     // a menu's sections share its left and right edges within this
+constexpr int kMenuSectionGap = 16;      // and lie at most this far apart (a separator between them)
+constexpr int kMenuRowMaxHeight = 48;    // a menu's row drawn as a box is at most this tall
+constexpr double kRowEndSlack = 3;       // and ends at most this many times its height before the row's end
+constexpr int kShortcutColumnAlign = 4;  // key combinations of one menu end in one column, within this
 constexpr double kShortcutColumnReach = 2.5; // rows whose keys align lie within this many row heights
 constexpr double kProseWordsPerRow = 3.5;    // rows of a text view hold this many words on average, or more
 constexpr double kWrappedRowReach = 0.75;    // a wrapped row's text reaches this share of its view's width

@@ -412,6 +412,7 @@ private slots:
     void aMenuItemsShortcutIsNoPartOfItsLabel_data();
     void aMenuItemsShortcutIsNoPartOfItsLabel();
     void buttonsShowingKeysSideBySideStayButtons();
+    void aScaledMenuItemsLabelIsAllItsWords();
     void textViewLinesStayText();
     void linesBesideASelectedRowAreLines();
     void aTreesRowsAreItsItems_data();
@@ -1975,6 +1976,47 @@ void TestLocalAnalyzer::buttonsShowingKeysSideBySideStayButtons()
         QVERIFY2(button && button->label.startsWith(labels.at(i)) &&
                      button->label.size() > labels.at(i).size(),
                  qPrintable(dump(result.zones)));
+    }
+}
+
+// A popup menu on a screen scaled by 1.5 (QT_SCALE_FACTOR): the gaps between a label's words are wider than
+// the gap that joins glyphs into words, so each word is read as a line of its own. An item's label is all the
+// words of its label column, not its first word, and not its key combination.
+void TestLocalAnalyzer::aScaledMenuItemsLabelIsAllItsWords()
+{
+    QImage image = themedImage(QColor(0xef, 0xef, 0xef));
+    const QRect menu(40, 20, 330, 150);
+    const QStringList labels{QStringLiteral("Close Tab"), QStringLiteral("Page Setup"),
+                             QStringLiteral("Print Preview"), QStringLiteral("Quit")};
+    const QStringList keys{QStringLiteral("Ctrl+W"), QString(), QStringLiteral("Ctrl+P"),
+                           QStringLiteral("Ctrl+Q")};
+    {
+        QPainter p(&image);
+        preparePainter(p);
+        QFont scaled = p.font();
+        scaled.setPixelSize(19);
+        scaled.setWordSpacing(4); // 1.5 times the usual space, as a scaled screen draws it
+        p.setFont(scaled);
+        p.setPen(QColor(0x9a, 0x9a, 0x9a));
+        p.setBrush(QColor(0xf6, 0xf6, 0xf6));
+        p.drawRect(menu.adjusted(0, 0, -1, -1));
+        p.setPen(Qt::black);
+        for (int i = 0; i < labels.size(); ++i) {
+            const QRect row(menu.x() + 36, menu.y() + 6 + 34 * i, menu.width() - 56, 34);
+            p.drawText(row, Qt::AlignVCenter | Qt::AlignLeft, labels.at(i));
+            p.drawText(row, Qt::AlignVCenter | Qt::AlignRight, keys.at(i));
+        }
+    }
+    LocalAnalyzer analyzer;
+    canvas::AnalysisHints hints;
+    hints.menuPopup = true;
+    const auto result = analyzer.analyze(image, QPoint(0, 0), {}, {}, hints);
+    QVERIFY(result.error.isEmpty());
+    for (int i = 0; i < labels.size(); ++i) {
+        const Zone* item =
+            zoneAt(result.zones, ZoneType::MenuItem, QPoint(menu.x() + 50, menu.y() + 23 + 34 * i));
+        QVERIFY2(item, qPrintable(dump(result.zones)));
+        QCOMPARE(item->label, labels.at(i));
     }
 }
 
