@@ -165,9 +165,9 @@ bool isFaintOutline(const Segmentation& s, const cv::Rect& r, const Params& p)
     if (r.width < 8 || r.height < 8 || clipped(r, s.gray) != r)
         return false;
     const FaintSides f = faintSides(s, r, p);
-    const bool raised = std::min(f.top, f.left) >= std::max(f.bottom, f.right) + 2 * p.bevelMinStep;
-    const bool sunken = std::max(f.top, f.left) + 2 * p.bevelMinStep <= std::min(f.bottom, f.right);
     const int step = 2 * p.bevelMinStep;
+    const bool raised = std::min(f.top, f.left) >= std::max(f.bottom, f.right) + step;
+    const bool sunken = std::max(f.top, f.left) + step <= std::min(f.bottom, f.right);
     const std::array<int, 4> sides = {f.top, f.left, f.bottom, f.right};
     const bool outlined =
         f.spread <= p.bevelMinStep &&

@@ -91,49 +91,57 @@ constexpr int kTabPadY = 8;           // and this above and below, within the st
 
 } // namespace
 
+namespace {
+
+// The boxes of `lines` top to bottom; `*rows`: how many rows they make.
+std::vector<cv::Rect> topToBottom(const std::vector<TextItem>& texts, const std::vector<int>& lines,
+                                  int* rows)
+{
+    std::vector<cv::Rect> rects;
+    for (const int i : lines)
+        rects.push_back(texts[size_t(i)].rect);
+    std::sort(rects.begin(), rects.end(), [](const cv::Rect& a, const cv::Rect& b) { return a.y < b.y; });
+    *rows = rects.empty() ? 0 : 1;
+    for (size_t i = 1; i < rects.size(); ++i)
+        *rows += sameRow(rects[i - 1], rects[i]) ? 0 : 1;
+    return rects;
+}
+
+// Enough rows, and most of their lines aligned: a list.
+bool listShaped(int rows, int aligned, int minRows)
+{
+    return rows >= minRows && aligned >= std::max(minRows, int(0.6 * rows));
+}
+
+} // namespace
+
 bool Assembler::isStackedList(const std::vector<int>& lines, int minRows) const
 {
     if (int(lines.size()) < minRows)
         return false;
-    int rows = 1;
-    std::vector<cv::Rect> rects;
-    for (const int i : lines)
-        rects.push_back(m_in.texts[size_t(i)].rect);
-    std::sort(rects.begin(), rects.end(), [](const cv::Rect& a, const cv::Rect& b) { return a.y < b.y; });
+    int rows = 0;
+    const std::vector<cv::Rect> rects = topToBottom(m_in.texts, lines, &rows);
     int left = rects.front().x;
     for (const cv::Rect& r : rects)
         left = std::min(left, r.x);
-    int aligned = 0;
-    for (size_t i = 0; i < rects.size(); ++i) {
-        if (i > 0)
-            rows += sameRow(rects[i - 1], rects[i]) ? 0 : 1;
-        aligned += rects[i].x - left <= 6 ? 1 : 0;
-    }
-    return rows >= minRows && aligned >= std::max(minRows, int(0.6 * rows));
+    const auto aligned =
+        std::count_if(rects.cbegin(), rects.cend(), [&](const cv::Rect& r) { return r.x - left <= 6; });
+    return listShaped(rows, int(aligned), minRows);
 }
 
 bool Assembler::isIndentedList(const std::vector<int>& lines, int minRows) const
 {
     if (int(lines.size()) < minRows)
         return false;
-    std::vector<cv::Rect> rects;
-    for (const int i : lines)
-        rects.push_back(m_in.texts[size_t(i)].rect);
-    std::sort(rects.begin(), rects.end(), [](const cv::Rect& a, const cv::Rect& b) { return a.y < b.y; });
-    int rows = 1;
-    for (size_t i = 1; i < rects.size(); ++i)
-        rows += sameRow(rects[i - 1], rects[i]) ? 0 : 1;
+    int rows = 0;
+    const std::vector<cv::Rect> rects = topToBottom(m_in.texts, lines, &rows);
     // A line starts where a line of another row does: at one of the tree's levels.
-    int aligned = 0;
-    for (const cv::Rect& a : rects) {
-        aligned += std::any_of(rects.cbegin(), rects.cend(),
-                               [&](const cv::Rect& b) {
-                                   return !sameRow(a, b) && std::abs(a.x - b.x) <= kIndentAlign;
-                               })
-                       ? 1
-                       : 0;
-    }
-    return rows >= minRows && aligned >= std::max(minRows, int(0.6 * rows));
+    const auto aligned = std::count_if(rects.cbegin(), rects.cend(), [&](const cv::Rect& a) {
+        return std::any_of(rects.cbegin(), rects.cend(), [&](const cv::Rect& b) {
+            return !sameRow(a, b) && std::abs(a.x - b.x) <= kIndentAlign;
+        });
+    });
+    return listShaped(rows, int(aligned), minRows);
 }
 
 bool Assembler::partOfScrollBarOrSlider(const cv::Rect& r) const
